@@ -1,0 +1,3 @@
+"""Registers the bpe-kata pytest plugin for every run started in this repository."""
+
+pytest_plugins = ["spec.plugin"]

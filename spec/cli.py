@@ -1,0 +1,122 @@
+"""The ``bpe-kata`` command: start a solution, check an implementation, list claims, get corpora."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from spec import corpora
+from spec.ledger import load_claims
+from spec.levels import ALL_LEVEL_NAMES
+
+SPEC_DIR = Path(__file__).resolve().parent
+PROJECT_ROOT = SPEC_DIR.parent
+STARTER = PROJECT_ROOT / "solutions" / "starter"
+
+USAGE = """bpe-kata check [IMPL] [pytest options...]   run the spec against IMPL (default: reference)
+       bpe-kata new NAME                            copy the starter to solutions/NAME
+       bpe-kata claims [--level L] [--kind K]       list the claims the spec checks
+       bpe-kata data [where|fetch]                  find or download the corpora"""
+
+
+def check(argv: list[str]) -> int:
+    """Run pytest on the spec; everything after IMPL goes to pytest unchanged."""
+    import pytest
+
+    impl_args: list[str] = []
+    if argv and not argv[0].startswith("-"):
+        impl_args = ["--impl", argv[0]]
+        argv = argv[1:]
+    if any(arg in ("-h", "--help") for arg in argv):
+        print("usage: bpe-kata check [IMPL] [pytest options...]\n"
+              "IMPL: a dotted module name (solutions.mine), a package folder or a .py file.\n"
+              "Useful options: --level NAME, --claim ID, --require-data, --bpe-report FILE, -x, -q\n"
+              "All pytest options are accepted; see `pytest --help` (section bpe-kata).")
+        return 0
+    return int(pytest.main([str(SPEC_DIR), "-p", "spec.plugin", *impl_args, *argv]))
+
+
+def new(name: str, root: Path = PROJECT_ROOT) -> int:
+    """Copy the starter to ``solutions/NAME``, refusing to overwrite anything."""
+    if not name.isidentifier() or name in ("starter",):
+        print(f"bpe-kata new: {name!r} is not a usable name: use a Python identifier other than "
+              "'starter' (letters, digits, underscores; not starting with a digit), e.g. `bpe-kata new mine`.",
+              file=sys.stderr)
+        return 2
+    starter, target = root / "solutions" / "starter", root / "solutions" / name
+    if not starter.is_dir():
+        print(f"bpe-kata new: the starter is missing at {starter}; run this from a clone of bpe-kata.", file=sys.stderr)
+        return 2
+    if target.exists():
+        print(f"bpe-kata new: {target} already exists; nothing was changed. Pick another name or delete it first.",
+              file=sys.stderr)
+        return 1
+    staging = target.with_name(f".{name}.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(starter, staging, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    staging.rename(target)  # all or nothing: never a half-copied solution
+    relative = target.relative_to(Path.cwd()) if target.is_relative_to(Path.cwd()) else target
+    print(f"created {relative}/__init__.py with the six functions to write.\n"
+          f"next: bpe-kata check solutions.{name}          (every level starts 'not started')\n"
+          f"      bpe-kata check solutions.{name} --level pairs   (climb one level at a time)")
+    return 0
+
+
+def claims(level: str | None, kind: str | None) -> int:
+    ledger = load_claims()
+    if level and level not in ALL_LEVEL_NAMES:
+        print(f"bpe-kata claims: unknown level {level!r}; the levels are {', '.join(ALL_LEVEL_NAMES)}", file=sys.stderr)
+        return 2
+    for claim in ledger.values():
+        if (level is None or claim.level == level) and (kind is None or claim.kind == kind):
+            print(f"{claim.id:<34} {claim.level:<10} {claim.kind:<11} {claim.statement}")
+    return 0
+
+
+def data(action: str) -> int:
+    finder = corpora.CorpusFinder()
+    status = 0
+    for name, corpus in corpora.CORPORA.items():
+        try:
+            path = finder.path(name) if action == "fetch" else next(
+                (p for p in finder.candidates(corpus) if p.is_file()), None)
+        except corpora.CorpusUnavailable as error:
+            print(f"{name}: unavailable: {error}", file=sys.stderr)
+            status = 1
+            continue
+        print(f"{name}: {path or 'not found (run `bpe-kata data fetch`)'}")
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print("usage: " + USAGE)
+        return 0 if argv else 2
+    command, rest = argv[0], argv[1:]
+    if command == "check":
+        return check(rest)
+    if command == "new":
+        if len(rest) != 1:
+            print("usage: bpe-kata new NAME", file=sys.stderr)
+            return 2
+        here = Path.cwd()
+        return new(rest[0], here if (here / "solutions" / "starter").is_dir() else PROJECT_ROOT)
+    if command == "claims":
+        parser = argparse.ArgumentParser(prog="bpe-kata claims")
+        parser.add_argument("--level")
+        parser.add_argument("--kind", choices=("contract", "fact", "informative"))
+        options = parser.parse_args(rest)
+        return claims(options.level, options.kind)
+    if command == "data":
+        parser = argparse.ArgumentParser(prog="bpe-kata data")
+        parser.add_argument("action", nargs="?", default="where", choices=("where", "fetch"))
+        return data(parser.parse_args(rest).action)
+    print(f"bpe-kata: unknown command {command!r}\nusage: {USAGE}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+"""Hypothesis profiles: fast by default, thorough on CI, small and repeatable under mutmut.
+
+Pick one with ``--hypothesis-profile NAME`` or ``HYPOTHESIS_PROFILE=NAME``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+# `bpe` is function-scoped only to report "not started"; it returns the same module for every example.
+_COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+settings.register_profile("default", max_examples=60, **_COMMON)
+settings.register_profile("ci", max_examples=150, derandomize=True, database=None, print_blob=True, **_COMMON)
+settings.register_profile("mutmut", max_examples=25, derandomize=True, database=None, **_COMMON)
+settings.register_profile("thorough", max_examples=2000, **_COMMON)
+
+
+def load_profile_from_environment() -> None:
+    """Load ``$HYPOTHESIS_PROFILE`` (default: 'default'); ``--hypothesis-profile`` overrides it."""
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

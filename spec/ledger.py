@@ -1,0 +1,49 @@
+"""The claims ledger: every claim of the source documents, by stable id (spec/claims.toml)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+LEDGER_PATH = Path(__file__).with_name("claims.toml")
+KINDS = ("contract", "fact", "informative")
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    level: str
+    kind: str
+    sources: tuple[str, ...]
+    statement: str
+    reason: str = ""
+    also_fact: bool = False
+    added: bool = False
+    extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def asserted(self) -> bool:
+        """Contract and fact claims must each have at least one test."""
+        return self.kind in ("contract", "fact")
+
+
+@lru_cache(maxsize=None)
+def load_claims(path: Path = LEDGER_PATH) -> dict[str, Claim]:
+    """All claims by id, in ledger order."""
+    with open(path, "rb") as handle:
+        data = tomllib.load(handle)
+    claims: dict[str, Claim] = {}
+    for entry in data.get("claim", []):
+        known = {k: entry[k] for k in ("id", "level", "kind", "statement") if k in entry}
+        extra = {k: v for k, v in entry.items() if k not in Claim.__dataclass_fields__}
+        claims[entry["id"]] = Claim(
+            **known,
+            sources=tuple(entry.get("sources", ())),
+            reason=entry.get("reason", ""),
+            also_fact=bool(entry.get("also_fact", False)),
+            added=bool(entry.get("added", False)),
+            extra=extra,
+        )
+    return claims

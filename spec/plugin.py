@@ -1,0 +1,227 @@
+"""The pytest plugin that turns the spec into a kata: options, the swappable implementation,
+levels that are "not started" instead of erroring, corpora, and the level table."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from spec import corpora, report
+from spec.hypothesis_profiles import load_profile_from_environment
+from spec.levels import BY_NAME, levels_up_to, not_started_reason
+from spec.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
+
+load_profile_from_environment()
+
+NOT_STARTED = "not started"
+NOT_RUN = "not run"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("bpe-kata", "bpe-kata: the executable BPE specification")
+    group.addoption("--impl", default=None,
+                    help=f"implementation to check: dotted module name, package folder or .py file "
+                         f"(default: ${ENV_VAR}, then {DEFAULT_IMPL!r})")
+    group.addoption("--level", default=None,
+                    help="run the spec only up to this level (facts, bytes, pairs, merge, train, decode, encode, roundtrip, ...)")
+    group.addoption("--require-data", action="store_true", default=False,
+                    help="fail, instead of reporting 'not run', when a corpus cannot be found or downloaded")
+    group.addoption("--data-dir", default=None,
+                    help=f"folder holding the corpora (default: ${corpora.ENV_VAR}, then ../shared/data, then the user cache)")
+    group.addoption("--bpe-report", default=None, metavar="FILE",
+                    help="also write the level table and per-claim results as JSON to FILE")
+    group.addoption("--claim", action="append", default=[], metavar="ID",
+                    help="run only the tests of this claim (repeatable; a trailing * matches a prefix, e.g. merge.*)")
+    group.addoption("--bpe-list-tests", default=None, metavar="FILE",
+                    help="write every collected spec test with its level and claims as JSON to FILE (for the suite's own tests)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    level = config.getoption("--level")
+    if level is not None:
+        try:
+            levels_up_to(level)
+        except ValueError as error:
+            raise pytest.UsageError(f"--level: {error}") from None
+    value = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_IMPL
+    try:
+        implementation = load_implementation(value)
+    except ImplementationNotFound as error:
+        raise pytest.UsageError(str(error)) from None
+    config.stash[IMPL_KEY] = implementation
+    config.stash[IMPL_VALUE_KEY] = value
+    config.stash[STARTED_KEY] = {}
+    config.stash[RESULTS_KEY] = report.Results()
+
+
+IMPL_KEY = pytest.StashKey[object]()
+IMPL_VALUE_KEY = pytest.StashKey[str]()
+STARTED_KEY = pytest.StashKey[dict]()
+RESULTS_KEY = pytest.StashKey[report.Results]()
+
+
+def level_of(item: pytest.Item) -> str | None:
+    marker = item.get_closest_marker("level")
+    return marker.args[0] if marker else None
+
+
+def claims_of(item: pytest.Item) -> tuple[str, ...]:
+    return tuple(claim for marker in item.iter_markers("claim") for claim in marker.args)
+
+
+def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
+    return any(claim == p or (p.endswith("*") and claim.startswith(p[:-1])) for claim in claims for p in patterns)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    wanted, patterns = config.getoption("--level"), config.getoption("--claim")
+    allowed = set(levels_up_to(wanted)) if wanted else None
+    kept, dropped = [], []
+    for item in items:
+        level, claims = level_of(item), claims_of(item)
+        keep = (allowed is None or level is None or level in allowed) and (
+            not patterns or (level is None and not claims) or _claim_selected(claims, patterns))
+        (kept if keep else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+    listing = config.getoption("--bpe-list-tests")
+    if listing:
+        import json
+        rows = {item.nodeid: {"level": level_of(item), "claims": list(claims_of(item)),
+                              "corpus": item.get_closest_marker("corpus") is not None} for item in items}
+        Path(listing).write_text(json.dumps(rows, indent=1), encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def implementation(request: pytest.FixtureRequest):
+    """The module under test, whatever level asks for it."""
+    return request.config.stash[IMPL_KEY]
+
+
+@pytest.fixture
+def bpe(request: pytest.FixtureRequest, implementation):
+    """The implementation, once its test's level has started (else the test is 'not started')."""
+    name = level_of(request.node)
+    if name in BY_NAME:
+        started = request.config.stash[STARTED_KEY]
+        if name not in started:
+            started[name] = not_started_reason(implementation, BY_NAME[name])
+        if started[name]:
+            pytest.skip(started[name])
+    return implementation
+
+
+@pytest.fixture(scope="session")
+def corpus_finder(request: pytest.FixtureRequest) -> corpora.CorpusFinder:
+    return corpora.CorpusFinder(data_dir=request.config.getoption("--data-dir"))
+
+
+@pytest.fixture(scope="session")
+def corpus(request: pytest.FixtureRequest, corpus_finder):
+    """``corpus(name)`` gives a corpus's text, or marks the test 'not run' with the fix."""
+    require = request.config.getoption("--require-data")
+
+    def read(name: str) -> str:
+        try:
+            return corpus_finder.text(name)
+        except corpora.CorpusUnavailable as error:
+            if require:
+                pytest.fail(f"corpus unavailable (--require-data): {error}", pytrace=False)
+            pytest.skip(f"{NOT_RUN}: corpus unavailable: {error}")
+
+    return read
+
+
+#: The largest table the spec needs per corpus. Each corpus is trained once, at that size,
+#: and smaller tables are its prefixes: training is greedy, so the merges for a smaller
+#: vocab_size are a prefix of those for a larger one (claim train.prefix, tested on its own).
+CORPUS_TABLE_SIZES = {"tinyshakespeare": 276, "alice": 4096}
+
+
+@pytest.fixture(scope="session")
+def trained(implementation):
+    """``trained(key, text, vocab_size)``: the implementation's merges, trained once per session."""
+    cache: dict[tuple[str, int], object] = {}
+
+    def train(key: str, text: str, vocab_size: int):
+        size = max(vocab_size, CORPUS_TABLE_SIZES.get(key, vocab_size))
+        if (key, size) not in cache:
+            try:
+                cache[key, size] = list(implementation.train(text, size).items())
+            except Exception as error:  # remember failures: a slow wrong train runs once
+                cache[key, size] = error
+        result = cache[key, size]
+        if isinstance(result, Exception):
+            raise result
+        return dict(result[: vocab_size - 256])
+
+    return train
+
+
+@pytest.fixture(scope="session")
+def encoded(implementation, trained, corpus):
+    """``encoded(corpus_name, vocab_size, text=None)``: ids of ``text`` (default: the corpus) under the corpus's table."""
+    cache: dict[tuple[str, int, str | None], list[int]] = {}
+
+    def encode(name: str, vocab_size: int, text: str | None = None) -> list[int]:
+        key = (name, vocab_size, text)
+        if key not in cache:
+            source = corpus(name)
+            merges = trained(name, source, vocab_size)
+            cache[key] = [int(i) for i in implementation.encode(source if text is None else text, merges)]
+        return cache[key]
+
+    return encode
+
+
+@pytest.fixture(scope="session")
+def impl_value(request: pytest.FixtureRequest) -> str:
+    """The --impl value as a subprocess can load it: paths made absolute."""
+    value = request.config.stash[IMPL_VALUE_KEY]
+    candidate = request.config.invocation_params.dir / value
+    return str(candidate.resolve()) if ("/" in value or value.endswith(".py")) and candidate.exists() else value
+
+
+@pytest.fixture
+def subprocess_env() -> dict[str, str]:
+    """The environment a child Python needs to import the implementation the way this run did."""
+    import sys
+    paths = [p for p in sys.path if p and Path(p).is_dir()]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Report NotImplementedError as 'not started', and record every outcome by level and claim."""
+    rep = yield
+    if rep.failed and call.excinfo is not None and call.excinfo.errisinstance(NotImplementedError):
+        rep.outcome = "skipped"
+        where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)
+        rep.longrepr = (where, 0, f"Skipped: {NOT_STARTED}: a function raised NotImplementedError")
+    claims = claims_of(item)
+    if claims and rep.when == "call":
+        item.user_properties.append(("claims", " ".join(claims)))
+    item.config.stash[RESULTS_KEY].record(rep, level_of(item), claims)
+    return rep
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    results = config.stash.get(RESULTS_KEY, None)
+    if results is None or not results.any_level_results():
+        return
+    info = report.run_info(config.stash[IMPL_VALUE_KEY], config.stash[IMPL_KEY])
+    for line in report.render_table(results, info):
+        terminalreporter.write_line(line)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
+    config = session.config
+    target = config.getoption("--bpe-report", None)
+    results = config.stash.get(RESULTS_KEY, None)
+    if not target or results is None:
+        return
+    info = report.run_info(config.stash[IMPL_VALUE_KEY], config.stash[IMPL_KEY])
+    report.write_json(Path(target), results, info)

@@ -1,0 +1,70 @@
+"""Level decode: the vocabulary in training order; join bytes, then UTF-8 with replacement."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from spec import cases, oracle, strategies
+from spec.shapes import bytes_of, merges_of
+
+pytestmark = pytest.mark.level("decode")
+
+
+@pytest.mark.parametrize("case", cases.params("decode", "decode"))
+def test_decode_case(bpe, case):
+    vocab = bpe.build_vocab(cases.merges_from(case["input"]["merges"]))
+    assert bpe.decode(list(case["input"]["ids"]), vocab) == case["expected"]["text"]
+
+
+@pytest.mark.parametrize("case", cases.params("decode", "build_vocab"))
+def test_build_vocab_case(bpe, case):
+    vocab = bpe.build_vocab(cases.merges_from(case["input"]["merges"]))
+    assert {key: bytes_of(vocab[int(key)]).hex() for key in case["expected"]["entries"]} == case["expected"]["entries"]
+
+
+@pytest.mark.claim("decode.vocab-order")
+@given(strategies.tie_heavy_texts, strategies.vocab_sizes)
+def test_vocab_has_bytes_then_merges(bpe, text, vocab_size):
+    merges = bpe.train(text, vocab_size)
+    vocab = bpe.build_vocab(merges)
+    expected = oracle.build_vocab(dict(merges_of(merges)))
+    assert sorted(int(i) for i in vocab) == sorted(expected)
+    assert all(bytes_of(vocab[i]) == expected[i] for i in expected)
+
+
+@pytest.mark.claim("decode.join-then-decode", "decode.replace-128")
+@given(strategies.tie_heavy_texts, st.data())
+def test_decode_equals_byte_lookup(bpe, text, data):
+    merges = bpe.train(text + "你好🌍", 280)
+    vocab = bpe.build_vocab(merges)
+    table = oracle.build_vocab(dict(merges_of(merges)))
+    ids = data.draw(st.lists(st.sampled_from(sorted(table)), max_size=30))
+    assert bpe.decode(ids, vocab) == b"".join(table[i] for i in ids).decode("utf-8", errors="replace")
+
+
+@pytest.mark.claim("decode.replace-128")
+@given(st.lists(st.integers(0, 255), max_size=40))
+def test_any_bytes_decode_without_error(bpe, ids):
+    assert bpe.decode(ids, bpe.build_vocab({})) == bytes(ids).decode("utf-8", errors="replace")
+
+
+@pytest.mark.claim("decode.no-merge-order")
+def test_decode_needs_only_the_vocabulary(bpe):
+    vocab = {i: bytes([i]) for i in range(256)} | {256: "你".encode()[:2], 300: b"ok"}
+    assert bpe.decode([256, 160, 300], vocab) == "你ok"
+
+
+@pytest.mark.claim("decode.vocab-order")
+def test_unknown_id_is_a_clear_error_naming_it(bpe):
+    vocab = bpe.build_vocab({(97, 97): 256})
+    with pytest.raises((KeyError, ValueError, IndexError)) as caught:
+        bpe.decode([97, 4242], vocab)
+    assert "4242" in str(caught.value)
+
+
+@pytest.mark.corpus("tinyshakespeare")
+@pytest.mark.claim("decode.vocab-order")
+def test_shakespeare_vocab_273_is_space_th(bpe, corpus, trained):
+    vocab = bpe.build_vocab(trained("tinyshakespeare", corpus("tinyshakespeare"), 276))
+    assert bytes_of(vocab[273]) == b" th" and bytes_of(vocab[257]) == b"th"

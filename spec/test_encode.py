@@ -1,0 +1,72 @@
+"""Level encode: replay the merges by lowest rank, never by frequency or length."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import given
+
+from spec import cases, oracle, strategies
+from spec.shapes import ids_of, merges_of
+
+pytestmark = pytest.mark.level("encode")
+
+
+@pytest.mark.parametrize("case", cases.params("encode", "encode"))
+def test_encode_case(bpe, case):
+    result = ids_of(bpe.encode(case["input"]["text"], cases.merges_from(case["input"]["merges"])))
+    expected = case["expected"]
+    assert (result == expected["ids"]) if "ids" in expected else (len(result) == expected["length"])
+
+
+@pytest.mark.parametrize("case", cases.params("encode", "train_encode"))
+def test_encode_with_corpus_table_case(bpe, case, corpus, encoded):
+    given_input, expected = case["input"], case["expected"]
+    result = encoded(given_input["corpus"], given_input["vocab_size"], given_input.get("text"))
+    assert (result == expected["ids"]) if "ids" in expected else (len(result) == expected["length"])
+
+
+@pytest.mark.claim("encode.lowest-rank")
+@given(strategies.tie_heavy_texts, strategies.tie_heavy_texts, strategies.vocab_sizes)
+def test_encode_equals_oracle(bpe, training_text, text, vocab_size):
+    merges = dict(merges_of(oracle.train(training_text, vocab_size)))
+    assert ids_of(bpe.encode(text, merges)) == oracle.encode(text, merges)
+
+
+@pytest.mark.claim("encode.lowest-rank")
+@given(strategies.tie_heavy_texts, strategies.tie_heavy_texts, strategies.vocab_sizes)
+def test_encode_follows_ranks_not_dict_order(bpe, training_text, text, vocab_size):
+    merges = oracle.train(training_text, vocab_size)
+    shuffled = dict(reversed(list(merges.items())))
+    assert ids_of(bpe.encode(text, shuffled)) == oracle.encode(text, merges)
+
+
+@pytest.mark.claim("encode.replays-training", "train.tie-recorded")
+@given(strategies.tie_heavy_texts, strategies.vocab_sizes)
+def test_encoding_the_training_text_replays_training(bpe, text, vocab_size):
+    merges = bpe.train(text, vocab_size)
+    assert ids_of(bpe.encode(text, merges)) == oracle.train_sequence(text, dict(merges_of(merges)))
+
+
+@pytest.mark.claim("encode.replays-training")
+def test_pathological_run_of_one_letter(bpe):
+    text = "a" * 100_000
+    merges = bpe.train(text, 300)
+    assert ids_of(bpe.encode(text, merges)) == oracle.train_sequence(text, dict(merges_of(merges)))
+
+
+@pytest.mark.claim("encode.frozen")
+@given(strategies.tie_heavy_texts, strategies.mixed_texts)
+def test_encoding_never_changes_the_table(bpe, training_text, text):
+    merges = oracle.train(training_text, 280)
+    before = copy.deepcopy(list(merges.items()))
+    bpe.encode(text, merges)
+    assert list(merges.items()) == before
+
+
+@pytest.mark.claim("encode.short-input", "bytes.base-256")
+@given(strategies.any_texts)
+def test_short_inputs_encode_without_error(bpe, text):
+    text = text[:1]
+    assert ids_of(bpe.encode(text, {(97, 98): 256})) == list(text.encode("utf-8"))

@@ -1,0 +1,42 @@
+"""Level merge: replace a pair left to right, without overlap, in a new list."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from spec import cases, oracle, strategies
+from spec.shapes import ids_of
+
+pytestmark = pytest.mark.level("merge")
+
+pairs = st.tuples(st.integers(0, 4), st.integers(0, 4))
+
+
+@pytest.mark.parametrize("case", cases.params("merge", "merge"))
+def test_merge_case(bpe, case):
+    given_input = case["input"]
+    result = bpe.merge(list(given_input["ids"]), tuple(given_input["pair"]), given_input["idx"])
+    assert ids_of(result) == case["expected"]["ids"]
+
+
+@pytest.mark.claim("merge.left-to-right", "merge.end-guard")
+@given(strategies.small_id_lists, pairs)
+def test_merge_equals_oracle(bpe, ids, pair):
+    assert ids_of(bpe.merge(list(ids), pair, 300)) == oracle.merge(ids, pair, 300)
+
+
+@pytest.mark.claim("merge.pure")
+@given(strategies.small_id_lists, pairs)
+def test_merge_never_mutates_its_input(bpe, ids, pair):
+    given_ids = list(ids)
+    result = bpe.merge(given_ids, pair, 300)
+    assert given_ids == ids
+    assert result is not given_ids
+
+
+@pytest.mark.claim("merge.left-to-right")
+@given(strategies.small_id_lists, pairs)
+def test_merge_shortens_by_the_number_of_replacements(bpe, ids, pair):
+    result = ids_of(bpe.merge(list(ids), pair, 300))
+    assert len(ids) - len(result) == result.count(300)

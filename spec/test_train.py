@@ -1,0 +1,127 @@
+"""Level train: merges learned in order from the bytes, ties to the pair counted first."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, strategies as st
+
+from spec import cases, oracle, strategies
+from spec.shapes import merges_of
+
+pytestmark = pytest.mark.level("train")
+
+
+def _text_of(case_input: dict, corpus) -> str:
+    return corpus(case_input["corpus"]) if "corpus" in case_input else case_input["text"]
+
+
+@pytest.mark.parametrize("case", cases.params("train", "train"))
+def test_train_case(bpe, case, corpus, trained):
+    given_input, expected = case["input"], case["expected"]
+    if "error" in expected:
+        with pytest.raises(ValueError):
+            bpe.train(given_input["text"], given_input["vocab_size"])
+        return
+    text = _text_of(given_input, corpus)
+    key = given_input.get("corpus") or given_input["text"]
+    result = merges_of(trained(key, text, given_input["vocab_size"]))
+    assert result == [((a, b), idx) for a, b, idx in expected["merges"]]
+
+
+@pytest.mark.claim("train.tie-first-counted", "train.tie-recorded", "train.ids-from-256")
+@given(strategies.tie_heavy_texts, strategies.vocab_sizes)
+def test_train_equals_oracle_on_tie_heavy_texts(bpe, text, vocab_size):
+    assert merges_of(bpe.train(text, vocab_size)) == merges_of(oracle.train(text, vocab_size))
+
+
+@pytest.mark.claim("train.ids-from-256", "train.tie-recorded")
+@given(strategies.mixed_texts, strategies.vocab_sizes)
+def test_ids_are_consecutive_from_256_in_training_order(bpe, text, vocab_size):
+    ids = [idx for _, idx in merges_of(bpe.train(text, vocab_size))]
+    assert ids == list(range(256, 256 + len(ids)))
+    assert len(ids) <= vocab_size - 256
+
+
+@pytest.mark.claim("train.no-early-stop", "train.exhausted")
+@given(strategies.mixed_texts, strategies.vocab_sizes)
+def test_merges_stop_only_when_asked_or_when_no_pair_is_left(bpe, text, vocab_size):
+    merges = merges_of(bpe.train(text, vocab_size))
+    left = len(oracle.train_sequence(text, dict(merges)))
+    assert len(merges) == vocab_size - 256 or left < 2
+
+
+@pytest.mark.claim("train.prefix")
+@given(strategies.tie_heavy_texts, strategies.vocab_sizes, st.integers(0, 20))
+def test_smaller_vocab_is_a_prefix_of_larger(bpe, text, vocab_size, extra):
+    small, large = merges_of(bpe.train(text, vocab_size)), merges_of(bpe.train(text, vocab_size + extra))
+    assert large[: len(small)] == small
+
+
+@pytest.mark.claim("train.min-vocab")
+@pytest.mark.parametrize("vocab_size", [-1, 0, 1, 100, 255])
+def test_vocab_below_256_is_an_error(bpe, vocab_size):
+    with pytest.raises(ValueError):
+        bpe.train("some text to train on", vocab_size)
+
+
+@pytest.mark.claim("train.cross-char-pairs")
+def test_pairs_across_characters_merge_like_any_other(bpe):
+    # 先合并 is E5 85 88 | E5 90 88 | E5 B9 B6: (0x88, 0xE5) spans 合 and 并
+    merges = dict(merges_of(bpe.train("先合并" * 30, 256 + 12)))
+    assert (0x88, 0xE5) in merges
+
+
+@pytest.mark.claim("train.utf8-structure")
+def test_typographic_punctuation_rediscovers_utf8_lead_bytes(bpe):
+    text = "“Yes”—said one. ‘No’—said two… “Maybe”—said three’s friend… " * 8
+    first = [pair for pair, _ in merges_of(bpe.train(text, 259))]
+    assert (0xE2, 0x80) in first
+
+
+@pytest.mark.claim("train.deterministic")
+def test_same_merges_under_any_hash_seed(bpe, impl_value, subprocess_env):
+    text = "".join(chr(c) for c in range(0x4E00, 0x4E40)) * 2 + " the cat sat on the mat " * 3
+    program = (
+        "import json, sys; from spec.loader import load_implementation; "
+        "m = load_implementation(sys.argv[1]).train(sys.argv[2], 320); "
+        "print(json.dumps([[a, b, i] for (a, b), i in m.items()]))"
+    )
+    outputs = set()
+    for seed in ("0", "1", "42", "random"):
+        env = {**subprocess_env, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", program, impl_value, text], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+    assert json.loads(outputs.pop()) == [[a, b, i] for (a, b), i in oracle.train(text, 320).items()]
+
+
+@pytest.mark.corpus("alice")
+@pytest.mark.claim("corpus.d1-merges")
+def test_alice_merge_counts(bpe, corpus, trained):
+    """The counts each of the first twelve merges had when it was chosen."""
+    text = corpus("alice")
+    merges = merges_of(trained("alice", text, 268))
+    ids, counts = list(text.encode("utf-8")), []
+    for pair, idx in merges:
+        counts.append(oracle.get_stats(ids)[pair])
+        ids = oracle.merge(ids, pair, idx)
+    assert counts == [4433, 3302, 3247, 2335, 2253, 2011, 1904, 1813, 1703, 1554, 1467, 1270]
+
+
+@pytest.mark.corpus("alice")
+@pytest.mark.claim("corpus.d1-space-left")
+def test_alice_early_merges_mostly_involve_a_space_on_the_left(bpe, corpus, trained):
+    text = corpus("alice")
+    vocab = oracle.build_vocab(dict(merges_of(trained("alice", text, 268))))
+    tokens = [vocab[idx] for idx in range(256, 268)]
+    with_space = [t for t in tokens if b" " in t]
+    left = [t for t in with_space if t.startswith(b" ")]
+    assert len(with_space) > len(tokens) / 2
+    assert len(left) > len(with_space) - len(left)
