@@ -19,6 +19,7 @@ ENV_VAR = "BPE_KATA_DATA"
 OFFLINE_VAR = "BPE_KATA_OFFLINE"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+SHARED_VAR = "BPE_KATA_SHARED_DATA"  # relocates ../shared/data (odd layouts, and the suite's own tests)
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ class CorpusFinder:
 
     def candidates(self, corpus: Corpus) -> list[Path]:
         folders = [Path(self.data_dir).expanduser()] if self.data_dir else []
-        folders += [SHARED_DATA, self.cache_dir]
+        folders += [Path(os.environ.get(SHARED_VAR) or SHARED_DATA), self.cache_dir]
         return [folder / corpus.filename for folder in folders]
 
     def path(self, name: str) -> Path:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 # `bpe` is function-scoped only to report "not started"; it returns the same module for every example.
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -16,6 +16,9 @@ settings.register_profile("default", max_examples=60, **_COMMON)
 settings.register_profile("ci", max_examples=150, derandomize=True, database=None, print_blob=True, **_COMMON)
 settings.register_profile("mutmut", max_examples=25, derandomize=True, database=None, **_COMMON)
 settings.register_profile("thorough", max_examples=2000, **_COMMON)
+#: For runs that only need to know *whether* a claim fails (the suite's known-wrong runs): no shrinking.
+settings.register_profile("fast", max_examples=40, derandomize=True, database=None,
+                          phases=[Phase.explicit, Phase.reuse, Phase.generate], **_COMMON)
 
 
 def load_profile_from_environment() -> None:

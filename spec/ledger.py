@@ -10,6 +10,15 @@ from pathlib import Path
 LEDGER_PATH = Path(__file__).with_name("claims.toml")
 KINDS = ("contract", "fact", "informative")
 
+#: The five source documents, by title (shared/seeds/README.md gives their files).
+DOCUMENTS = (
+    "The Merge Table Is the Tokenizer: Why Tokenize, and BPE from Scratch",
+    "Build a BPE Tokenizer: Why Your Model Can't Count the R's",
+    "Tokenization: Byte-Pair Encoding by Hand",
+    "A BPE Tokenizer Is a Learned Rewrite Program",
+    "Part I — Basics: Tokenization — BPE from raw bytes",
+)
+
 
 @dataclass(frozen=True)
 class Claim:

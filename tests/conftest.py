@@ -1,0 +1,77 @@
+"""Helpers for running the spec in a child pytest, the way a user runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED = REPO_ROOT.parent / "shared"
+
+
+@dataclass
+class SpecRun:
+    returncode: int
+    output: str
+    report: dict | None
+
+    def claim_status(self, claim: str) -> str | None:
+        return (self.report or {}).get("claims", {}).get(claim, {}).get("status")
+
+    def level_status(self, level: str) -> str | None:
+        return (self.report or {}).get("levels", {}).get(level, {}).get("status")
+
+
+def run_spec(tmp_dir: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 300) -> SpecRun:
+    """Run ``pytest spec`` in a child process from the repository root, with a JSON report.
+
+    End to end, exactly as a user runs it; use it where the environment or the terminal
+    output matters, and ``run_spec_inline`` where only the report does.
+    """
+    report_path = tmp_dir / f"report-{os.getpid()}-{abs(hash(args))}.json"
+    command = [sys.executable, "-m", "pytest", "spec", "-q", "-p", "no:cacheprovider",
+               "--bpe-report", str(report_path), *args]
+    child_env = {**os.environ, **(env or {})}
+    child_env.pop("PYTEST_ADDOPTS", None)
+    child_env.pop("PYTHONDONTWRITEBYTECODE", None)  # let pytest cache rewritten modules between runs
+    done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, env=child_env)
+    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
+    return SpecRun(done.returncode, done.stdout + done.stderr, report)
+
+
+def run_spec_inline(tmp_dir: Path, *args: str) -> SpecRun:
+    """Run the spec inside this process: no interpreter start-up, so dozens of runs stay cheap.
+
+    Uses the 'fast' Hypothesis profile (a failing claim is all that matters here, so no
+    shrinking) and puts the previous profile back afterwards.
+    """
+    from hypothesis import settings
+
+    report_path = tmp_dir / f"inline-{abs(hash(args))}.json"
+    previous = settings._current_profile or "default"
+    try:
+        code = pytest.main([str(REPO_ROOT / "spec"), "--rootdir", str(REPO_ROOT), "-q", "-p", "no:cacheprovider",
+                            "--hypothesis-profile", "fast", "--bpe-report", str(report_path), *args])
+    finally:
+        settings.load_profile(previous)
+    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
+    return SpecRun(int(code), "", report)
+
+
+@pytest.fixture(scope="session")
+def spec_tests(tmp_path_factory) -> dict[str, dict]:
+    """Every collected spec test with its level and claims (collected once per session)."""
+    listing = tmp_path_factory.mktemp("listing") / "tests.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "spec", "--collect-only", "-q", "-p", "no:cacheprovider",
+         "--bpe-list-tests", str(listing)],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return json.loads(listing.read_text(encoding="utf-8"))

@@ -1,0 +1,70 @@
+"""Known-wrong implementations fail on the claim that names their mistake; right ones pass.
+
+Each run is a child pytest over the spec, as a user would run it, with a JSON report.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from pathlib import Path
+
+import pytest
+
+from spec.levels import CORE_LEVELS
+from tests.conftest import REPO_ROOT, run_spec, run_spec_inline
+
+IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
+WRONG = sorted(p.stem for p in IMPLEMENTATIONS.glob("wrong_*.py"))
+RIGHT = sorted(p.stem for p in IMPLEMENTATIONS.glob("right_*.py"))
+CORE = [level.name for level in CORE_LEVELS]
+
+
+def mistake_claims(stem: str) -> tuple[str, ...]:
+    return importlib.import_module(f"tests.implementations.{stem}").MISTAKE_CLAIMS
+
+
+def test_there_are_enough_known_wrong_implementations():
+    assert len(WRONG) >= 12 and len(RIGHT) >= 2
+
+
+@pytest.mark.parametrize("stem", WRONG)
+def test_known_wrong_implementation_fails_on_its_claim(tmp_path, stem):
+    """Only the mistake's claims are run, on the small examples: a mistake must show without a corpus."""
+    claims = [arg for claim in mistake_claims(stem) for arg in ("--claim", claim)]
+    run = run_spec_inline(tmp_path, "--impl", str(IMPLEMENTATIONS / f"{stem}.py"), "-m", "not corpus", *claims)
+    assert run.report is not None and run.returncode == 1
+    statuses = {claim: run.claim_status(claim) for claim in mistake_claims(stem)}
+    assert statuses == dict.fromkeys(statuses, "failed"), run.report["claims"]
+
+
+@pytest.mark.parametrize("stem", RIGHT)
+def test_right_implementation_written_differently_passes_every_core_level(tmp_path, stem):
+    """Corpus tests are left out: these are deliberately slow textbook-style trainers."""
+    run = run_spec_inline(tmp_path, "--impl", f"tests.implementations.{stem}", "--level", "roundtrip", "-m", "not corpus")
+    assert run.returncode == 0, run.output[-3000:]
+    assert [run.level_status(level) for level in CORE] == ["green"] * len(CORE), run.report["levels"]
+
+
+def test_wrong_implementation_given_as_a_file_anywhere_on_disk(tmp_path):
+    """A self-contained learner file outside the repository, with strict decoding."""
+    from tests.implementations import textbook
+
+    source = inspect.getsource(textbook).replace('errors="replace"', 'errors="strict"')
+    assert 'errors="strict"' in source
+    learner = tmp_path / "somewhere" / "my_bpe.py"
+    learner.parent.mkdir()
+    learner.write_text(source, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(learner), "--claim", "decode.*", "--claim", "merge.*")
+    assert run.returncode == 1
+    assert run.claim_status("decode.replace-128") == "failed"
+    assert run.claim_status("merge.left-to-right") == "passed"
+
+
+def test_starter_reports_every_level_not_started(tmp_path):
+    run = run_spec(tmp_path, "--impl", "solutions.starter", "-m", "not corpus")
+    assert run.returncode == 0, run.output[-3000:]
+    assert [run.level_status(level) for level in CORE] == ["not started"] * len(CORE)
+    assert run.report["failures"] == {}
+    assert "Traceback" not in run.output and "error" not in run.output.lower().replace("notimplementederror", "")
+    assert run.output.count("not started:") == len(CORE), "one line per level, not one per test"
