@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import keyword
 import shutil
 import sys
 from pathlib import Path
@@ -40,7 +41,7 @@ def check(argv: list[str]) -> int:
 
 def new(name: str, root: Path = PROJECT_ROOT) -> int:
     """Copy the starter to ``solutions/NAME``, refusing to overwrite anything."""
-    if not name.isidentifier() or name in ("starter",):
+    if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__") or name == "starter":
         print(f"bpe-kata new: {name!r} is not a usable name: use a Python identifier other than "
               "'starter' (letters, digits, underscores; not starting with a digit), e.g. `bpe-kata new mine`.",
               file=sys.stderr)
@@ -55,8 +56,12 @@ def new(name: str, root: Path = PROJECT_ROOT) -> int:
         return 1
     staging = target.with_name(f".{name}.partial")
     shutil.rmtree(staging, ignore_errors=True)
-    shutil.copytree(starter, staging, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    staging.rename(target)  # all or nothing: never a half-copied solution
+    try:
+        shutil.copytree(starter, staging, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        staging.rename(target)  # all or nothing: never a half-copied solution
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     relative = target.relative_to(Path.cwd()) if target.is_relative_to(Path.cwd()) else target
     print(f"created {relative}/__init__.py with the six functions to write.\n"
           f"next: bpe-kata check solutions.{name}          (every level starts 'not started')\n"

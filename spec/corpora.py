@@ -135,7 +135,7 @@ class CorpusFinder:
         searched = ", ".join(str(p.parent) for p in self.candidates(corpus))
         fix = (f"put {corpus.filename} (SHA-256 {corpus.sha256}) in one of them, point ${ENV_VAR} or --data-dir "
                f"at a folder holding it, or run `bpe-kata data fetch` where the internet is reachable")
-        if os.environ.get(OFFLINE_VAR):
+        if os.environ.get(OFFLINE_VAR, "").strip().lower() not in ("", "0", "false", "no"):
             raise CorpusUnavailable(f"{corpus.filename} not found in {searched}, and ${OFFLINE_VAR} forbids downloading; {fix}")
         try:
             raw = self._download(corpus.url, self.timeout)
@@ -154,5 +154,8 @@ class CorpusFinder:
         target = self.cache_dir / corpus.filename
         with tempfile.NamedTemporaryFile(dir=self.cache_dir, delete=False, suffix=".part") as tmp:
             tmp.write(data)
-        os.replace(tmp.name, target)  # never leave a half-written corpus behind
+        try:
+            os.replace(tmp.name, target)  # never leave a half-written corpus behind
+        finally:
+            Path(tmp.name).unlink(missing_ok=True)
         return target

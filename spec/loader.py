@@ -72,12 +72,20 @@ def _import_from_path(path: Path) -> ModuleType:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
+    except ModuleNotFoundError as error:
+        del sys.modules[name]
+        raise ImplementationNotFound(_missing_dependency(str(path), error)) from error
     except Exception as error:
         del sys.modules[name]
         raise ImplementationNotFound(
             f"--impl {path}: importing it raised {type(error).__name__}: {error}. Fix the error in your module."
         ) from error
     return module
+
+
+def _missing_dependency(shown: str, error: ModuleNotFoundError) -> str:
+    return (f"--impl {shown}: importing it failed because it imports {error.name!r}, which is not installed: "
+            f"`pip install {error.name}` in this environment, or remove the import.")
 
 
 def _import_dotted(name: str, shown_as: str | None = None) -> ModuleType:
@@ -91,9 +99,7 @@ def _import_dotted(name: str, shown_as: str | None = None) -> ModuleType:
                 f"(tried import {name!r} from {os.getcwd()}). Run from the repository root, "
                 "give a path to the folder or .py file instead, or create one with `bpe-kata new NAME`."
             ) from error
-        raise ImplementationNotFound(
-            f"--impl {shown}: importing it failed because it imports {error.name!r}, which is not installed."
-        ) from error
+        raise ImplementationNotFound(_missing_dependency(shown, error)) from error
     except Exception as error:
         raise ImplementationNotFound(
             f"--impl {shown}: importing it raised {type(error).__name__}: {error}. Fix the error in your module."
@@ -109,6 +115,8 @@ def load_implementation(value: str | None = None) -> ModuleType:
         return _import_from_path(Path(value).expanduser().resolve())
     if not all(part.isidentifier() for part in value.split(".")):
         raise ImplementationNotFound(
-            f"--impl {value}: this is neither a dotted module name nor an existing file or folder."
+            f"--impl {value}: this is neither a dotted module name nor an existing file or folder. "
+            "Give a dotted module name such as solutions.mine (create one with `bpe-kata new NAME`), "
+            "a package folder or a .py file."
         )
     return _import_dotted(value)

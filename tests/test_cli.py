@@ -1,0 +1,237 @@
+"""spec.cli: ``bpe-kata new``, ``claims``, usage, and ``check`` as a learner runs it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spec import cli
+from spec.ledger import load_claims
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+STARTER = REPO_ROOT / "solutions" / "starter"
+CHILD_TIMEOUT = 120
+IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc")
+
+
+@pytest.fixture
+def root(tmp_path, monkeypatch) -> Path:
+    """A project folder holding only ``solutions/starter``; the real project root is out of reach."""
+    shutil.copytree(STARTER, tmp_path / "solutions" / "starter", ignore=IGNORE)
+    monkeypatch.setattr(cli, "PROJECT_ROOT", tmp_path / "not-the-project")  # a fallback must not touch the repo
+    return tmp_path
+
+
+def snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every path under ``folder`` (hidden ones too) with its content."""
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None) for p in sorted(folder.rglob("*"))
+            if "__pycache__" not in p.parts}
+
+
+# --- bpe-kata new ------------------------------------------------------------------------------
+
+
+def test_new_copies_the_starter_and_prints_the_next_command(root, capsys):
+    assert cli.new("mine", root=root) == 0
+    created = root / "solutions" / "mine"
+    assert (created / "__init__.py").read_bytes() == (STARTER / "__init__.py").read_bytes()
+    assert sorted(p.name for p in created.iterdir()) == ["__init__.py"]
+    out = capsys.readouterr().out
+    assert "bpe-kata check solutions.mine" in out
+    assert sorted(p.name for p in (root / "solutions").iterdir()) == ["mine", "starter"]  # no staging left
+
+
+def test_new_twice_refuses_and_changes_nothing(root, capsys):
+    assert cli.new("mine", root=root) == 0
+    work = root / "solutions" / "mine" / "__init__.py"
+    work.write_text("def get_stats(ids):\n    return {}  # the learner's work\n", encoding="utf-8")
+    before = snapshot(root)
+    capsys.readouterr()
+
+    assert cli.new("mine", root=root) == 1
+    err = capsys.readouterr().err
+    assert "already exists" in err and "nothing was changed" in err
+    assert snapshot(root) == before
+
+
+@pytest.mark.parametrize("name", ["1abc", "my-sol", "starter", "my sol", ""])
+def test_new_refuses_a_bad_name_and_creates_nothing(root, capsys, name):
+    before = snapshot(root)
+    assert cli.new(name, root=root) == 2
+    err = capsys.readouterr().err
+    assert repr(name) in err and "identifier" in err
+    assert snapshot(root) == before
+
+
+def test_new_without_a_starter_is_an_error(tmp_path, capsys):
+    assert cli.new("mine", root=tmp_path) == 2
+    assert "starter is missing" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_new_that_fails_midway_leaves_no_solution(root, monkeypatch, capsys):
+    real_copytree = shutil.copytree
+
+    def copy_then_fail(src, dst, **kwargs):
+        real_copytree(src, dst, **kwargs)
+        raise OSError("disk full")
+
+    monkeypatch.setattr(cli.shutil, "copytree", copy_then_fail)
+    with pytest.raises(OSError, match="disk full"):
+        cli.new("mine", root=root)
+    assert not (root / "solutions" / "mine").exists()
+
+    monkeypatch.setattr(cli.shutil, "copytree", real_copytree)
+    assert cli.new("mine", root=root) == 0  # a retry is not blocked by the failed attempt
+    assert (root / "solutions" / "mine" / "__init__.py").is_file()
+    assert sorted(p.name for p in (root / "solutions").iterdir()) == ["mine", "starter"]
+
+
+def test_new_that_fails_midway_leaves_no_staging_folder(root, monkeypatch):
+    real_copytree = shutil.copytree
+
+    def copy_then_fail(src, dst, **kwargs):
+        real_copytree(src, dst, **kwargs)
+        raise OSError("disk full")
+
+    monkeypatch.setattr(cli.shutil, "copytree", copy_then_fail)
+    with pytest.raises(OSError):
+        cli.new("mine", root=root)
+    assert sorted(p.name for p in (root / "solutions").iterdir()) == ["starter"]
+
+
+def test_main_new_uses_the_current_folder(root, monkeypatch, capsys):
+    monkeypatch.chdir(root)
+    assert cli.main(["new", "mine"]) == 0
+    assert (root / "solutions" / "mine" / "__init__.py").is_file()
+    out = capsys.readouterr().out
+    assert "solutions/mine/__init__.py" in out and "bpe-kata check solutions.mine" in out
+
+
+def test_main_new_needs_exactly_one_name(root, monkeypatch, capsys):
+    monkeypatch.chdir(root)
+    before = snapshot(root)
+    assert cli.main(["new"]) == 2
+    assert cli.main(["new", "a", "b"]) == 2
+    assert "usage: bpe-kata new NAME" in capsys.readouterr().err
+    assert snapshot(root) == before
+
+
+# --- claims, usage, unknown commands -----------------------------------------------------------
+
+
+def test_claims_for_a_level_lists_every_claim_of_it(capsys):
+    assert cli.main(["claims", "--level", "merge"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    printed = [line.split()[0] for line in lines]
+    merge_ids = [cid for cid in load_claims() if cid.startswith("merge.")]
+    assert merge_ids, "the ledger has merge claims"
+    assert printed == [cid for cid, claim in load_claims().items() if claim.level == "merge"]
+    assert set(merge_ids) <= set(printed)
+    assert all(line.split()[1] == "merge" for line in lines)
+
+
+def test_claims_with_an_unknown_level_is_a_usage_error(capsys):
+    assert cli.main(["claims", "--level", "nope"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "unknown level 'nope'" in captured.err and "merge" in captured.err
+
+
+def test_no_arguments_prints_usage_and_fails(capsys):
+    assert cli.main([]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("usage: ")
+    for command in ("bpe-kata check", "bpe-kata new", "bpe-kata claims", "bpe-kata data"):
+        assert command in out
+
+
+@pytest.mark.parametrize("flag", ["-h", "--help", "help"])
+def test_help_prints_usage_and_succeeds(flag, capsys):
+    assert cli.main([flag]) == 0
+    assert capsys.readouterr().out.startswith("usage: ")
+
+
+def test_unknown_command_is_a_usage_error(capsys):
+    assert cli.main(["frobnicate"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown command 'frobnicate'" in err and "bpe-kata check" in err
+
+
+def test_check_help_does_not_run_the_spec(capsys, monkeypatch):
+    monkeypatch.setattr("pytest.main", lambda *a, **k: pytest.fail("check --help ran pytest"))
+    assert cli.main(["check", "solutions.mine", "--help"]) == 0
+    assert "usage: bpe-kata check" in capsys.readouterr().out
+
+
+def test_check_passes_impl_and_options_to_pytest(monkeypatch):
+    seen = []
+    monkeypatch.setattr("pytest.main", lambda args: seen.append(args) or 0)
+    assert cli.main(["check", "solutions.mine", "--level", "merge", "-q"]) == 0
+    assert cli.main(["check", "-x"]) == 0
+    assert seen[0] == [str(cli.SPEC_DIR), "-p", "spec.plugin", "--impl", "solutions.mine", "--level", "merge", "-q"]
+    assert seen[1] == [str(cli.SPEC_DIR), "-p", "spec.plugin", "-x"]
+
+
+# --- end to end: `python -m spec.cli check` --------------------------------------------------------
+
+
+def table_rows(output: str) -> dict[str, str]:
+    """The level table's rows by level name."""
+    names = ("facts", "bytes", "pairs", "merge", "train", "decode", "encode", "roundtrip")
+    return {line.split()[0]: line for line in output.splitlines() if line.split() and line.split()[0] in names
+            and line.rstrip().split()[1].isdigit()}
+
+
+@pytest.fixture(scope="module")
+def checks(tmp_path_factory):
+    """Both end-to-end runs, started together so they share the wall-clock time."""
+    learner = tmp_path_factory.mktemp("learner") / "mysol"
+    shutil.copytree(STARTER, learner, ignore=IGNORE)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "BPE_IMPL")}
+    env["BPE_KATA_OFFLINE"] = "1"  # a corpus that is not at hand is 'not run', never a download
+    commands = {
+        "reference": ["reference", "--claim", "merge.example-99"],
+        "learner": [str(learner), "--level", "merge"],
+    }
+    children = {
+        key: subprocess.Popen([sys.executable, "-m", "spec.cli", "check", *args, "-q", "-p", "no:cacheprovider"],
+                              cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for key, args in commands.items()
+    }
+    results = {}
+    try:
+        for key, child in children.items():
+            output, _ = child.communicate(timeout=CHILD_TIMEOUT)
+            results[key] = (child.returncode, output)
+    finally:
+        for child in children.values():
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    return results
+
+
+def test_check_reference_on_one_claim_is_green(checks):
+    returncode, output = checks["reference"]
+    assert returncode == 0, output
+    rows = table_rows(output)
+    assert rows["merge"].startswith("merge") and "green" in rows["merge"], output
+    assert "1 passed" in output
+
+
+def test_learner_with_the_starter_sees_not_started_not_errors(checks):
+    returncode, output = checks["learner"]
+    assert returncode == 0, output
+    rows = table_rows(output)
+    for level in ("bytes", "pairs", "merge"):
+        assert rows[level].rstrip().endswith("not started"), output
+    assert not set(rows) - {"facts", "bytes", "pairs", "merge"}  # --level merge stops there
+    assert "FAILED" not in output
+    assert "Error" not in output.replace("NotImplementedError", ""), output  # the reason line names it
+    assert "Traceback" not in output
