@@ -1,0 +1,167 @@
+"""Encoding by replaying merges in rank order, without rescanning the text per merge.
+
+The textbook loop finds the present pair with the lowest rank (its id in the table),
+replaces all of its occurrences left to right, and starts over. Here the sequence is a
+doubly linked list, and every adjacent pair found in the table has its left position filed
+in a bucket under its rank; a min-heap holds the ranks that have a bucket. Entries are
+never removed when a merge makes them stale: they are checked against the current list
+when their bucket is emptied.
+
+One bucket drain is one textbook iteration: all current occurrences of the chosen pair are
+collected before any of them is replaced, so the pairs a drain creates wait for a later
+drain even when their rank is lower, just as the textbook's ``merge`` never looks at the
+ids it has just produced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from heapq import heappop, heappush
+
+__all__ = ["encode"]
+
+_NONE = -1  # "no neighbour" in the prev/next arrays; also marks a removed node's next.
+
+Pair = tuple[int, int]
+
+
+def encode(text: str, merges: Mapping[Pair, int]) -> list[int]:
+    """Turn `text` into token ids by applying the merge table's pairs, lowest rank first."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    if not isinstance(merges, Mapping):
+        raise TypeError(
+            "merges must be a mapping from (int, int) pairs to ids,"
+            f" not {type(merges).__name__}"
+        )
+    return encode_ids(list(text.encode("utf-8")), merges)
+
+
+def encode_ids(ids: list[int], merges: Mapping[Pair, int]) -> list[int]:
+    """Apply the merge table to a list of ids (consumed: it becomes the working list).
+
+    Split out from ``encode`` so that callers that already hold bytes (chunks of a split
+    text, for instance) can skip the text round trip.
+    """
+    if len(ids) < 2 or not merges:
+        return ids
+    return _Replay(ids, merges).run()
+
+
+class _Replay:
+    """One encoding in progress: the linked list, the merge table and the pending pairs.
+
+    ``buckets[rank]`` lists left positions where a pair of that rank started when it was
+    filed; ``ranks`` is a min-heap holding exactly the keys of ``buckets``.
+    """
+
+    def __init__(self, ids: list[int], merges: Mapping[Pair, int]) -> None:
+        n = len(ids)
+        self.vals = ids
+        self.prev = list(range(-1, n - 1))
+        self.next = list(range(1, n + 1))
+        self.next[-1] = _NONE
+        self.merges = merges
+        buckets: dict[int, list[int]] = {}
+        rank_of = merges.get
+        for pos, pair in enumerate(zip(ids, ids[1:])):
+            rank = rank_of(pair)
+            if rank is not None:
+                bucket = buckets.get(rank)
+                if bucket is None:
+                    buckets[rank] = [pos]
+                else:
+                    bucket.append(pos)
+        self.buckets = buckets
+        self.ranks = sorted(buckets)  # a sorted list is already a heap
+
+    def run(self) -> list[int]:
+        """Merge drain after drain until no pair in the list is in the table."""
+        while self.ranks:
+            batch = self._next_batch()
+            if batch is not None:
+                self._apply(*batch)
+        return self._tokens()
+
+    def _next_batch(self) -> tuple[Pair, list[int]] | None:
+        """Drain the lowest-rank bucket: the pair the textbook merges next and its places.
+
+        None when the bucket held only stale entries. If a (malformed) table gives two
+        pairs one rank, the earliest one wins, as with the textbook's ``min`` over
+        first-seen-ordered counts, and the other's positions go back in the bucket.
+        """
+        rank = heappop(self.ranks)
+        rank_of = self.merges.get
+        vals, nxt = self.vals, self.next
+        pair = None
+        positions = []
+        others = []
+        for pos in sorted(set(self.buckets.pop(rank))):
+            after = nxt[pos]
+            if after == _NONE:
+                continue
+            current = (vals[pos], vals[after])
+            if current == pair:
+                positions.append(pos)
+            elif rank_of(current) == rank:  # otherwise stale
+                if pair is None:
+                    pair = current
+                    positions.append(pos)
+                else:
+                    others.append(pos)
+        if others:
+            self._file_back(rank, others)
+        return None if pair is None else (pair, positions)
+
+    def _file_back(self, rank: int, positions: list[int]) -> None:
+        """Return positions of another same-rank pair to their bucket for a later drain."""
+        self.buckets[rank] = positions
+        heappush(self.ranks, rank)
+
+    def _apply(self, pair: Pair, positions: list[int]) -> None:
+        """Replace the drained pair left to right, skipping nodes an overlap consumed."""
+        idx = self.merges[pair]
+        vals, prv, nxt = self.vals, self.prev, self.next
+        rank_of = self.merges.get
+        buckets, ranks = self.buckets, self.ranks
+        for pos in positions:
+            after = nxt[pos]
+            # Consumed by the previous, overlapping replacement (`a a a` with pair `a a`).
+            # A node that is still there still starts `pair`: only nodes to its left or the
+            # one it absorbed have changed.
+            if after == _NONE:
+                continue
+            before = prv[pos]
+            beyond = nxt[after]
+            vals[pos] = idx
+            nxt[pos] = beyond
+            nxt[after] = _NONE
+            if beyond != _NONE:
+                prv[beyond] = pos
+                rank = rank_of((idx, vals[beyond]))
+                if rank is not None:
+                    bucket = buckets.get(rank)
+                    if bucket is None:
+                        buckets[rank] = [pos]
+                        heappush(ranks, rank)
+                    else:
+                        bucket.append(pos)
+            if before != _NONE:
+                rank = rank_of((vals[before], idx))
+                if rank is not None:
+                    bucket = buckets.get(rank)
+                    if bucket is None:
+                        buckets[rank] = [before]
+                        heappush(ranks, rank)
+                    else:
+                        bucket.append(before)
+
+    def _tokens(self) -> list[int]:
+        """Read the surviving nodes in order (node 0 always survives: merges keep the left)."""
+        vals, nxt = self.vals, self.next
+        out = []
+        pos = 0
+        while pos != _NONE:
+            out.append(vals[pos])
+            pos = nxt[pos]
+        return out

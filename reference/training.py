@@ -1,0 +1,191 @@
+"""Incremental BPE training: the textbook merges, without recounting pairs per merge.
+
+The textbook loop recounts every pair after each merge and takes
+``max(stats, key=stats.get)``: the highest count, ties to the pair that occurs first in the
+current sequence. Here the sequence is a doubly linked list over the original byte
+positions, with a count and a first position kept for every pair. A merge touches only
+its own occurrences and their two neighbouring pairs, so a step costs time in proportion
+to how often the merged pair occurs, not to the length of the text.
+
+Three facts keep the bookkeeping small:
+
+- A merge keeps the left node and drops the right one, so surviving nodes keep their
+  relative order and "first occurrence in the current sequence" is simply the smallest
+  original position among a pair's occurrences.
+- Every pair created by a merge contains the new id, so all occurrences a pair will ever
+  have are born in one step (or were there from the start), left to right: a plain list
+  of them is sorted. After that, occurrences only disappear.
+- Once an occurrence disappears it never comes back (node values only ever change to a
+  fresh id), so a stored position stays valid exactly as long as the linked list still
+  shows the pair there, and can be checked at any later time.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from heapq import heapify, heappop, heappush
+
+from .core import BASE_VOCAB_SIZE
+
+__all__ = ["train"]
+
+_NONE = -1  # "no neighbour" in the prev/next arrays; also marks a removed node's next.
+
+Pair = tuple[int, int]
+
+
+def train(text: str, vocab_size: int) -> dict[Pair, int]:
+    """Learn ``vocab_size - 256`` merges from `text`, returned in training order.
+
+    Stops early, without error, once the sequence has no adjacent pair left; a best count
+    of 1 is not a reason to stop, since the textbook loop does not stop there either.
+    """
+    _check_arguments(text, vocab_size)
+    state = _PairIndex(list(text.encode("utf-8")))
+    merges: dict[Pair, int] = {}
+    for idx in range(BASE_VOCAB_SIZE, vocab_size):
+        pair = state.best_pair()
+        if pair is None:
+            break
+        state.apply(pair, idx)
+        merges[pair] = idx
+    return merges
+
+
+def _check_arguments(text: object, vocab_size: object) -> None:
+    """Reject wrong types and sizes up front, with messages that say what was expected."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    # bool is a subclass of int, but train(text, True) is surely a mistake.
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+        raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
+    if vocab_size < BASE_VOCAB_SIZE:
+        raise ValueError(
+            f"vocab_size must be at least {BASE_VOCAB_SIZE} (the byte alphabet),"
+            f" got {vocab_size}"
+        )
+
+
+class _PairIndex:
+    """The current token sequence plus what training needs to know about its pairs.
+
+    - ``vals/prev/next``: a doubly linked list over original positions; a merge writes the
+      new id into the left node and unlinks the right one (its ``next`` becomes _NONE).
+    - ``count[pair]``: how many times the pair occurs now, overlaps included, as
+      ``get_stats`` counts them.
+    - ``first[pair]``: the position of its first occurrence now.
+    - ``places[pair]``: the sorted positions where it has occurred, some perhaps gone
+      since; an entry is trusted only after checking the linked list.
+    - ``ranking``: a lazy max-heap of ``(-count, first position, pair)``. An entry is
+      believed only if it still matches ``count`` and ``first``; others are dropped when
+      they reach the top.
+    """
+
+    def __init__(self, ids: list[int]) -> None:
+        n = len(ids)
+        self.vals = ids
+        self.prev = list(range(-1, n - 1))
+        self.next = list(range(1, n + 1))
+        if n:
+            self.next[-1] = _NONE
+        places: dict[Pair, list[int]] = {}
+        add_place = places.setdefault
+        for pos, pair in enumerate(zip(ids, ids[1:])):
+            add_place(pair, []).append(pos)
+        self.places = places
+        self.count = {pair: len(found) for pair, found in places.items()}
+        self.first = {pair: found[0] for pair, found in places.items()}
+        self.ranking = [(-len(found), found[0], pair) for pair, found in places.items()]
+        heapify(self.ranking)
+
+    def best_pair(self) -> Pair | None:
+        """The pair the textbook would merge next, or None when no pair is left."""
+        ranking, count, first = self.ranking, self.count, self.first
+        while ranking:
+            neg_count, pos, pair = ranking[0]
+            if count.get(pair) == -neg_count and first[pair] == pos:
+                return pair
+            heappop(ranking)
+        return None
+
+    def apply(self, pair: Pair, idx: int) -> None:
+        """Replace every occurrence of `pair` by `idx`, left to right, non-overlapping.
+
+        Each replacement of ``x a b y`` by ``x z y`` retires one ``(x, a)`` and one
+        ``(b, y)`` and gives birth to ``(x, z)`` and ``(z, y)``; nothing else changes.
+        The loop is written out in one function because it runs once per occurrence.
+        """
+        left, right = pair
+        vals, prv, nxt = self.vals, self.prev, self.next
+        places, first = self.places, self.first
+        positions = places.pop(pair)
+        del self.count[pair], first[pair]
+        lost: dict[Pair, int] = {}  # retired occurrences per pair, settled at the end
+        born: list[Pair] = []
+        for pos in positions:
+            after = nxt[pos]
+            # Stale, or consumed by the previous (overlapping) replacement in this step.
+            if after == _NONE or vals[pos] != left or vals[after] != right:
+                continue
+            before = prv[pos]
+            beyond = nxt[after]
+            if before != _NONE:
+                x = vals[before]
+                gone = (x, left)
+                lost[gone] = lost.get(gone, 0) + 1
+                new = (x, idx)
+                found = places.get(new)
+                if found is None:
+                    places[new] = [before]
+                    first[new] = before
+                    born.append(new)
+                else:
+                    found.append(before)
+            if beyond != _NONE:
+                y = vals[beyond]
+                gone = (right, y)
+                lost[gone] = lost.get(gone, 0) + 1
+                new = (idx, y)
+                found = places.get(new)
+                if found is None:
+                    places[new] = [pos]
+                    first[new] = pos
+                    born.append(new)
+                else:
+                    found.append(pos)
+                prv[beyond] = pos
+            vals[pos] = idx
+            nxt[pos] = beyond
+            nxt[after] = _NONE
+        for new in born:
+            self._settle(new, len(places[new]) - lost.pop(new, 0))
+        for gone, retired in lost.items():
+            if gone != pair:
+                self._settle(gone, self.count[gone] - retired)
+
+    def _settle(self, pair: Pair, remaining: int) -> None:
+        """Store a pair's new count and first position, and rank it again (or drop it)."""
+        if not remaining:
+            # A pair born and retired within one step never had a count.
+            self.count.pop(pair, None)
+            del self.first[pair]
+            self.places.pop(pair, None)
+            return
+        self.count[pair] = remaining
+        pos = self.first[pair]
+        if not self._occurs_at(pos, pair):
+            pos = self.first[pair] = self._next_occurrence(pair, pos + 1)
+        heappush(self.ranking, (-remaining, pos, pair))
+
+    def _occurs_at(self, pos: int, pair: Pair) -> bool:
+        """Whether `pair` currently starts at node `pos`."""
+        after = self.next[pos]
+        return after != _NONE and self.vals[pos] == pair[0] and self.vals[after] == pair[1]
+
+    def _next_occurrence(self, pair: Pair, start: int) -> int:
+        """The first current occurrence at or after `start` (the caller knows one exists)."""
+        places = self.places[pair]
+        i = bisect_left(places, start)
+        while not self._occurs_at(places[i], pair):
+            i += 1
+        return places[i]
