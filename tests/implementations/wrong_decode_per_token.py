@@ -1,0 +1,13 @@
+"""Known-wrong: decode turns each token into text on its own, breaking split characters."""
+
+# mypy: disable-error-code="no-redef"
+from __future__ import annotations
+
+from tests.implementations.textbook import *  # noqa: F403
+
+MISTAKE_CLAIMS: tuple[str, ...] = ("decode.join-then-decode",)
+
+
+def decode(ids: list[int], vocab: dict[int, bytes]) -> str:
+    """Decode every token with replacement, then join the strings."""
+    return "".join(vocab[i].decode("utf-8", errors="replace") for i in ids)

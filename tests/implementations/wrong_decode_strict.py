@@ -1,0 +1,13 @@
+"""Known-wrong: decode uses strict UTF-8, so invalid bytes raise instead of becoming U+FFFD."""
+
+# mypy: disable-error-code="no-redef"
+from __future__ import annotations
+
+from tests.implementations.textbook import *  # noqa: F403
+
+MISTAKE_CLAIMS: tuple[str, ...] = ("decode.replace-128", "decode.not-inverse")
+
+
+def decode(ids: list[int], vocab: dict[int, bytes]) -> str:
+    """Join the bytes, then ``bytes.decode`` with its default error handler."""
+    return b"".join(vocab[i] for i in ids).decode("utf-8")

@@ -1,0 +1,23 @@
+"""Known-wrong: train never checks vocab_size, so a size below 256 quietly gives no merges."""
+
+# mypy: disable-error-code="no-redef"
+from __future__ import annotations
+
+from tests.implementations.textbook import *  # noqa: F403
+from tests.implementations.textbook import get_stats, merge
+
+MISTAKE_CLAIMS: tuple[str, ...] = ("train.min-vocab",)
+
+
+def train(text: str, vocab_size: int) -> dict[tuple[int, int], int]:
+    """Textbook training minus the ValueError; ``range(256, 255)`` is simply empty."""
+    ids = list(text.encode("utf-8"))
+    merges: dict[tuple[int, int], int] = {}
+    for idx in range(256, vocab_size):
+        stats = get_stats(ids)
+        if not stats:
+            break
+        best = max(stats, key=lambda pair: stats[pair])
+        ids = merge(ids, best, idx)
+        merges[best] = idx
+    return merges

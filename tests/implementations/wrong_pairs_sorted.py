@@ -1,0 +1,22 @@
+"""Known-wrong: get_stats returns its pairs sorted, losing the first-seen order ties rely on."""
+
+# mypy: disable-error-code="no-redef"
+from __future__ import annotations
+
+from tests.implementations import textbook
+from tests.implementations._rehome import rehome
+from tests.implementations.textbook import *  # noqa: F403
+
+MISTAKE_CLAIMS: tuple[str, ...] = ("pairs.first-seen-order", "train.tie-first-counted")
+
+
+def get_stats(ids: list[int]) -> dict[tuple[int, int], int]:
+    """Count correctly, then tidy the result by sorting it by pair."""
+    counts: dict[tuple[int, int], int] = {}
+    for pair in zip(ids, ids[1:]):
+        counts[pair] = counts.get(pair, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+train = rehome(textbook.train, globals())
+encode = rehome(textbook.encode, globals())

@@ -1,0 +1,27 @@
+"""Known-wrong: training stops as soon as the best pair occurs only once."""
+
+# mypy: disable-error-code="no-redef"
+from __future__ import annotations
+
+from tests.implementations.textbook import *  # noqa: F403
+from tests.implementations.textbook import get_stats, merge
+
+MISTAKE_CLAIMS: tuple[str, ...] = ("train.no-early-stop", "train.exhausted")
+
+
+def train(text: str, vocab_size: int) -> dict[tuple[int, int], int]:
+    """Textbook training with a 'nothing repeats, nothing to learn' break."""
+    if vocab_size < 256:
+        raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
+    ids = list(text.encode("utf-8"))
+    merges: dict[tuple[int, int], int] = {}
+    for idx in range(256, vocab_size):
+        stats = get_stats(ids)
+        if not stats:
+            break
+        best = max(stats, key=lambda pair: stats[pair])
+        if stats[best] < 2:
+            break
+        ids = merge(ids, best, idx)
+        merges[best] = idx
+    return merges
