@@ -54,7 +54,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[IMPL_VALUE_KEY] = value
     config.stash[STARTED_KEY] = {}
     config.stash[RESULTS_KEY] = report.Results()
+    _RUNS.append(config.stash[RESULTS_KEY])
 
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    results = config.stash.get(RESULTS_KEY, None)
+    if results is not None and results in _RUNS:
+        _RUNS.remove(results)
+
+
+#: pytest_runtest_logreport gets no config: the results of the runs in progress, innermost last
+#: (the suite's own tests run the spec inside a running session).
+_RUNS: list[report.Results] = []
 
 IMPL_KEY = pytest.StashKey[object]()
 IMPL_VALUE_KEY = pytest.StashKey[str]()
@@ -204,17 +215,30 @@ def subprocess_env() -> dict[str, str]:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
-    """Report NotImplementedError as 'not started', and record every outcome by level and claim."""
+    """Report NotImplementedError as 'not started', and label each report with its level and claims.
+
+    The labels travel with the report (JUnit XML shows them; pytest-xdist carries them
+    from its workers), so the tally below works however the run is distributed.
+    """
     rep = yield
     if rep.failed and call.excinfo is not None and call.excinfo.errisinstance(NotImplementedError):
         rep.outcome = "skipped"
         where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)
         rep.longrepr = (where, 0, f"Skipped: {NOT_STARTED}: a function raised NotImplementedError")
-    claims = claims_of(item)
-    if claims and rep.when == "call":
-        item.user_properties.append(("claims", " ".join(claims)))
-    item.config.stash[RESULTS_KEY].record(rep, level_of(item), claims)
+    level, claims = level_of(item), claims_of(item)
+    if level:
+        rep.user_properties.append(("bpe_level", level))
+    if claims:
+        rep.user_properties.append(("claims", " ".join(claims)))
     return rep
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    properties = dict(report.user_properties)
+    if "bpe_level" not in properties and "claims" not in properties:
+        return
+    if _RUNS:
+        _RUNS[-1].record(report, properties.get("bpe_level"), tuple(properties.get("claims", "").split()))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
