@@ -1,0 +1,62 @@
+"""The documented rules for choosing among pairs that share the highest count.
+
+Every trainer of the reference ranks candidate pairs in a heap; the rule only changes the
+key a pair is ranked by. ``heap_key`` builds that key so the whole-text trainer and the
+chunk trainer agree on one definition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+__all__ = ["TIE_RULES", "DEFAULT_TIE_RULE", "check_tie_rule", "heap_key"]
+
+Pair = tuple[int, int]
+
+DEFAULT_TIE_RULE = "first-counted"
+#: Rule name -> what it picks among the pairs with the highest count.
+TIE_RULES: dict[str, str] = {
+    "first-counted": "the pair whose first occurrence comes earliest (max over first-seen counts)",
+    "lowest-pair": "the smallest pair of ids, compared as a tuple",
+    "bytes-greatest": "the greatest (bytes of left token, bytes of right token) tuple (CS336)",
+}
+
+
+def check_tie_rule(rule: object) -> str:
+    """Return ``rule`` if it is a known rule name, else raise ValueError naming the known ones."""
+    if not isinstance(rule, str) or rule not in TIE_RULES:
+        raise ValueError(f"unknown tie_rule {rule!r}; the known rules are: {', '.join(TIE_RULES)}")
+    return rule
+
+
+class _Descending:
+    """Wraps a value so that heap order (smallest first) puts the greatest value first."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __lt__(self, other: _Descending) -> bool:
+        return self.value > other.value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Descending) and self.value == other.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+
+def heap_key(rule: str, vocab: Mapping[int, bytes]) -> Callable[[int, int, Pair], object]:
+    """The ranking key of a pair under ``rule``: ``key(count, first_position, pair)``, lowest wins.
+
+    ``vocab`` maps every id to its bytes and must already hold an id by the time a pair
+    containing it is ranked (the trainer adds each merge as it makes it). Under
+    bytes-greatest, two pairs spelling the same bytes fall back to first-counted.
+    """
+    check_tie_rule(rule)
+    if rule == "lowest-pair":
+        return lambda count, first, pair: (-count, pair)
+    if rule == "bytes-greatest":
+        return lambda count, first, pair: (-count, _Descending((vocab[pair[0]], vocab[pair[1]])), first)
+    return lambda count, first, pair: (-count, first)
