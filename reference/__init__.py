@@ -1,11 +1,17 @@
 """The reference implementation of byte-level BPE: the fast one the specification checks.
 
 Each module has one job: ``core`` holds the whole-sequence building blocks, ``training``
-the incremental trainer, ``encoding`` the rank-ordered replay.
+the incremental trainer, ``encoding`` the rank-ordered replay. Beyond the core:
+``chunk_training`` and ``splitting`` (split patterns), ``special`` (special tokens),
+``persist`` (save and load), ``stream`` (incremental decoding).
 """
 
 from .core import build_vocab, decode, get_stats, merge
 from .encoding import encode
+from .persist import load, save
+from .stream import StreamDecoder
 from .training import train
+from .words import segment_word, train_words
 
-__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode"]
+__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "train_words", "segment_word",
+           "save", "load", "StreamDecoder"]

@@ -48,11 +48,13 @@ def merge(ids: Sequence[int], pair: tuple[int, int], idx: int) -> list[int]:
     return out
 
 
-def build_vocab(merges: Mapping[tuple[int, int], int]) -> dict[int, bytes]:
+def build_vocab(merges: Mapping[tuple[int, int], int],
+                special_tokens: Mapping[str, int] | None = None) -> dict[int, bytes]:
     """Map every id to its bytes: the 256 single bytes, then each merge in id order.
 
     Processing by id (not by dict order) means a table whose entries were stored out of
     order still builds correctly, as long as every merge only uses ids that come before it.
+    Special tokens map to the UTF-8 bytes of their text, so decoding gives that text back.
     """
     vocab = {i: bytes([i]) for i in range(BASE_VOCAB_SIZE)}
     for (left, right), idx in sorted(merges.items(), key=_merge_id):
@@ -63,6 +65,10 @@ def build_vocab(merges: Mapping[tuple[int, int], int]) -> dict[int, bytes]:
                     " a byte (0..255) nor produced by an earlier merge"
                 )
         vocab[idx] = vocab[left] + vocab[right]
+    for special, idx in (special_tokens or {}).items():
+        if idx in vocab:
+            raise ValueError(f"special token {special!r} has id {idx!r}, which a byte or a merge already uses")
+        vocab[idx] = special.encode("utf-8")
     return vocab
 
 

@@ -25,7 +25,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from heapq import heapify, heappop, heappush
 
+from .chunk_training import train_chunks
 from .core import BASE_VOCAB_SIZE
+from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule, heap_key
 
 __all__ = ["train"]
 
@@ -34,19 +36,27 @@ _NONE = -1  # "no neighbour" in the prev/next arrays; also marks a removed node'
 Pair = tuple[int, int]
 
 
-def train(text: str, vocab_size: int) -> dict[Pair, int]:
+def train(text: str, vocab_size: int, *, pattern: str | None = None,
+          tie_rule: str = DEFAULT_TIE_RULE) -> dict[Pair, int]:
     """Learn ``vocab_size - 256`` merges from `text`, returned in training order.
 
     Stops early, without error, once the sequence has no adjacent pair left; a best count
     of 1 is not a reason to stop, since the textbook loop does not stop there either.
+    ``tie_rule`` names how equal counts are broken (see ``tie_rules.TIE_RULES``).
+    With a split ``pattern``, pairs are counted inside chunks only (``chunk_training``).
     """
     _check_arguments(text, vocab_size)
-    state = _PairIndex(list(text.encode("utf-8")))
+    check_tie_rule(tie_rule)
+    if pattern is not None:
+        return train_chunks(text, vocab_size, pattern, tie_rule)
+    vocab = {i: bytes([i]) for i in range(BASE_VOCAB_SIZE)}  # bytes-greatest ranks by it
+    state = _PairIndex(list(text.encode("utf-8")), heap_key(tie_rule, vocab))
     merges: dict[Pair, int] = {}
     for idx in range(BASE_VOCAB_SIZE, vocab_size):
         pair = state.best_pair()
         if pair is None:
             break
+        vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
         state.apply(pair, idx)
         merges[pair] = idx
     return merges
@@ -76,12 +86,13 @@ class _PairIndex:
     - ``first[pair]``: the position of its first occurrence now.
     - ``places[pair]``: the sorted positions where it has occurred, some perhaps gone
       since; an entry is trusted only after checking the linked list.
-    - ``ranking``: a lazy max-heap of ``(-count, first position, pair)``. An entry is
-      believed only if it still matches ``count`` and ``first``; others are dropped when
-      they reach the top.
+    - ``ranking``: a lazy heap of ``(key, count, first position, pair)``, the key given by
+      the tie rule (lowest first). An entry is believed only if it still matches ``count``
+      and ``first``; others are dropped when they reach the top.
     """
 
-    def __init__(self, ids: list[int]) -> None:
+    def __init__(self, ids: list[int], key=None) -> None:
+        self.key = key = key or heap_key(DEFAULT_TIE_RULE, {})
         n = len(ids)
         self.vals = ids
         self.prev = list(range(-1, n - 1))
@@ -95,15 +106,16 @@ class _PairIndex:
         self.places = places
         self.count = {pair: len(found) for pair, found in places.items()}
         self.first = {pair: found[0] for pair, found in places.items()}
-        self.ranking = [(-len(found), found[0], pair) for pair, found in places.items()]
+        self.ranking = [(key(len(found), found[0], pair), len(found), found[0], pair)
+                        for pair, found in places.items()]
         heapify(self.ranking)
 
     def best_pair(self) -> Pair | None:
         """The pair the textbook would merge next, or None when no pair is left."""
         ranking, count, first = self.ranking, self.count, self.first
         while ranking:
-            neg_count, pos, pair = ranking[0]
-            if count.get(pair) == -neg_count and first[pair] == pos:
+            _, top, pos, pair = ranking[0]
+            if count.get(pair) == top and first[pair] == pos:
                 return pair
             heappop(ranking)
         return None
@@ -175,7 +187,7 @@ class _PairIndex:
         pos = self.first[pair]
         if not self._occurs_at(pos, pair):
             pos = self.first[pair] = self._next_occurrence(pair, pos + 1)
-        heappush(self.ranking, (-remaining, pos, pair))
+        heappush(self.ranking, (self.key(remaining, pos, pair), remaining, pos, pair))
 
     def _occurs_at(self, pos: int, pair: Pair) -> bool:
         """Whether `pair` currently starts at node `pos`."""

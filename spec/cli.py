@@ -19,7 +19,8 @@ STARTER = PROJECT_ROOT / "solutions" / "starter"
 USAGE = """bpe-kata check [IMPL] [pytest options...]   run the spec against IMPL (default: reference)
        bpe-kata new NAME                            copy the starter to solutions/NAME
        bpe-kata claims [--level L] [--kind K]       list the claims the spec checks
-       bpe-kata data [where|fetch]                  find or download the corpora"""
+       bpe-kata data [where|fetch]                  find or download the corpora
+       bpe-kata words-budget [IMPL]                 print the word-level merge-budget table of IMPL"""
 
 
 def check(argv: list[str]) -> int:
@@ -95,6 +96,27 @@ def data(action: str) -> int:
     return status
 
 
+def words_budget(value: str | None) -> int:
+    """Print the toy corpus's merge-budget table as IMPL's train_words and segment_word give it."""
+    from spec import toy_words
+    from spec.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
+
+    try:
+        impl = load_implementation(value or DEFAULT_IMPL)
+        rows = [toy_words.budget_row(impl, budget) for budget in toy_words.BUDGETS]
+    except ImplementationNotFound as error:
+        print(f"bpe-kata words-budget: {error}", file=sys.stderr)
+        return 2
+    except (AttributeError, NotImplementedError, TypeError) as error:
+        print(f"bpe-kata words-budget: {value or DEFAULT_IMPL} cannot train words yet "
+              f"(level words needs train_words and segment_word): {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+    print(f"merge budgets on the word-level toy corpus ({len(toy_words.TOY_CORPUS.split())} words), "
+          f"implementation {value or DEFAULT_IMPL}:")
+    print("\n".join(toy_words.render(rows)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
@@ -119,6 +141,11 @@ def main(argv: list[str] | None = None) -> int:
         parser = argparse.ArgumentParser(prog="bpe-kata data")
         parser.add_argument("action", nargs="?", default="where", choices=("where", "fetch"))
         return data(parser.parse_args(rest).action)
+    if command == "words-budget":
+        if len(rest) > 1:
+            print("usage: bpe-kata words-budget [IMPL]", file=sys.stderr)
+            return 2
+        return words_budget(rest[0] if rest else None)
     print(f"bpe-kata: unknown command {command!r}\nusage: {USAGE}", file=sys.stderr)
     return 2
 

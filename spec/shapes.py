@@ -27,3 +27,12 @@ def merges_of(merges: Mapping) -> list[tuple[Pair, int]]:
 
 def bytes_of(token: bytes | bytearray | memoryview) -> bytes:
     return bytes(token)
+
+
+def word_merges_of(merges: Iterable) -> list[tuple[tuple[str, str], int]]:
+    """train_words' result as ((left, right), count) items, in the implementation's order."""
+    return [((str(a), str(b)), int(n)) for (a, b), n in merges]
+
+
+def symbols_of(segments: Iterable) -> list[str]:
+    return [str(s) for s in segments]

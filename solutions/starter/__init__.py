@@ -78,6 +78,101 @@ def encode(text: str, merges: dict[Pair, int]) -> list[int]:
 # The later levels add keyword arguments to the functions above and a few new names.
 # A level whose keywords or names are missing is reported "not started".
 
-# regex, special, persist, stream: stubs written with those levels
+# --- regex, special: keyword arguments on train, encode and build_vocab ------------------
+# Levels regex and special are "not started" until these signatures are accepted:
+#
+#     def train(text, vocab_size, *, pattern=None): ...
+#     def encode(text, merges, *, pattern=None, special_tokens=None,
+#                allowed_special=frozenset(), disallowed_special="all"): ...
+#     def build_vocab(merges, special_tokens=None): ...
+#
+# pattern (regex): a pattern for the `regex` module (spec/patterns.py has GPT-2's and GPT-4's).
+#   Cut the text into chunks, regex.findall(pattern, text); train counts pairs inside chunks
+#   only (ties: first occurrence scanning the chunks in text order); encode merges inside
+#   each chunk only. Counting each distinct chunk once, times how often it occurs, is faster.
+# special_tokens (special): {string: id}, ids beyond the merges. Where a special's string
+#   occurs in the text: allowed ("all" or a set) -> its id; else disallowed ("all", the
+#   default, or a set) -> ValueError naming the token and its position; else plain text.
+#   Scan from the left; among specials starting at one position the longest wins. Encode
+#   the text between specials as usual (by chunks if there is a pattern).
+#   build_vocab maps each special id to the UTF-8 bytes of its string.
 
-# words, ties: stubs written with those levels
+
+# --- persist: save and load ------------------------------------------------------------
+
+
+def save(path, merges: dict[Pair, int], *, pattern: str | None = None,
+         special_tokens: dict[str, int] | None = None) -> None:
+    """Write the tokenizer to ``path`` in the bpe-kata v1 text format (spec/CONTRACT.md).
+
+    UTF-8, every line ending in "\\n": ``bpe-kata v1``; ``pattern <JSON string or null>``;
+    ``specials <n>`` then n lines ``<id> <JSON string>``; ``merges <m>`` then m lines
+    ``<left> <right> <id>`` in training order. Never pickle. Write a temporary file in
+    the same folder, then rename it over ``path``, so a failed save leaves no half-written
+    file. Level: persist.
+    """
+    raise NotImplementedError
+
+
+def load(path) -> tuple[dict[Pair, int], str | None, dict[str, int]]:
+    """Read a file written by save: return (merges in training order, pattern, special_tokens).
+
+    A file that breaks any rule of the format (truncated, merges out of order or using an id
+    not defined yet, wrong version, bad number, duplicate id, ...) raises ValueError whose
+    message names the file and the line of the first problem. Level: persist.
+    """
+    raise NotImplementedError
+
+
+# --- stream: incremental decoding -------------------------------------------------------
+
+
+class StreamDecoder:
+    """Decode ids one at a time, for text that is being generated. Level: stream.
+
+    ``feed(id)`` returns the text that id completes: hold back the bytes of a character
+    that is not complete yet (at most three), but give U+FFFD at once for bytes that can
+    never become a character. ``flush()`` returns the rest: U+FFFD for an unfinished
+    character. Everything returned, joined, equals ``decode(all the ids, vocab)``.
+    """
+
+    def __init__(self, vocab: dict[int, bytes]) -> None:
+        self.vocab = vocab
+
+    def feed(self, token_id: int) -> str:
+        raise NotImplementedError
+
+    def flush(self) -> str:
+        raise NotImplementedError
+
+# --- words: classic word-level BPE (symbols are strings, not ids) ----------------------
+
+
+def train_words(corpus, num_merges: int, end_of_word: str | None = "_") -> list[tuple[tuple[str, str], int]]:
+    """Learn up to ``num_merges`` merges of word-level BPE; return ``[((left, right), count), ...]``.
+
+    ``corpus`` is a text (split on whitespace) or a dict word -> count. Spell each word as
+    its characters plus ``end_of_word`` (no marker when it is None or ""). Count adjacent
+    pairs, each weighted by its word's count; merge the most frequent everywhere; record it
+    with the count it had. Ties: the pair whose first occurrence comes earliest (words in
+    order of first appearance, or the dict's order; each word left to right). Stop early,
+    without error, when no pair is left. Level: words.
+    """
+    raise NotImplementedError
+
+
+def segment_word(word: str, merges: list, end_of_word: str | None = "_") -> list[str]:
+    """Spell ``word`` plus the marker, then apply each merge once, in the order given.
+
+    ``merges`` is what train_words returned, or a list of (left, right) pairs. Return the
+    symbols, e.g. ``["r", "at", "s", "_"]``. Level: words.
+    """
+    raise NotImplementedError
+
+
+# --- ties: other tie rules --------------------------------------------------------------
+# Level ties is "not started" until train accepts a keyword ``tie_rule``:
+#     def train(text, vocab_size, *, tie_rule="first-counted"): ...
+# "first-counted" (the default above), "lowest-pair" (the smallest pair of ids among the
+# tied) or "bytes-greatest" (the greatest (bytes of left, bytes of right)); any other name
+# raises ValueError listing these three. See spec/CONTRACT.md.

@@ -1,0 +1,183 @@
+"""Training with a split pattern: pairs are counted only inside chunks, each distinct chunk once.
+
+The text is cut into chunks (``splitting.split``) and every distinct chunk is kept once,
+weighted by how many times it occurs. The distinct chunks sit end to end in one linked
+list, in order of first appearance, with no link across a chunk boundary, so no pair can
+span two chunks. A pair's count is the sum of the weights of its occurrences: what
+counting every chunk occurrence of the full chunk list would give.
+
+Ties follow the textbook over the full chunk list too. Every copy of a chunk changes the
+same way, so a pair's first occurrence in that list lies in the earliest-appearing
+distinct chunk that holds it, at its first position there; positions in the end-to-end
+list order pairs exactly by (that chunk's first appearance, position inside it). The tie
+rule itself comes from ``tie_rules.heap_key``, shared with the whole-text trainer.
+
+The bookkeeping is the whole-text trainer's (see ``training``), with weights: a merge
+touches only its own occurrences and their neighbours, never recounting.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Callable
+from heapq import heapify, heappop, heappush
+
+from .core import BASE_VOCAB_SIZE
+from .splitting import split
+from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule, heap_key
+
+__all__ = ["train_chunks"]
+
+_NONE = -1  # "no neighbour": a chunk's ends, and a removed node's next.
+
+Pair = tuple[int, int]
+
+
+def train_chunks(text: str, vocab_size: int, pattern: str,
+                 tie_rule: str = DEFAULT_TIE_RULE) -> dict[Pair, int]:
+    """Learn ``vocab_size - 256`` merges from the chunks of `text`, in training order.
+
+    The caller has checked `text` and `vocab_size`. Stops early when no chunk has a pair left.
+    """
+    check_tie_rule(tie_rule)
+    vocab = {i: bytes([i]) for i in range(BASE_VOCAB_SIZE)}  # bytes-greatest ranks by it
+    state = _ChunkPairIndex(Counter(split(pattern, text)), heap_key(tie_rule, vocab))
+    merges: dict[Pair, int] = {}
+    for idx in range(BASE_VOCAB_SIZE, vocab_size):
+        pair = state.best_pair()
+        if pair is None:
+            break
+        vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
+        state.apply(pair, idx)
+        merges[pair] = idx
+    return merges
+
+
+class _ChunkPairIndex:
+    """The distinct chunks as one linked list, with weighted pair counts.
+
+    - ``vals/prev/next``: the nodes; ``prev``/``next`` are _NONE at a chunk's ends.
+    - ``weight[pos]``: how many times the chunk holding node ``pos`` occurs in the text.
+    - ``count[pair]``: the summed weight of the pair's current occurrences.
+    - ``first[pair]``: its first current position; ``places[pair]``: the sorted positions
+      where it has occurred, some perhaps gone (checked against the list before use).
+    - ``ranking``: a lazy heap of ``(key, count, first, pair)``; an entry is believed only
+      while it matches ``count`` and ``first``.
+    """
+
+    def __init__(self, chunk_counts: Counter[str], key: Callable[[int, int, Pair], object]) -> None:
+        self.key = key
+        vals: list[int] = []
+        weight: list[int] = []
+        prev: list[int] = []
+        nxt: list[int] = []
+        places: dict[Pair, list[int]] = {}
+        add_place = places.setdefault
+        for chunk, times in chunk_counts.items():
+            data = chunk.encode("utf-8")
+            if len(data) < 2:
+                continue  # no pair, now or ever
+            start, end = len(vals), len(vals) + len(data)
+            vals.extend(data)
+            weight.extend([times] * len(data))
+            prev.append(_NONE)
+            prev.extend(range(start, end - 1))
+            nxt.extend(range(start + 1, end))
+            nxt.append(_NONE)
+            for offset, pair in enumerate(zip(data, data[1:])):
+                add_place(pair, []).append(start + offset)
+        self.vals, self.weight, self.prev, self.next = vals, weight, prev, nxt
+        self.places = places
+        self.count = {pair: sum(weight[p] for p in found) for pair, found in places.items()}
+        self.first = {pair: found[0] for pair, found in places.items()}
+        self.ranking = [(key(self.count[pair], found[0], pair), self.count[pair], found[0], pair)
+                        for pair, found in places.items()]
+        heapify(self.ranking)
+
+    def best_pair(self) -> Pair | None:
+        """The pair the textbook would merge next, or None when no pair is left."""
+        ranking, count, first = self.ranking, self.count, self.first
+        while ranking:
+            _, top, pos, pair = ranking[0]
+            if count.get(pair) == top and first[pair] == pos:
+                return pair
+            heappop(ranking)
+        return None
+
+    def apply(self, pair: Pair, idx: int) -> None:
+        """Replace every occurrence of `pair` by `idx`, left to right, non-overlapping.
+
+        Each replacement of ``x a b y`` by ``x z y`` in a chunk of weight ``w`` takes ``w``
+        from ``(x, a)`` and ``(b, y)`` and gives ``w`` to ``(x, z)`` and ``(z, y)``.
+        """
+        left, right = pair
+        vals, prv, nxt, weight = self.vals, self.prev, self.next, self.weight
+        places, first = self.places, self.first
+        positions = places.pop(pair)
+        del self.count[pair], first[pair]
+        lost: dict[Pair, int] = {}  # weight retired per pair, settled at the end
+        gained: dict[Pair, int] = {}  # weight of the pairs born in this step
+        for pos in positions:
+            after = nxt[pos]
+            # Stale, or consumed by the previous (overlapping) replacement in this step.
+            if after == _NONE or vals[pos] != left or vals[after] != right:
+                continue
+            w = weight[pos]
+            before = prv[pos]
+            beyond = nxt[after]
+            if before != _NONE:
+                gone = (vals[before], left)
+                lost[gone] = lost.get(gone, 0) + w
+                self._born((vals[before], idx), before, w, gained)
+            if beyond != _NONE:
+                gone = (right, vals[beyond])
+                lost[gone] = lost.get(gone, 0) + w
+                self._born((idx, vals[beyond]), pos, w, gained)
+                prv[beyond] = pos
+            vals[pos] = idx
+            nxt[pos] = beyond
+            nxt[after] = _NONE
+        for new, weight_in in gained.items():
+            self._settle(new, weight_in - lost.pop(new, 0))
+        for gone, retired in lost.items():
+            if gone != pair:
+                self._settle(gone, self.count[gone] - retired)
+
+    def _born(self, new: Pair, pos: int, w: int, gained: dict[Pair, int]) -> None:
+        """Record an occurrence of a pair holding the new id (all of them arise in one step)."""
+        found = self.places.get(new)
+        if found is None:
+            self.places[new] = [pos]
+            self.first[new] = pos
+            gained[new] = w
+        else:
+            found.append(pos)
+            gained[new] += w
+
+    def _settle(self, pair: Pair, remaining: int) -> None:
+        """Store a pair's new count and first position, and rank it again (or drop it)."""
+        if not remaining:
+            # A pair born and retired within one step never had a count.
+            self.count.pop(pair, None)
+            del self.first[pair]
+            self.places.pop(pair, None)
+            return
+        self.count[pair] = remaining
+        pos = self.first[pair]
+        if not self._occurs_at(pos, pair):
+            pos = self.first[pair] = self._next_occurrence(pair, pos + 1)
+        heappush(self.ranking, (self.key(remaining, pos, pair), remaining, pos, pair))
+
+    def _occurs_at(self, pos: int, pair: Pair) -> bool:
+        """Whether `pair` currently starts at node `pos`."""
+        after = self.next[pos]
+        return after != _NONE and self.vals[pos] == pair[0] and self.vals[after] == pair[1]
+
+    def _next_occurrence(self, pair: Pair, start: int) -> int:
+        """The first current occurrence at or after `start` (the caller knows one exists)."""
+        places = self.places[pair]
+        i = bisect_left(places, start)
+        while not self._occurs_at(places[i], pair):
+            i += 1
+        return places[i]

@@ -1,0 +1,82 @@
+"""Special tokens: finding them in text and applying the allowed / disallowed policy.
+
+A special token is a string with a reserved id beyond the merges. Where its string
+occurs in the text to encode, the policy decides: allowed gives the id, disallowed (the
+default, as in tiktoken) raises, and a special that is neither is ordinary text. Only
+allowed and disallowed specials are looked for; scanning from the left, the first place
+where one starts wins, and among those starting there the longest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from functools import lru_cache
+
+import regex
+
+__all__ = ["check_special_tokens", "split_special"]
+
+Policy = Collection[str] | str  # "all" or a collection of special strings
+
+
+def check_special_tokens(special_tokens: Mapping[str, int]) -> None:
+    """Reject specials that could not round-trip: empty strings, non-int ids, shared ids."""
+    seen: dict[int, str] = {}
+    for special, idx in special_tokens.items():
+        if not isinstance(special, str) or not special:
+            raise ValueError(f"a special token must be a non-empty str, got {special!r}")
+        if isinstance(idx, bool) or not isinstance(idx, int) or idx < 0:
+            raise ValueError(f"special token {special!r} needs a non-negative int id, got {idx!r}")
+        if idx in seen:
+            raise ValueError(f"special tokens {seen[idx]!r} and {special!r} share the id {idx}")
+        seen[idx] = special
+
+
+def _policy(special_tokens: Mapping[str, int], allowed: Policy,
+            disallowed: Policy) -> tuple[frozenset[str], frozenset[str]]:
+    """The allowed and the disallowed specials, as sets of strings that are special tokens."""
+    known = frozenset(special_tokens)
+    allowed_set = known if allowed == "all" else known & frozenset(_names(allowed, "allowed_special"))
+    disallowed_set = known if disallowed == "all" else known & frozenset(_names(disallowed, "disallowed_special"))
+    return allowed_set, disallowed_set - allowed_set
+
+
+def _names(policy: Policy, name: str) -> Collection[str]:
+    if isinstance(policy, str):
+        raise ValueError(f"{name} must be 'all' or a collection of special strings, not the string {policy!r}")
+    return policy
+
+
+@lru_cache(maxsize=64)
+def _finder(specials: frozenset[str]) -> regex.Pattern:
+    """One regex for all looked-for specials, longest first so the longest wins at a position."""
+    ordered = sorted(specials, key=lambda s: (-len(s), s))
+    return regex.compile("|".join(regex.escape(s) for s in ordered))
+
+
+def split_special(text: str, special_tokens: Mapping[str, int], allowed_special: Policy = frozenset(),
+                  disallowed_special: Policy = "all") -> list[str | int]:
+    """Cut ``text`` into plain pieces (str) and allowed specials' ids (int), in order.
+
+    Raises ValueError naming the first disallowed special found and its character position.
+    """
+    allowed, disallowed = _policy(special_tokens, allowed_special, disallowed_special)
+    looked_for = allowed | disallowed
+    if not looked_for or not text:
+        return [text] if text else []
+    pieces: list[str | int] = []
+    start = 0
+    for match in _finder(looked_for).finditer(text):
+        special = match.group()
+        if special in disallowed:
+            raise ValueError(
+                f"disallowed special token {special!r} at position {match.start()} of the text:"
+                " pass it in allowed_special to encode it as its id, or leave it out of"
+                " disallowed_special to encode it as plain text")
+        if match.start() > start:
+            pieces.append(text[start:match.start()])
+        pieces.append(special_tokens[special])
+        start = match.end()
+    if start < len(text):
+        pieces.append(text[start:])
+    return pieces

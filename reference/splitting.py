@@ -1,0 +1,34 @@
+"""Cutting text into chunks with a split pattern: the pre-tokenization step.
+
+Training and encoding both call this, so they agree on what a chunk is: each non-empty
+match of the pattern (the ``regex`` module's syntax, which has ``\\p{L}`` and possessive
+quantifiers), in text order. Text no match covers is dropped, as tiktoken drops it; the
+published patterns cover every character.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import regex
+
+__all__ = ["compile_pattern", "split"]
+
+
+@lru_cache(maxsize=64)
+def compile_pattern(pattern: str) -> regex.Pattern:
+    """Compile once per pattern; a bad pattern is a ValueError that quotes it."""
+    if not isinstance(pattern, str):
+        raise TypeError(f"pattern must be a str (a regex pattern), not {type(pattern).__name__}")
+    try:
+        return regex.compile(pattern)
+    except regex.error as error:
+        raise ValueError(f"invalid split pattern {pattern!r}: {error}") from None
+
+
+def split(pattern: str, text: str) -> list[str]:
+    """The chunks of ``text``: whole matches of ``pattern``, empty ones left out."""
+    compiled = compile_pattern(pattern)
+    if compiled.groups:  # findall would return the groups, not the whole matches
+        return [match.group() for match in compiled.finditer(text) if match.group()]
+    return [chunk for chunk in compiled.findall(text) if chunk]

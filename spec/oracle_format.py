@@ -1,0 +1,89 @@
+"""The ``bpe-kata v1`` file format, written and read the obvious way (level persist).
+
+``dumps`` is what a correct ``save`` writes (up to how JSON escapes a string); ``loads``
+accepts exactly the files a correct ``load`` accepts and, for any other, names the first
+line that is wrong (spec/CONTRACT.md states the format and its rules).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+Pair = tuple[int, int]
+VERSION = "bpe-kata v1"
+
+
+def dumps(merges: dict[Pair, int], pattern: str | None = None, special_tokens: dict[str, int] | None = None) -> str:
+    specials = special_tokens or {}
+    lines = [VERSION, "pattern " + json.dumps(pattern, ensure_ascii=False), f"specials {len(specials)}"]
+    lines += [f"{idx} {json.dumps(s, ensure_ascii=False)}" for s, idx in specials.items()]
+    lines += [f"merges {len(merges)}"] + [f"{a} {b} {idx}" for (a, b), idx in merges.items()]
+    return "".join(line + "\n" for line in lines)
+
+
+class FormatError(ValueError):
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line = line
+
+
+def _number(text: str, line: int) -> int:
+    if not re.fullmatch(r"0|[1-9][0-9]*", text):
+        raise FormatError(line, f"{text!r} is not a number")
+    return int(text)
+
+
+def _json(text: str, line: int) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise FormatError(line, f"{text!r} is not JSON") from None
+
+
+def loads(text: str) -> tuple[dict[Pair, int], str | None, dict[str, int]]:
+    """(merges, pattern, special tokens), or FormatError naming the first wrong line."""
+    lines = text.split("\n")
+    truncated_at = len(lines) if lines[-1] else None  # a last line without its "\n"
+    lines = lines[:-1] if lines[-1] == "" else lines
+
+    def line(n: int, prefix: str = "") -> str:
+        if n > len(lines):
+            raise FormatError(n, "the file ends too early")
+        if n == truncated_at:
+            raise FormatError(n, "the last line has no newline")
+        if not lines[n - 1].startswith(prefix):
+            raise FormatError(n, f"expected {prefix!r}")
+        return lines[n - 1][len(prefix):]
+
+    if line(1) != VERSION:
+        raise FormatError(1, "wrong version line")
+    pattern = _json(line(2, "pattern "), 2)
+    if not (pattern is None or isinstance(pattern, str)):
+        raise FormatError(2, "pattern is neither a string nor null")
+    n = 3
+    specials: dict[str, int] = {}
+    for _ in range(_number(line(n, "specials "), n)):
+        n += 1
+        idx_text, _, string = line(n).partition(" ")
+        idx, special = _number(idx_text, n), _json(string, n)
+        if not isinstance(special, str) or not special or idx < 256 or special in specials or idx in specials.values():
+            raise FormatError(n, "bad special token")
+        specials[special] = idx
+    n += 1
+    merges: dict[Pair, int] = {}
+    for _ in range(_number(line(n, "merges "), n)):
+        n += 1
+        fields = line(n).split(" ")
+        if len(fields) != 3:
+            raise FormatError(n, "a merge has three numbers")
+        left, right, idx = (_number(field, n) for field in fields)
+        earlier = max(merges.values(), default=255)
+        if any(part > 255 and part not in merges.values() for part in (left, right)):
+            raise FormatError(n, "a merge uses an id not defined yet")
+        if idx <= earlier or idx in specials.values() or (left, right) in merges:
+            raise FormatError(n, "merge out of order, or a duplicate")
+        merges[left, right] = idx
+    if n < len(lines):
+        raise FormatError(n + 1, "content after the last merge")
+    return merges, pattern, specials

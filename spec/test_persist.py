@@ -1,0 +1,200 @@
+"""Level persist: save and load a tokenizer as plain text; corrupt files fail loudly, saves are atomic."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from spec import cases, oracle, oracle_format, strategies
+from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
+from spec.shapes import ids_of, merges_of
+
+pytestmark = pytest.mark.level("persist")
+
+#: Patterns with spaces, newlines, quotes, backslashes and non-ASCII, each a usable split pattern.
+PATTERNS = (None, GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, r" ?\S+|\s+", "[^\n]+|\n", "(?:é|你|🌍)+|[^é你🌍]+",
+            '"[^"]*"|\\\\|.|\n', "[^\u2028\x85]+|[\u2028\x85]")
+
+SPECIAL_BASE = 1000
+
+
+def lines_named(error: BaseException) -> set[int]:
+    return {int(n) for n in re.findall(r"\bline (\d+)", str(error), flags=re.IGNORECASE)}
+
+
+def assert_load_fails_at(bpe, path: Path, line: int) -> None:
+    """load raises ValueError whose message names the file and the line of the first problem."""
+    with pytest.raises(ValueError) as raised:
+        bpe.load(path)
+    assert path.name in str(raised.value), f"the message does not name the file: {raised.value}"
+    assert line in lines_named(raised.value), f"the message does not name line {line}: {raised.value}"
+
+
+def write_text(path: Path, text: str) -> Path:
+    path.write_bytes(text.encode("utf-8"))  # no newline translation, whatever the platform
+    return path
+
+
+@pytest.mark.parametrize("case", cases.params("persist", "load"))
+def test_load_case(bpe, case, tmp_path):
+    path = write_text(tmp_path / "case.bpe", case["input"]["file"])
+    expected = case["expected"]
+    if "error" in expected:
+        assert_load_fails_at(bpe, path, expected["line"])
+        return
+    merges, pattern, specials = bpe.load(path)
+    assert merges_of(merges) == [((a, b), idx) for a, b, idx in expected["merges"]]
+    assert (pattern, dict(specials)) == (expected["pattern"], expected["special_tokens"])
+
+
+tokenizers = st.tuples(strategies.chunky_texts, strategies.vocab_sizes, st.sampled_from(PATTERNS),
+                       st.lists(strategies.special_strings, max_size=4, unique=True))
+
+
+@pytest.mark.claim("persist.frozen")
+@given(tokenizers, strategies.mixed_texts)
+def test_loaded_tokenizer_encodes_and_decodes_as_before(bpe, tokenizer, probe):
+    text, vocab_size, pattern, special_list = tokenizer
+    merges = bpe.train(text, vocab_size, pattern=pattern)
+    specials = {s: SPECIAL_BASE + k for k, s in enumerate(special_list)}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "tokenizer.bpe"
+        bpe.save(path, merges, pattern=pattern, special_tokens=specials)
+        loaded, loaded_pattern, loaded_specials = bpe.load(path)
+    assert merges_of(loaded) == merges_of(merges), "the merges, their ids and their order come back as saved"
+    assert (loaded_pattern, dict(loaded_specials)) == (pattern, specials)
+    probe = "".join(s + probe[k::2] for k, s in enumerate(special_list)) or probe
+    policy = dict(allowed_special="all") if specials else {}
+    before = ids_of(bpe.encode(probe, merges, pattern=pattern, special_tokens=specials, **policy))
+    after = ids_of(bpe.encode(probe, loaded, pattern=loaded_pattern, special_tokens=loaded_specials, **policy))
+    assert after == before
+    vocab, loaded_vocab = bpe.build_vocab(merges, special_tokens=specials), bpe.build_vocab(loaded, special_tokens=loaded_specials)
+    assert bpe.decode(after, loaded_vocab) == bpe.decode(before, vocab) == probe
+
+
+@pytest.mark.claim("persist.format")
+@given(tokenizers)
+def test_saved_file_is_the_documented_text_format(bpe, tokenizer):
+    text, vocab_size, pattern, special_list = tokenizer
+    merges = bpe.train(text, vocab_size)
+    specials = {s: SPECIAL_BASE + k for k, s in enumerate(special_list)}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "tokenizer.bpe"
+        bpe.save(path, merges, pattern=pattern, special_tokens=specials)
+        data = path.read_bytes()
+    content = data.decode("utf-8")  # text, not pickle: strict UTF-8 must work
+    assert content.startswith("bpe-kata v1\n")
+    table, read_pattern, read_specials = oracle_format.loads(content)
+    assert (list(table.items()), read_pattern, read_specials) == (merges_of(merges), pattern, specials)
+
+
+@pytest.mark.claim("persist.format", "persist.frozen")
+@given(tokenizer=tokenizers)
+def test_load_reads_a_file_written_by_another_implementation(bpe, tmp_path, tokenizer):
+    text, vocab_size, pattern, special_list = tokenizer
+    merges = oracle.train(text, vocab_size)
+    specials = {s: SPECIAL_BASE + k for k, s in enumerate(special_list)}
+    path = write_text(tmp_path / "other.bpe", oracle_format.dumps(merges, pattern, specials))
+    loaded, loaded_pattern, loaded_specials = bpe.load(path)
+    assert (merges_of(loaded), loaded_pattern, dict(loaded_specials)) == (list(merges.items()), pattern, specials)
+
+
+def _saved(bpe, folder: Path) -> Path:
+    merges = bpe.train("the cat sat on the mat; the rat ate the hat " * 3, 290, pattern=GPT2_SPLIT_PATTERN)
+    path = folder / "saved.bpe"
+    bpe.save(path, merges, pattern=GPT2_SPLIT_PATTERN, special_tokens={"<|endoftext|>": 500, "two\nlines 終": 501})
+    return path
+
+
+def _expected_error_line(content: str) -> int:
+    with pytest.raises(oracle_format.FormatError) as expected:
+        oracle_format.loads(content)
+    return expected.value.line
+
+
+@pytest.mark.claim("persist.corrupt-file-errors")
+def test_truncated_file_fails_at_the_cut(bpe, tmp_path):
+    """Cut at every line end, in the middle of each line, and inside a multi-byte character."""
+    content = _saved(bpe, tmp_path).read_text(encoding="utf-8")
+    line_ends = [k for k, char in enumerate(content) if char == "\n"]
+    cuts = sorted({0, *line_ends, *(k + 1 for k in line_ends[:-1]), *(k - 2 for k in line_ends if k > 2)})
+    for cut in cuts:
+        truncated = content[:cut]
+        assert_load_fails_at(bpe, write_text(tmp_path / "cut.bpe", truncated), _expected_error_line(truncated))
+    data = content.encode("utf-8")
+    lead = next((k for k, byte in enumerate(data) if byte >= 0xC0), None)  # absent if save escapes all non-ASCII
+    if lead is not None:
+        path = tmp_path / "cut-in-a-character.bpe"
+        path.write_bytes(data[: lead + 1])
+        assert_load_fails_at(bpe, path, data.count(b"\n", 0, lead) + 1)
+
+
+@pytest.mark.claim("persist.corrupt-file-errors")
+def test_reordered_merge_lines_fail(bpe, tmp_path):
+    """Swap neighbouring merges, and move merges far from their place."""
+    lines = _saved(bpe, tmp_path).read_text(encoding="utf-8").split("\n")
+    first = 1 + next(k for k, line in enumerate(lines) if line.startswith("merges "))
+    last = len(lines) - 2  # lines[-1] is the empty string after the final newline
+    swaps = [(i, i + 1) for i in range(first, last)] + [(first, last), (first + 1, last - 3), (first + 4, last)]
+    for i, j in swaps:
+        swapped = lines.copy()
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        content = "\n".join(swapped)
+        assert_load_fails_at(bpe, write_text(tmp_path / "swapped.bpe", content), _expected_error_line(content))
+
+
+@pytest.mark.claim("persist.corrupt-file-errors")
+@pytest.mark.parametrize("garbage", [b"\x80\x04\x95\x1a\x00\x00\x00\x00\x00\x00\x00}\x94.", b"\xff\xfe\x00b\x00p\x00",
+                                     b"bpe-kata v1\npattern null\nspecials 0\nmerges 1\n97 98 \xff\n"],
+                         ids=["pickle", "utf-16", "bad-utf-8-in-a-merge"])
+def test_binary_garbage_fails_with_its_line(bpe, tmp_path, garbage):
+    path = tmp_path / "garbage.bpe"
+    path.write_bytes(garbage)
+    assert_load_fails_at(bpe, path, 5 if garbage.startswith(b"bpe-kata") else 1)
+
+
+class FailingMapping(Mapping):
+    """A table whose iteration fails part-way, like a disk that fills up during a save."""
+
+    def __init__(self, items: dict, fail_after: int) -> None:
+        self.items_, self.fail_after = items, fail_after
+
+    def __getitem__(self, key):
+        return self.items_[key]
+
+    def __len__(self) -> int:
+        return len(self.items_)
+
+    def __iter__(self) -> Iterator:
+        for k, key in enumerate(self.items_):
+            if k == self.fail_after:
+                raise OSError("no space left on device (simulated)")
+            yield key
+
+
+@pytest.mark.claim("persist.atomic-save")
+@pytest.mark.parametrize("failing", ["merges", "special_tokens"])
+def test_a_failed_save_leaves_the_old_file_and_nothing_else(bpe, tmp_path, failing):
+    path = _saved(bpe, tmp_path)
+    before = path.read_bytes()
+    merges = bpe.train("a new text for a new table " * 4, 280)
+    specials = {"<|a|>": 600, "<|b|>": 601, "<|c|>": 602}
+    arguments = {"merges": dict(merges), "special_tokens": specials}
+    arguments[failing] = FailingMapping(arguments[failing], len(arguments[failing]) // 2)
+    with pytest.raises(Exception):
+        bpe.save(path, arguments["merges"], special_tokens=arguments["special_tokens"])
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["saved.bpe"]
+
+
+@pytest.mark.claim("persist.atomic-save")
+def test_a_save_leaves_exactly_one_file(bpe, tmp_path):
+    path = _saved(bpe, tmp_path)
+    bpe.save(path, {(97, 98): 256})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["saved.bpe"]
+    assert merges_of(bpe.load(path)[0]) == [((97, 98), 256)]

@@ -1,0 +1,97 @@
+"""Level regex: a split pattern cuts text into chunks; merges are learned and applied inside chunks only."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from spec import cases, oracle, oracle_chunks, strategies
+from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, PATTERNS, R50K_SPLIT_PATTERN
+from spec.shapes import ids_of, merges_of
+
+pytestmark = pytest.mark.level("regex")
+
+both_patterns = st.sampled_from((GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN))
+
+
+# --- Facts about the published patterns themselves (no implementation involved) ---
+
+@pytest.mark.level("facts")
+@pytest.mark.parametrize("case", cases.params("regex", "split"))
+def test_published_pattern_chunks(case):
+    assert oracle_chunks.chunks(case["input"]["text"], PATTERNS[case["input"]["pattern"]]) == case["expected"]["chunks"]
+
+
+@pytest.mark.level("facts")
+@pytest.mark.claim("regex.published-patterns")
+@given(st.one_of(strategies.chunky_texts, strategies.mixed_texts))
+def test_tiktoken_rewrite_cuts_like_the_gpt2_original(text):
+    assert oracle_chunks.chunks(text, R50K_SPLIT_PATTERN) == oracle_chunks.chunks(text, GPT2_SPLIT_PATTERN)
+
+
+@pytest.mark.level("facts")
+@pytest.mark.claim("regex.published-patterns", "regex.roundtrip")
+@given(strategies.mixed_texts, both_patterns)
+def test_published_patterns_cover_every_character(text, pattern):
+    assert "".join(oracle_chunks.chunks(text, pattern)) == text
+
+
+# --- Through the implementation ---
+
+@pytest.mark.parametrize("case", cases.params("regex", "split"))
+def test_training_to_the_end_makes_each_chunk_one_token(bpe, case):
+    """With merges to spare, every chunk ends as one token, and no token joins two chunks."""
+    text, pattern = case["input"]["text"], PATTERNS[case["input"]["pattern"]]
+    merges = bpe.train(text, 256 + len(text.encode("utf-8")), pattern=pattern)
+    vocab = oracle.build_vocab(dict(merges_of(merges)))
+    tokens = [vocab[i].decode("utf-8") for i in ids_of(bpe.encode(text, merges, pattern=pattern))]
+    assert tokens == case["expected"]["chunks"]
+
+
+@pytest.mark.parametrize("case", cases.params("regex", "train"))
+def test_train_with_pattern_case(bpe, case):
+    given_input = case["input"]
+    merges = bpe.train(given_input["text"], given_input["vocab_size"], pattern=PATTERNS[given_input["pattern"]])
+    assert merges_of(merges) == [((a, b), idx) for a, b, idx in case["expected"]["merges"]]
+
+
+@pytest.mark.claim("regex.chunk-frequency", "regex.no-cross-chunk")
+@given(strategies.chunky_texts, strategies.vocab_sizes, both_patterns)
+def test_train_equals_counting_every_chunk(bpe, text, vocab_size, pattern):
+    assert merges_of(bpe.train(text, vocab_size, pattern=pattern)) == merges_of(
+        oracle_chunks.train(text, vocab_size, pattern))
+
+
+@pytest.mark.claim("regex.no-cross-chunk")
+@given(strategies.chunky_texts, strategies.vocab_sizes, both_patterns)
+def test_every_learned_token_lies_inside_one_chunk(bpe, text, vocab_size, pattern):
+    vocab = oracle.build_vocab(dict(merges_of(bpe.train(text, vocab_size, pattern=pattern))))
+    pieces = [chunk.encode("utf-8") for chunk in oracle_chunks.chunks(text, pattern)]
+    assert [idx for idx in range(256, len(vocab)) if not any(vocab[idx] in piece for piece in pieces)] == []
+
+
+#: Invented verse in the manner of the tiny Shakespeare corpus, full of words that end in e.
+PROSE = ("KING: Come, gentle knave, take thine ease here; the hour grows late.\n"
+         "QUEEN: Alone I fare, and where the rose once bloomed, the stone doth wake.\n") * 6
+
+
+@pytest.mark.claim("regex.no-cross-chunk")
+def test_gpt2_split_never_learns_a_letter_before_a_space(bpe):
+    assert (101, 32) in oracle.train(PROSE, 276), "without a pattern, 'e ' is learned from this text"
+    vocab = oracle.build_vocab(dict(merges_of(bpe.train(PROSE, 296, pattern=GPT2_SPLIT_PATTERN))))
+    assert [vocab[i] for i in range(256, len(vocab)) if b" " in vocab[i].lstrip(b" ")] == []
+
+
+@pytest.mark.claim("regex.no-cross-chunk")
+@given(strategies.chunky_texts, strategies.chunky_texts, strategies.vocab_sizes, both_patterns)
+def test_encode_merges_inside_chunks_only(bpe, training_text, text, vocab_size, pattern):
+    """The table is learned without the pattern, so it holds merges that would cross chunks."""
+    merges = oracle.train(training_text + text, vocab_size)
+    assert ids_of(bpe.encode(text, merges, pattern=pattern)) == oracle_chunks.encode(text, merges, pattern)
+
+
+@pytest.mark.claim("regex.roundtrip")
+@given(strategies.chunky_texts, strategies.mixed_texts, strategies.vocab_sizes, both_patterns)
+def test_round_trip_with_a_pattern(bpe, training_text, text, vocab_size, pattern):
+    merges = bpe.train(training_text, vocab_size, pattern=pattern)
+    assert bpe.decode(bpe.encode(text, merges, pattern=pattern), bpe.build_vocab(merges)) == text

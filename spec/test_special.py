@@ -1,0 +1,133 @@
+"""Level special: reserved ids that are never split nor merged, and an explicit policy for special text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import assume, given, strategies as st
+
+from spec import cases, oracle_chunks, strategies
+from spec.patterns import PATTERNS
+from spec.shapes import bytes_of, ids_of, merges_of
+
+pytestmark = pytest.mark.level("special")
+
+SPECIAL_ID = 1000  # beyond every table the strategies can train
+
+
+def _encode_case_input(case: dict) -> tuple[tuple, dict]:
+    given_input = case["input"]
+    keywords = {"special_tokens": given_input["special_tokens"],
+                "allowed_special": _policy(given_input["allowed_special"]),
+                "disallowed_special": _policy(given_input["disallowed_special"])}
+    if "pattern" in given_input:
+        keywords["pattern"] = PATTERNS[given_input["pattern"]]
+    return (given_input["text"], cases.merges_from(given_input["merges"])), keywords
+
+
+def _policy(value: str | list[str]) -> str | set[str]:
+    return value if value == "all" else set(value)
+
+
+def assert_names_special(error: BaseException, special: str, position: int) -> None:
+    """The message names the special (as is, or as its repr) and its position in the text."""
+    message = str(error)
+    assert special in message or repr(special) in message, message
+    assert re.search(rf"(?<!\d){position}(?!\d)", message), message
+
+
+@pytest.mark.parametrize("case", cases.params("special", "encode_special"))
+def test_encode_special_case(bpe, case):
+    args, keywords = _encode_case_input(case)
+    expected = case["expected"]
+    if "error" in expected:
+        with pytest.raises(ValueError) as raised:
+            bpe.encode(*args, **keywords)
+        assert_names_special(raised.value, expected["token"], expected["position"])
+    else:
+        assert ids_of(bpe.encode(*args, **keywords)) == expected["ids"]
+
+
+@pytest.mark.parametrize("case", cases.params("special", "decode"))
+def test_decode_special_case(bpe, case):
+    given_input = case["input"]
+    vocab = bpe.build_vocab(cases.merges_from(given_input["merges"]), special_tokens=given_input["special_tokens"])
+    assert bpe.decode(given_input["ids"], vocab) == case["expected"]["text"]
+
+
+@pytest.mark.claim("special.atomic")
+@given(strategies.special_strings, st.lists(strategies.tie_heavy_texts, min_size=1, max_size=5),
+       strategies.vocab_sizes, st.sampled_from([None, "gpt2", "gpt4"]))
+def test_special_is_one_id_exactly_where_it_occurs(bpe, special, pieces, vocab_size, pattern_name):
+    """Trained on the special as plain text, the table merges it with its neighbours; encoding must not."""
+    text = special.join(pieces)
+    pattern = PATTERNS.get(pattern_name)
+    merges = bpe.train(text, vocab_size)
+    table = dict(merges_of(merges))
+    ids = ids_of(bpe.encode(text, merges, pattern=pattern, special_tokens={special: SPECIAL_ID}, allowed_special="all"))
+    assert ids.count(SPECIAL_ID) == text.count(special)
+    assert ids == oracle_chunks.encode_special(text, table, {special: SPECIAL_ID}, "all", "all", pattern)
+
+
+@pytest.mark.claim("special.policy", "special.overlap-rule")
+@given(st.lists(st.sampled_from(["<|a|>", "<|b|>", "<|a|>b", "a", "b", " ", "<", "|"]), max_size=12).map("".join),
+       st.sampled_from(["all", set(), {"<|a|>"}, {"<|b|>", "<|a|>b"}]),
+       st.sampled_from(["all", set(), {"<|b|>"}, {"<|a|>", "<|a|>b"}]))
+def test_policy_matches_the_textbook(bpe, text, allowed, disallowed):
+    specials = {"<|a|>": 500, "<|b|>": 501, "<|a|>b": 502}
+    merges = {(60, 124): 256, (124, 97): 257, (97, 124): 258, (124, 62): 259, (62, 98): 260}
+    call = dict(special_tokens=specials, allowed_special=allowed, disallowed_special=disallowed)
+    try:
+        expected = oracle_chunks.encode_special(text, merges, specials, allowed, disallowed)
+    except oracle_chunks.DisallowedSpecial as error:
+        with pytest.raises(ValueError) as raised:
+            bpe.encode(text, merges, **call)
+        assert_names_special(raised.value, error.special, error.position)
+    else:
+        assert ids_of(bpe.encode(text, merges, **call)) == expected
+
+
+@pytest.mark.claim("special.policy")
+def test_defaults_disallow_every_special(bpe):
+    specials = {"<|endoftext|>": 300}
+    with pytest.raises(ValueError) as raised:
+        bpe.encode("fine text, then <|endoftext|>", {}, special_tokens=specials)
+    assert_names_special(raised.value, "<|endoftext|>", 16)
+    assert ids_of(bpe.encode("no special here", {}, special_tokens=specials)) == list(b"no special here")
+
+
+@pytest.mark.claim("special.policy")
+def test_special_text_can_be_plain_text(bpe):
+    specials = {"<|endoftext|>": 300}
+    text = "say <|endoftext|> aloud"
+    ids = ids_of(bpe.encode(text, {}, special_tokens=specials, disallowed_special=set()))
+    assert ids == list(text.encode("utf-8"))
+
+
+@pytest.mark.claim("special.overlap-rule")
+@given(st.text(alphabet="abc", max_size=24))
+def test_overlapping_specials_leftmost_then_longest(bpe, text):
+    specials = {"ab": 300, "abc": 301, "bc": 302, "c": 303, "cab": 304}
+    ids = ids_of(bpe.encode(text, {}, special_tokens=specials, allowed_special="all"))
+    assert ids == oracle_chunks.encode_special(text, {}, specials, "all", "all")
+
+
+@pytest.mark.claim("special.decode", "special.atomic")
+@given(st.lists(strategies.special_strings, min_size=1, max_size=4, unique=True), strategies.mixed_texts,
+       strategies.vocab_sizes)
+def test_decode_gives_the_special_text_back(bpe, specials, text, vocab_size):
+    table = {special: SPECIAL_ID + k for k, special in enumerate(specials)}
+    assume(not any(s in t for s in specials for t in specials if s != t))  # no special inside another
+    mixed = "".join(s + text[k::3] for k, s in enumerate(specials))
+    merges = bpe.train(text, vocab_size)
+    vocab = bpe.build_vocab(merges, special_tokens=table)
+    assert {idx: bytes_of(vocab[idx]) for idx in table.values()} == {idx: s.encode("utf-8") for s, idx in table.items()}
+    ids = ids_of(bpe.encode(mixed, merges, special_tokens=table, allowed_special="all"))
+    assert bpe.decode(ids, vocab) == mixed
+
+
+@pytest.mark.claim("special.decode")
+def test_decode_of_a_special_id_alone(bpe):
+    vocab = bpe.build_vocab({(97, 98): 256}, special_tokens={"<|endoftext|>": 257, "終わり\n": 258})
+    assert bpe.decode([258, 256, 257], vocab) == "終わり\nab<|endoftext|>"

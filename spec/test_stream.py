@@ -1,0 +1,81 @@
+"""Level stream: feed ids one at a time; text comes out when characters are complete, and all of it equals decode."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from spec import cases, oracle, oracle_chunks, strategies
+
+pytestmark = pytest.mark.level("stream")
+
+#: A table rich in tokens that end or start inside a character: trained on multi-byte text.
+TRAINING_TEXT = "你好，世界 naïve café 🌍🌏 ＡＢ—“quotes” " * 3
+TABLE = oracle.train(TRAINING_TEXT, 300)
+
+
+def fed(decoder, ids: list[int]) -> list[str]:
+    return [decoder.feed(i) for i in ids]
+
+
+@pytest.mark.parametrize("case", cases.params("stream", "stream"))
+def test_stream_case(bpe, case):
+    decoder = bpe.StreamDecoder(bpe.build_vocab(cases.merges_from(case["input"]["merges"])))
+    outputs = fed(decoder, case["input"]["ids"])
+    assert (outputs, decoder.flush()) == (case["expected"]["outputs"], case["expected"]["flush"])
+
+
+@pytest.mark.claim("stream.hold-partial")
+def test_ni_arriving_in_two_tokens(bpe):
+    decoder = bpe.StreamDecoder(bpe.build_vocab({(0xE4, 0xBD): 256}))
+    assert decoder.feed(256) == ""
+    assert decoder.feed(160) == "你"
+    assert decoder.flush() == ""
+
+
+id_sequences = st.lists(st.sampled_from(sorted(oracle.build_vocab(TABLE))), max_size=40)
+
+
+@pytest.mark.claim("stream.matches-decode")
+@given(id_sequences)
+def test_stream_output_joins_to_decode(bpe, ids):
+    vocab = bpe.build_vocab(TABLE)
+    decoder = bpe.StreamDecoder(vocab)
+    assert "".join(fed(decoder, ids)) + decoder.flush() == bpe.decode(ids, vocab)
+
+
+@pytest.mark.claim("stream.hold-partial", "stream.eager")
+@given(id_sequences)
+def test_text_comes_out_as_soon_as_it_is_settled(bpe, ids):
+    """After each id, the text so far is everything but a character that may still be completed.
+
+    That tail is held whenever it is the start of a valid character; a decoder may also hold
+    a lead byte with too few continuation bytes that the next byte will show invalid (CPython's
+    incremental decoder holds ED A0 so).
+    """
+    table = oracle.build_vocab(TABLE)
+    decoder = bpe.StreamDecoder(bpe.build_vocab(TABLE))
+    emitted = ""
+    for k, token in enumerate(ids, 1):
+        emitted += decoder.feed(token)
+        data = b"".join(table[i] for i in ids[:k])
+        assert emitted in oracle_chunks.stream_texts_allowed(data), f"after {k} ids, bytes {data.hex(' ')}"
+
+
+@pytest.mark.claim("stream.hold-partial", "stream.matches-decode")
+@given(strategies.mixed_texts)
+def test_streaming_an_encoded_text_gives_it_back_without_replacements(bpe, text):
+    ids = oracle.encode(text, TABLE)
+    decoder = bpe.StreamDecoder(bpe.build_vocab(TABLE))
+    outputs = fed(decoder, ids)
+    assert "\ufffd" not in "".join(outputs) or "\ufffd" in text
+    assert "".join(outputs) + decoder.flush() == text
+
+
+@pytest.mark.claim("stream.matches-decode")
+def test_two_decoders_do_not_share_state(bpe):
+    vocab = bpe.build_vocab({})
+    first, second = bpe.StreamDecoder(vocab), bpe.StreamDecoder(vocab)
+    assert (first.feed(0xE4), second.feed(0x61), first.feed(0xBD), second.feed(0x62), first.feed(0xA0)) == (
+        "", "a", "", "b", "你")
+    assert (first.flush(), second.flush()) == ("", "")

@@ -1,0 +1,34 @@
+"""Known-wrong: encode merges the whole text first, then swaps in a special id only where tokens happen to spell it.
+
+When the table merges a special's first or last bytes with the text around it (as training
+on text full of the special string does), the special never shows up as one id.
+"""
+
+from __future__ import annotations
+
+from tests.implementations.textbook_production import *  # noqa: F403
+from tests.implementations import textbook_production
+
+MISTAKE_CLAIMS: tuple[str, ...] = ("special.atomic",)
+
+
+def encode(text, merges, *, pattern=None, special_tokens=None, allowed_special=frozenset(), disallowed_special="all"):
+    """Checks the policy, encodes everything as text, then replaces token runs spelling an allowed special."""
+    if not special_tokens:
+        return textbook_production.encode(text, merges, pattern=pattern)
+    pieces = textbook_production.split_special(text, special_tokens, allowed_special, disallowed_special)
+    allowed = {idx for idx in pieces if isinstance(idx, int)}
+    ids = textbook_production.encode(text, merges, pattern=pattern)
+    vocab = textbook_production.build_vocab(merges)
+    spelled = {special.encode("utf-8"): idx for special, idx in special_tokens.items() if idx in allowed}
+    out, i = [], 0
+    while i < len(ids):
+        for j in range(i + 1, len(ids) + 1):
+            if b"".join(vocab[t] for t in ids[i:j]) in spelled:
+                out.append(spelled[b"".join(vocab[t] for t in ids[i:j])])
+                i = j
+                break
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
