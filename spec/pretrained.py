@@ -1,0 +1,156 @@
+"""Published tables (GPT-2, cl100k_base) in the contract's terms.
+
+A published table ranks byte strings, and its ids are those ranks: GPT-2's and cl100k's
+first 256 ids are the single bytes in a printable-first order, so id 0 is ``!``, not byte
+0. The contract numbers differently: ids 0..255 are the byte values and merges follow from
+256 in rank order. Loading therefore gives the merge table in contract ids plus the map
+from each contract id to the published one, so that ids can be compared with tiktoken.
+
+GPT-2 publishes its merges (vocab.bpe); cl100k_base only ranks, so its merges are
+recovered: a token's two parts are what BPE makes of its bytes with only lower ranks
+allowed. That takes a couple of seconds for 100k tokens, so the split points are cached
+on disk, keyed by the rank file's SHA-256, and checked when read back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from spec.corpora import user_cache_dir
+from spec.published import TableUnavailable, parse_gpt2, parse_tiktoken, read_verified
+
+__all__ = ["TABLE_NAMES", "PublishedTable", "TableUnavailable", "load", "recover_splits", "split_pattern"]
+
+Pair = tuple[int, int]
+TABLE_NAMES = ("gpt2", "cl100k_base")
+
+#: cl100k_base's special tokens and ids, as tiktoken's registry defines them.
+CL100K_SPECIAL_TOKENS = {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
+                         "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}
+
+
+@dataclass(frozen=True)
+class PublishedTable:
+    """One published tokenizer, ready for the contract's ``encode``/``build_vocab``."""
+
+    name: str
+    merges: dict[Pair, int]  # contract ids, in rank order (do not mutate: shared per session)
+    special_tokens: dict[str, int]  # text -> id; the same id in both numberings
+    published_ids: tuple[int, ...]  # contract id -> published id, for every non-special id
+    token_bytes: tuple[bytes, ...]  # contract id -> the token's bytes
+
+    @property
+    def pattern(self) -> str:
+        """The published split pattern the implementation is given (spec/patterns.py)."""
+        return split_pattern(self.name)
+
+    def to_published(self, ids: Iterable[int]) -> list[int]:
+        """Contract ids as the published tokenizer numbers them (special ids are unchanged)."""
+        table, n = self.published_ids, len(self.published_ids)
+        return [table[i] if 0 <= i < n else i for i in ids]
+
+    def pieces(self, ids: Iterable[int]) -> list[bytes]:
+        """The bytes of each contract id (special tokens give their UTF-8 text)."""
+        specials = {idx: text.encode("utf-8") for text, idx in self.special_tokens.items()}
+        table, n = self.token_bytes, len(self.token_bytes)
+        return [table[i] if 0 <= i < n else specials[i] for i in ids]
+
+
+def split_pattern(name: str) -> str:
+    """The split pattern of a published table, from the regex level's spec/patterns.py."""
+    from spec import patterns
+
+    return {"gpt2": patterns.GPT2_SPLIT_PATTERN, "cl100k_base": patterns.GPT4_SPLIT_PATTERN}[name]
+
+
+@lru_cache(maxsize=None)
+def load(name: str) -> PublishedTable:
+    """The named published table, verified and converted once per process."""
+    if name == "gpt2":
+        ranks, splits, specials = parse_gpt2(read_verified("encoder.json"), read_verified("vocab.bpe"))
+    elif name == "cl100k_base":
+        data = read_verified("cl100k_base.tiktoken")
+        ranks = parse_tiktoken(data)
+        splits = cached_splits(ranks, hashlib.sha256(data).hexdigest())
+        specials = dict(CL100K_SPECIAL_TOKENS)
+    else:
+        raise ValueError(f"unknown published table {name!r}; known: {', '.join(TABLE_NAMES)}")
+    return to_contract(name, ranks, splits, specials)
+
+
+def to_contract(name: str, ranks: Mapping[bytes, int], splits: list[tuple[bytes, bytes]],
+                special_tokens: Mapping[str, int]) -> PublishedTable:
+    """Number a ranked table the contract's way: bytes first, then merges in rank order."""
+    if sorted(ranks.values()) != list(range(len(ranks))) or len(splits) != len(ranks) - 256:
+        raise TableUnavailable(f"{name}: the ranks are not 256 bytes plus one merge per rank")
+    contract_id = {bytes([b]): b for b in range(256)}
+    merges: dict[Pair, int] = {}
+    last_rank = -1
+    for idx, (left, right) in enumerate(splits, start=256):
+        token = left + right
+        if ranks[token] <= last_rank:
+            raise TableUnavailable(f"{name}: merge {idx} ({token!r}) is out of rank order")
+        last_rank = ranks[token]
+        merges[contract_id[left], contract_id[right]] = idx
+        contract_id[token] = idx
+    token_bytes = sorted(contract_id, key=contract_id.get)
+    published = tuple(ranks[token] for token in token_bytes)
+    if any(idx < len(published) for idx in special_tokens.values()):
+        raise TableUnavailable(f"{name}: a special token's id is also a mergeable token's id")
+    return PublishedTable(name, merges, dict(special_tokens), published, tuple(token_bytes))
+
+
+def recover_splits(ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """Each multi-byte token's two parts, in rank order: BPE on its bytes with lower ranks only."""
+    rank_of = ranks.get
+    splits = []
+    for token, rank in sorted(((t, r) for t, r in ranks.items() if len(t) > 1), key=lambda item: item[1]):
+        parts = [token[i:i + 1] for i in range(len(token))]
+        while len(parts) > 2:
+            best, where = rank, -1
+            for i in range(len(parts) - 1):
+                merged = rank_of(parts[i] + parts[i + 1])
+                if merged is not None and merged < best:
+                    best, where = merged, i
+            if where < 0:
+                break
+            parts[where:where + 2] = [parts[where] + parts[where + 1]]
+        if len(parts) != 2 or any(rank_of(p, rank) >= rank for p in parts):
+            raise TableUnavailable(f"token {token!r} (rank {rank}) is not a merge of two lower-ranked tokens")
+        splits.append((parts[0], parts[1]))
+    return splits
+
+
+def cached_splits(ranks: Mapping[bytes, int], key: str) -> list[tuple[bytes, bytes]]:
+    """``recover_splits``, remembered on disk as split points (checked when read back)."""
+    path = user_cache_dir() / f"splits-{key[:24]}.json"
+    tokens = sorted((t for t in ranks if len(t) > 1), key=ranks.get)
+    try:
+        cuts = json.loads(path.read_text(encoding="utf-8"))
+        splits = [(t[:cut], t[cut:]) for t, cut in zip(tokens, cuts, strict=True)]
+        if all(0 < cut < len(t) and ranks[left] < ranks[t] > ranks[right]
+               for t, cut, (left, right) in zip(tokens, cuts, splits)):
+            return splits
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    splits = recover_splits(ranks)
+    _write_quietly(path, json.dumps([len(left) for left, _ in splits]))
+    return splits
+
+
+def _write_quietly(path: Path, text: str) -> None:
+    """Write atomically; a cache that cannot be written is only a slower next run."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
+            tmp.write(text)
+        os.replace(tmp.name, path)
+    except OSError:
+        pass

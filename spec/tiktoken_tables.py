@@ -1,0 +1,40 @@
+"""tiktoken, the independent reference, built offline from the verified published files.
+
+tiktoken's own registry (tiktoken_ext.openai_public) builds each encoding: its split
+pattern, its special tokens, and (for GPT-2) its own reading of encoder.json and vocab.bpe.
+Only the file reads are redirected: each file the registry asks for, by the SHA-256 it
+expects, is served from the verified local copy, so nothing is ever downloaded.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from spec.published import FILES, INSTALL_HINT, TableUnavailable, read_verified
+
+
+@lru_cache(maxsize=None)
+def encoding(name: str):
+    """tiktoken's Encoding ``name`` ("gpt2", "cl100k_base"); TableUnavailable when it cannot be built."""
+    try:
+        import tiktoken
+        import tiktoken.load
+        from tiktoken_ext import openai_public
+    except ImportError as error:
+        raise TableUnavailable(
+            f"tiktoken is not installed ({error}): pip install tiktoken (or {INSTALL_HINT})") from None
+    by_hash = {file.sha256: file.filename for file in FILES.values()}
+
+    def read_local(blobpath: str, expected_hash: str | None = None) -> bytes:
+        if expected_hash not in by_hash:
+            raise TableUnavailable(f"tiktoken wants {blobpath} (sha256 {expected_hash}), which the suite does "
+                                   "not ship; tiktoken's registry changed: pin tiktoken to the range in pyproject.toml")
+        return read_verified(by_hash[expected_hash])
+
+    original = tiktoken.load.read_file_cached
+    tiktoken.load.read_file_cached = read_local
+    try:
+        params = openai_public.ENCODING_CONSTRUCTORS[name]()
+    finally:
+        tiktoken.load.read_file_cached = original
+    return tiktoken.Encoding(**params)

