@@ -11,12 +11,20 @@ One bucket drain is one textbook iteration: all current occurrences of the chose
 collected before any of them is replaced, so the pairs a drain creates wait for a later
 drain even when their rank is lower, just as the textbook's ``merge`` never looks at the
 ids it has just produced.
+
+With special tokens the text is first cut around them (``special``); with a split
+pattern each piece is cut into chunks (``splitting``) and each chunk encoded on its own.
+Chunks repeat a lot (words), so each call caches the ids of the chunks it has seen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from heapq import heappop, heappush
+
+from .core import merge
+from .special import check_special_tokens, split_special
+from .splitting import split
 
 __all__ = ["encode"]
 
@@ -25,8 +33,16 @@ _NONE = -1  # "no neighbour" in the prev/next arrays; also marks a removed node'
 Pair = tuple[int, int]
 
 
-def encode(text: str, merges: Mapping[Pair, int]) -> list[int]:
-    """Turn `text` into token ids by applying the merge table's pairs, lowest rank first."""
+def encode(text: str, merges: Mapping[Pair, int], *, pattern: str | None = None,
+           special_tokens: Mapping[str, int] | None = None,
+           allowed_special: Collection[str] | str = frozenset(),
+           disallowed_special: Collection[str] | str = "all") -> list[int]:
+    """Turn `text` into token ids by applying the merge table's pairs, lowest rank first.
+
+    With a ``pattern``, merges apply inside each chunk only. Specials found in the text
+    become their ids if allowed, raise ValueError if disallowed (the default), and are
+    plain text otherwise.
+    """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     if not isinstance(merges, Mapping):
@@ -34,7 +50,26 @@ def encode(text: str, merges: Mapping[Pair, int]) -> list[int]:
             "merges must be a mapping from (int, int) pairs to ids,"
             f" not {type(merges).__name__}"
         )
-    return encode_ids(list(text.encode("utf-8")), merges)
+    if pattern is None and not special_tokens:
+        return encode_ids(list(text.encode("utf-8")), merges)
+    pieces: list[str | int] = [text]
+    if special_tokens:
+        check_special_tokens(special_tokens)
+        pieces = split_special(text, special_tokens, allowed_special, disallowed_special)
+    cache: dict[str, list[int]] = {}
+    out: list[int] = []
+    for piece in pieces:
+        if isinstance(piece, int):
+            out.append(piece)
+        elif pattern is None:
+            out += encode_ids(list(piece.encode("utf-8")), merges)
+        else:
+            for chunk in split(pattern, piece):
+                ids = cache.get(chunk)
+                if ids is None:
+                    ids = cache[chunk] = encode_ids(list(chunk.encode("utf-8")), merges)
+                out += ids
+    return out
 
 
 def encode_ids(ids: list[int], merges: Mapping[Pair, int]) -> list[int]:
@@ -45,7 +80,27 @@ def encode_ids(ids: list[int], merges: Mapping[Pair, int]) -> list[int]:
     """
     if len(ids) < 2 or not merges:
         return ids
+    if len(ids) <= SHORT:
+        return _replay_short(ids, merges)
     return _Replay(ids, merges).run()
+
+
+#: Below this length (most chunks of a split text are words of a few bytes) the plain
+#: textbook loop beats building a linked list and buckets; its rescans cost at most SHORT².
+SHORT = 24
+
+
+def _replay_short(ids: list[int], merges: Mapping[Pair, int]) -> list[int]:
+    """The textbook loop: merge the present pair of lowest rank (the first-seen on a tie), repeat."""
+    rank_of = merges.get
+    while len(ids) >= 2:
+        ranks = [rank_of(pair) for pair in zip(ids, ids[1:])]
+        present = [rank for rank in ranks if rank is not None]
+        if not present:
+            break
+        at = ranks.index(min(present))
+        ids = merge(ids, (ids[at], ids[at + 1]), ranks[at])
+    return ids
 
 
 class _Replay:
