@@ -34,6 +34,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="also write the level table and per-claim results as JSON to FILE")
     group.addoption("--claim", action="append", default=[], metavar="ID",
                     help="run only the tests of this claim (repeatable; a trailing * matches a prefix, e.g. merge.*)")
+    group.addoption("--one-failure-per-claim", action="store_true", default=False,
+                    help="once a claim has a failing test, skip its remaining tests (a quick answer to 'which claims fail?')")
     group.addoption("--bpe-list-tests", default=None, metavar="FILE",
                     help="write every collected spec test with its level and claims as JSON to FILE (for the suite's own tests)")
 
@@ -98,6 +100,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+    for item in items:  # with pytest-xdist --dist loadgroup, expensive shared fixtures are built once
+        if item.get_closest_marker("corpus") or level_of(item) == "pretrained":
+            item.add_marker(pytest.mark.xdist_group("corpora"))
     listing = config.getoption("--bpe-list-tests")
     if listing:
         import json
@@ -211,6 +216,15 @@ def subprocess_env() -> dict[str, str]:
     import sys
     paths = [p for p in sys.path if p and Path(p).is_dir()]
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if not item.config.getoption("--one-failure-per-claim"):
+        return
+    claims = claims_of(item)
+    failed = item.config.stash[RESULTS_KEY].failed_claims()
+    if claims and all(claim in failed for claim in claims):
+        pytest.skip(f"{NOT_RUN}: its claims already failed (--one-failure-per-claim)")
 
 
 @pytest.hookimpl(wrapper=True)

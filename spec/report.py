@@ -54,6 +54,9 @@ class Results:
         if outcome == "failed":
             self.failures[rep.nodeid] = rep.longreprtext.strip().splitlines()[-1][:300] if rep.longreprtext else ""
 
+    def failed_claims(self) -> set[str]:
+        return {claim for _, claims, outcome in self.by_test.values() if outcome == "failed" for claim in claims}
+
     def any_level_results(self) -> bool:
         return any(level for level, _, _ in self.by_test.values())
 

@@ -35,7 +35,7 @@ def run_spec(tmp_dir: Path, *args: str, env: dict[str, str] | None = None, timeo
     output matters, and ``run_spec_inline`` where only the report does.
     """
     report_path = tmp_dir / f"report-{os.getpid()}-{abs(hash(args))}.json"
-    command = [sys.executable, "-m", "pytest", "spec", "-q", "-p", "no:cacheprovider",
+    command = [sys.executable, "-m", "pytest", "spec", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                "--bpe-report", str(report_path), *args]
     child_env = {**os.environ, **(env or {})}
     child_env.pop("PYTEST_ADDOPTS", None)
@@ -45,18 +45,20 @@ def run_spec(tmp_dir: Path, *args: str, env: dict[str, str] | None = None, timeo
     return SpecRun(done.returncode, done.stdout + done.stderr, report)
 
 
-def run_spec_inline(tmp_dir: Path, *args: str) -> SpecRun:
+def run_spec_inline(tmp_dir: Path, *args: str, files: list[str] | None = None) -> SpecRun:
     """Run the spec inside this process: no interpreter start-up, so dozens of runs stay cheap.
 
     Uses the 'fast' Hypothesis profile (a failing claim is all that matters here, so no
-    shrinking) and puts the previous profile back afterwards.
+    shrinking) and puts the previous profile back afterwards. Add ``--one-failure-per-claim``
+    where only which claims fail matters, and ``files`` (spec paths) to collect less.
     """
     from hypothesis import settings
 
     report_path = tmp_dir / f"inline-{abs(hash(args))}.json"
     previous = settings._current_profile or "default"
     try:
-        code = pytest.main([str(REPO_ROOT / "spec"), "--rootdir", str(REPO_ROOT), "-q", "-p", "no:cacheprovider",
+        targets = [str(REPO_ROOT / f) for f in files] if files else [str(REPO_ROOT / "spec")]
+        code = pytest.main([*targets, "--rootdir", str(REPO_ROOT), "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                             "--hypothesis-profile", "fast", "--bpe-report", str(report_path), *args])
     finally:
         settings.load_profile(previous)
@@ -69,9 +71,15 @@ def spec_tests(tmp_path_factory) -> dict[str, dict]:
     """Every collected spec test with its level and claims (collected once per session)."""
     listing = tmp_path_factory.mktemp("listing") / "tests.json"
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "spec", "--collect-only", "-q", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "spec", "--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
          "--bpe-list-tests", str(listing)],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return json.loads(listing.read_text(encoding="utf-8"))
+
+
+def files_of_claims(spec_tests: dict[str, dict], claims) -> list[str]:
+    """The spec files holding tests of these claims, so a run collects only what it needs."""
+    wanted = set(claims)
+    return sorted({nodeid.split("::")[0] for nodeid, row in spec_tests.items() if wanted & set(row["claims"])})
