@@ -35,7 +35,7 @@ def run_spec(tmp_dir: Path, *args: str, env: dict[str, str] | None = None, timeo
     output matters, and ``run_spec_inline`` where only the report does.
     """
     report_path = tmp_dir / f"report-{os.getpid()}-{abs(hash(args))}.json"
-    command = [sys.executable, "-m", "pytest", "spec", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+    command = [sys.executable, "-m", "pytest", "spec", "-q", "-p", "no:cacheprovider", "-n", "0",
                "--bpe-report", str(report_path), *args]
     child_env = {**os.environ, **(env or {})}
     child_env.pop("PYTEST_ADDOPTS", None)
@@ -58,7 +58,7 @@ def run_spec_inline(tmp_dir: Path, *args: str, files: list[str] | None = None) -
     previous = settings._current_profile or "default"
     try:
         targets = [str(REPO_ROOT / f) for f in files] if files else [str(REPO_ROOT / "spec")]
-        code = pytest.main([*targets, "--rootdir", str(REPO_ROOT), "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+        code = pytest.main([*targets, "--rootdir", str(REPO_ROOT), "-q", "-p", "no:cacheprovider", "-n", "0",
                             "--hypothesis-profile", "fast", "--bpe-report", str(report_path), *args])
     finally:
         settings.load_profile(previous)
@@ -71,7 +71,7 @@ def spec_tests(tmp_path_factory) -> dict[str, dict]:
     """Every collected spec test with its level and claims (collected once per session)."""
     listing = tmp_path_factory.mktemp("listing") / "tests.json"
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "spec", "--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+        [sys.executable, "-m", "pytest", "spec", "--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0",
          "--bpe-list-tests", str(listing)],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
     )

@@ -200,7 +200,7 @@ def checks(tmp_path_factory):
         "learner": [str(learner), "--level", "merge"],
     }
     children = {
-        key: subprocess.Popen([sys.executable, "-m", "spec.cli", "check", *args, "-q", "-p", "no:cacheprovider"],
+        key: subprocess.Popen([sys.executable, "-m", "spec.cli", "check", *args, "-q", "-p", "no:cacheprovider", "-n", "0"],
                               cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for key, args in commands.items()
     }

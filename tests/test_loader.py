@@ -214,7 +214,7 @@ def test_blank_value_falls_back_and_whitespace_only_is_an_error(monkeypatch):
 def test_pytest_with_an_unknown_impl_is_a_usage_error_with_the_fix():
     env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", ENV_VAR)}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "spec", "--impl", "solutions.nope_xyz", "-p", "no:cacheprovider", "-q"],
+        [sys.executable, "-m", "pytest", "spec", "--impl", "solutions.nope_xyz", "-p", "no:cacheprovider", "-q", "-n", "0"],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=CHILD_TIMEOUT, env=env,
     )
     output = done.stdout + done.stderr
