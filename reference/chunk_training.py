@@ -18,18 +18,17 @@ touches only its own occurrences and their neighbours, never recounting.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
-from heapq import heapify, heappop, heappush
+from heapq import heapify
 
 from .core import BASE_VOCAB_SIZE
+from .pair_ranking import _NONE, LazyPairRanking
 from .splitting import split
 from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule, heap_key
 
 __all__ = ["train_chunks"]
 
-_NONE = -1  # "no neighbour": a chunk's ends, and a removed node's next.
 
 Pair = tuple[int, int]
 
@@ -54,7 +53,7 @@ def train_chunks(text: str, vocab_size: int, pattern: str,
     return merges
 
 
-class _ChunkPairIndex:
+class _ChunkPairIndex(LazyPairRanking):
     """The distinct chunks as one linked list, with weighted pair counts.
 
     - ``vals/prev/next``: the nodes; ``prev``/``next`` are _NONE at a chunk's ends.
@@ -94,16 +93,6 @@ class _ChunkPairIndex:
         self.ranking = [(key(self.count[pair], found[0], pair), self.count[pair], found[0], pair)
                         for pair, found in places.items()]
         heapify(self.ranking)
-
-    def best_pair(self) -> Pair | None:
-        """The pair the textbook would merge next, or None when no pair is left."""
-        ranking, count, first = self.ranking, self.count, self.first
-        while ranking:
-            _, top, pos, pair = ranking[0]
-            if count.get(pair) == top and first[pair] == pos:
-                return pair
-            heappop(ranking)
-        return None
 
     def apply(self, pair: Pair, idx: int) -> None:
         """Replace every occurrence of `pair` by `idx`, left to right, non-overlapping.
@@ -154,30 +143,3 @@ class _ChunkPairIndex:
         else:
             found.append(pos)
             gained[new] += w
-
-    def _settle(self, pair: Pair, remaining: int) -> None:
-        """Store a pair's new count and first position, and rank it again (or drop it)."""
-        if not remaining:
-            # A pair born and retired within one step never had a count.
-            self.count.pop(pair, None)
-            del self.first[pair]
-            self.places.pop(pair, None)
-            return
-        self.count[pair] = remaining
-        pos = self.first[pair]
-        if not self._occurs_at(pos, pair):
-            pos = self.first[pair] = self._next_occurrence(pair, pos + 1)
-        heappush(self.ranking, (self.key(remaining, pos, pair), remaining, pos, pair))
-
-    def _occurs_at(self, pos: int, pair: Pair) -> bool:
-        """Whether `pair` currently starts at node `pos`."""
-        after = self.next[pos]
-        return after != _NONE and self.vals[pos] == pair[0] and self.vals[after] == pair[1]
-
-    def _next_occurrence(self, pair: Pair, start: int) -> int:
-        """The first current occurrence at or after `start` (the caller knows one exists)."""
-        places = self.places[pair]
-        i = bisect_left(places, start)
-        while not self._occurs_at(places[i], pair):
-            i += 1
-        return places[i]

@@ -22,16 +22,15 @@ Three facts keep the bookkeeping small:
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from heapq import heapify, heappop, heappush
+from heapq import heapify
 
 from .chunk_training import train_chunks
 from .core import BASE_VOCAB_SIZE
+from .pair_ranking import _NONE, LazyPairRanking
 from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule, heap_key
 
 __all__ = ["train"]
 
-_NONE = -1  # "no neighbour" in the prev/next arrays; also marks a removed node's next.
 
 Pair = tuple[int, int]
 
@@ -76,7 +75,7 @@ def _check_arguments(text: object, vocab_size: object) -> None:
         )
 
 
-class _PairIndex:
+class _PairIndex(LazyPairRanking):
     """The current token sequence plus what training needs to know about its pairs.
 
     - ``vals/prev/next``: a doubly linked list over original positions; a merge writes the
@@ -109,16 +108,6 @@ class _PairIndex:
         self.ranking = [(key(len(found), found[0], pair), len(found), found[0], pair)
                         for pair, found in places.items()]
         heapify(self.ranking)
-
-    def best_pair(self) -> Pair | None:
-        """The pair the textbook would merge next, or None when no pair is left."""
-        ranking, count, first = self.ranking, self.count, self.first
-        while ranking:
-            _, top, pos, pair = ranking[0]
-            if count.get(pair) == top and first[pair] == pos:
-                return pair
-            heappop(ranking)
-        return None
 
     def apply(self, pair: Pair, idx: int) -> None:
         """Replace every occurrence of `pair` by `idx`, left to right, non-overlapping.
@@ -174,30 +163,3 @@ class _PairIndex:
         for gone, retired in lost.items():
             if gone != pair:
                 self._settle(gone, self.count[gone] - retired)
-
-    def _settle(self, pair: Pair, remaining: int) -> None:
-        """Store a pair's new count and first position, and rank it again (or drop it)."""
-        if not remaining:
-            # A pair born and retired within one step never had a count.
-            self.count.pop(pair, None)
-            del self.first[pair]
-            self.places.pop(pair, None)
-            return
-        self.count[pair] = remaining
-        pos = self.first[pair]
-        if not self._occurs_at(pos, pair):
-            pos = self.first[pair] = self._next_occurrence(pair, pos + 1)
-        heappush(self.ranking, (self.key(remaining, pos, pair), remaining, pos, pair))
-
-    def _occurs_at(self, pos: int, pair: Pair) -> bool:
-        """Whether `pair` currently starts at node `pos`."""
-        after = self.next[pos]
-        return after != _NONE and self.vals[pos] == pair[0] and self.vals[after] == pair[1]
-
-    def _next_occurrence(self, pair: Pair, start: int) -> int:
-        """The first current occurrence at or after `start` (the caller knows one exists)."""
-        places = self.places[pair]
-        i = bisect_left(places, start)
-        while not self._occurs_at(places[i], pair):
-            i += 1
-        return places[i]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from pathlib import Path
 
 import pytest
 
