@@ -27,19 +27,17 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from spec import pretrained, published, tiktoken_tables  # noqa: E402
+from spec.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
 
-CORPUS_NAME = "tinyshakespeare.txt"
 TARGET_RATIO = 2.5
 
 
 def find_corpus() -> Path | None:
-    """$BPE_KATA_DATA first (the user's explicit choice), then ../shared/data."""
-    candidates = []
-    if os.environ.get("BPE_KATA_DATA"):
-        env = Path(os.environ["BPE_KATA_DATA"])
-        candidates += [env / CORPUS_NAME, env]
-    candidates.append(REPO_ROOT.parent / "shared" / "data" / CORPUS_NAME)
-    return next((path for path in candidates if path.is_file()), None)
+    """As the spec finds it: $BPE_KATA_DATA, ../shared/data, the user cache, a download."""
+    try:
+        return CorpusFinder().path("tinyshakespeare")
+    except CorpusUnavailable:
+        return None
 
 
 def timed(func, *args, **kwargs):

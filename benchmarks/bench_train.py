@@ -18,7 +18,6 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -26,32 +25,18 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from spec.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
+from spec.oracle import get_stats, merge  # noqa: E402  (the spec's textbook algorithm is the baseline)
 CORPUS_NAME = "tinyshakespeare.txt"
 DEFAULT_SIZES = [276, 512, 1024]
 
 Pair = tuple[int, int]
 
 
-# --- the textbook algorithm: count everything, merge everything, once per new id ---------
-
-def textbook_stats(ids: list[int]) -> dict[Pair, int]:
-    counts: dict[Pair, int] = {}
-    for pair in zip(ids, ids[1:]):
-        counts[pair] = counts.get(pair, 0) + 1
-    return counts
-
-
-def textbook_merge(ids: list[int], pair: Pair, idx: int) -> list[int]:
-    out, i = [], 0
-    while i < len(ids):
-        if i + 1 < len(ids) and ids[i] == pair[0] and ids[i + 1] == pair[1]:
-            out.append(idx)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
-
+# --- the textbook algorithm (spec/oracle.py): count everything, merge everything, per new id
 
 def textbook_train_steps(text: str, vocab_size: int) -> Iterator[tuple[Pair, int]]:
     """Yield (pair, id) merge by merge, so the caller can read the clock in between."""
@@ -59,22 +44,20 @@ def textbook_train_steps(text: str, vocab_size: int) -> Iterator[tuple[Pair, int
     for idx in range(256, vocab_size):
         if len(ids) < 2:
             return
-        stats = textbook_stats(ids)
+        stats = get_stats(ids)
         pair = max(stats, key=stats.get)
-        ids = textbook_merge(ids, pair, idx)
+        ids = merge(ids, pair, idx)
         yield pair, idx
 
 
 # --- the benchmark ----------------------------------------------------------------------
 
 def find_corpus() -> Path | None:
-    """$BPE_KATA_DATA first (the user's explicit choice), then ../shared/data."""
-    candidates = []
-    if os.environ.get("BPE_KATA_DATA"):
-        env = Path(os.environ["BPE_KATA_DATA"])
-        candidates += [env / CORPUS_NAME, env]
-    candidates.append(REPO_ROOT.parent / "shared" / "data" / CORPUS_NAME)
-    return next((path for path in candidates if path.is_file()), None)
+    """As the spec finds it: --data-dir/$BPE_KATA_DATA, ../shared/data, the user cache, a download."""
+    try:
+        return CorpusFinder().path("tinyshakespeare")
+    except CorpusUnavailable:
+        return None
 
 
 def load_reference_train() -> Callable[[str, int], dict[Pair, int]]:
