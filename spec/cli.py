@@ -64,7 +64,7 @@ def new(name: str, root: Path = PROJECT_ROOT) -> int:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     relative = target.relative_to(Path.cwd()) if target.is_relative_to(Path.cwd()) else target
-    print(f"created {relative}/__init__.py with the six functions to write.\n"
+    print(f"created {relative}/__init__.py: the functions to write, level by level, each with its contract.\n"
           f"next: bpe-kata check solutions.{name}          (every level starts 'not started')\n"
           f"      bpe-kata check solutions.{name} --level pairs   (climb one level at a time)")
     return 0
@@ -130,7 +130,13 @@ def main(argv: list[str] | None = None) -> int:
             print("usage: bpe-kata new NAME", file=sys.stderr)
             return 2
         here = Path.cwd()
-        return new(rest[0], here if (here / "solutions" / "starter").is_dir() else PROJECT_ROOT)
+        if (here / "solutions" / "starter").is_dir():
+            return new(rest[0], here)
+        if (PROJECT_ROOT / "pyproject.toml").is_file():  # an editable install: the clone itself
+            return new(rest[0], PROJECT_ROOT)
+        print("bpe-kata new: run this from a clone of bpe-kata (a folder with solutions/starter); "
+              "an installed copy has no place for your solution.", file=sys.stderr)
+        return 2
     if command == "claims":
         parser = argparse.ArgumentParser(prog="bpe-kata claims")
         parser.add_argument("--level")

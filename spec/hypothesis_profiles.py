@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from hypothesis import HealthCheck, Phase, settings
+from hypothesis.errors import InvalidArgument
 
 # `bpe` is function-scoped only to report "not started"; it returns the same module for every example.
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -23,4 +24,9 @@ settings.register_profile("fast", max_examples=40, derandomize=True, database=No
 
 def load_profile_from_environment() -> None:
     """Load ``$HYPOTHESIS_PROFILE`` (default: 'default'); ``--hypothesis-profile`` overrides it."""
-    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+    name = os.environ.get("HYPOTHESIS_PROFILE", "default")
+    try:
+        settings.load_profile(name)
+    except InvalidArgument:
+        raise SystemExit(f"HYPOTHESIS_PROFILE={name!r} is not a profile of bpe-kata; "
+                         "use default, ci, mutmut, thorough or fast") from None

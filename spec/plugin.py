@@ -10,6 +10,7 @@ import pytest
 
 from spec import corpora, replay, report, shapes
 from spec.hypothesis_profiles import load_profile_from_environment
+from spec.ledger import load_claims
 from spec.levels import BY_NAME, levels_up_to, not_started_reason
 from spec.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
 
@@ -40,13 +41,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="write every collected spec test with its level and claims as JSON to FILE (for the suite's own tests)")
 
 
+#: The spec's markers, registered here too so that an installed (non-editable) copy works
+#: without this repository's pyproject.toml.
+MARKERS = (
+    "claim(*ids): the claim ids (spec/claims.toml) that this test checks",
+    "level(name): the kata level this test belongs to (spec/levels.py)",
+    "corpus(*names): the test reads these corpora (tiny Shakespeare, Alice)",
+    "xdist_group(name): keep these tests on one pytest-xdist worker (with --dist loadgroup)",
+)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    for line in MARKERS:
+        config.addinivalue_line("markers", line)
     level = config.getoption("--level")
     if level is not None:
         try:
             levels_up_to(level)
         except ValueError as error:
             raise pytest.UsageError(f"--level: {error}") from None
+    ledger = load_claims()
+    for pattern in config.getoption("--claim"):
+        if not any(cid == pattern or (pattern.endswith("*") and cid.startswith(pattern[:-1])) for cid in ledger):
+            raise pytest.UsageError(f"--claim {pattern}: no claim has this id; `bpe-kata claims` lists them "
+                                    "(a trailing * matches a prefix, e.g. --claim 'merge.*')")
     value = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_IMPL
     try:
         implementation = load_implementation(value)
@@ -101,7 +119,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
     for item in items:  # with pytest-xdist --dist loadgroup, expensive shared fixtures are built once
-        if item.get_closest_marker("corpus") or level_of(item) == "pretrained":
+        if level_of(item) == "pretrained":
+            item.add_marker(pytest.mark.xdist_group("published-tables"))
+        elif item.get_closest_marker("corpus"):
             item.add_marker(pytest.mark.xdist_group("corpora"))
     listing = config.getoption("--bpe-list-tests")
     if listing:

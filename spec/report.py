@@ -133,7 +133,10 @@ def as_json(results: Results, info: dict) -> dict:
     claims = {}
     for cid, r in results.per_claim().items():
         status = "failed" if r["failed"] else "passed" if r["passed"] else "not started" if r["not started"] else "not run"
-        claims[cid] = {"status": status, "level": ledger[cid].level if cid in ledger else None,
+        claim = ledger.get(cid)
+        claims[cid] = {"status": status, "level": claim.level if claim else None,
+                       "statement": claim.statement if claim else None,
+                       "sources": list(claim.sources) if claim else [],
                        "tests": {k: v for k, v in r.items() if v}}
     reasons = {level: list(r) for level, r in results.reasons.items()}
     return {**info, "levels": levels, "claims": claims, "failures": results.failures, "skip_reasons": reasons}
