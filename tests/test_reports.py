@@ -56,3 +56,10 @@ def test_require_data_turns_a_missing_corpus_into_a_failure(tmp_path):
     assert run.returncode == 1
     assert run.report["levels"]["train"]["failed"] >= 1
     assert "--require-data" in run.output
+
+
+def test_unknown_claim_is_a_usage_error(tmp_path):
+    from tests.conftest import run_spec_inline
+
+    assert run_spec_inline(tmp_path, "--claim", "no.such-claim").returncode == 4
+    assert run_spec_inline(tmp_path, "--claim", "merge.*", "-m", "not corpus").returncode == 0
