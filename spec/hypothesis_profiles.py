@@ -18,7 +18,7 @@ settings.register_profile("ci", max_examples=150, derandomize=True, database=Non
 settings.register_profile("mutmut", max_examples=25, derandomize=True, database=None, **_COMMON)
 settings.register_profile("thorough", max_examples=2000, **_COMMON)
 #: For runs that only need to know *whether* a claim fails (the suite's known-wrong runs): no shrinking.
-settings.register_profile("fast", max_examples=40, derandomize=True, database=None,
+settings.register_profile("fast", max_examples=25, derandomize=True, database=None,
                           phases=[Phase.explicit, Phase.reuse, Phase.generate], **_COMMON)
 
 
