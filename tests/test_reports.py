@@ -45,18 +45,23 @@ def _no_corpora_env(tmp_path) -> dict[str, str]:
             "XDG_CACHE_HOME": str(tmp_path / "cache"), "BPE_KATA_OFFLINE": "1"}
 
 
-def test_missing_corpus_is_reported_not_run_with_the_fix(tmp_path):
-    run = run_spec(tmp_path, "--claim", "train.shakespeare-20", env=_no_corpora_env(tmp_path))
-    assert run.returncode == 0, run.output[-2000:]
+def test_missing_corpus_is_reported_not_run_with_the_fix(tmp_path, monkeypatch):
+    for name, value in _no_corpora_env(tmp_path).items():
+        monkeypatch.setenv(name, value)
+    run = run_spec_inline(tmp_path, "--claim", "train.shakespeare-20")
+    assert run.returncode == 0
     assert run.report["levels"]["train"]["not run"] >= 1 and run.report["levels"]["train"]["status"] == "not run"
-    assert "corpus unavailable" in run.output and "BPE_KATA_DATA" in run.output
+    reasons = " ".join(run.report["skip_reasons"]["train"])
+    assert "corpus unavailable" in reasons and "BPE_KATA_DATA" in reasons
 
 
-def test_require_data_turns_a_missing_corpus_into_a_failure(tmp_path):
-    run = run_spec(tmp_path, "--claim", "train.shakespeare-20", "--require-data", env=_no_corpora_env(tmp_path))
+def test_require_data_turns_a_missing_corpus_into_a_failure(tmp_path, monkeypatch):
+    for name, value in _no_corpora_env(tmp_path).items():
+        monkeypatch.setenv(name, value)
+    run = run_spec_inline(tmp_path, "--claim", "train.shakespeare-20", "--require-data")
     assert run.returncode == 1
     assert run.report["levels"]["train"]["failed"] >= 1
-    assert "--require-data" in run.output
+    assert any("--require-data" in failure for failure in run.report["failures"].values())
 
 
 def test_unknown_claim_is_a_usage_error(tmp_path):
