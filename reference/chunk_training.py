@@ -22,10 +22,9 @@ from collections import Counter
 from collections.abc import Callable
 from heapq import heapify
 
-from .core import BASE_VOCAB_SIZE
-from .pair_ranking import _NONE, LazyPairRanking
+from .pair_ranking import _NONE, LazyPairRanking, learn_merges
 from .splitting import split
-from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule, heap_key
+from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule
 
 __all__ = ["train_chunks"]
 
@@ -40,17 +39,8 @@ def train_chunks(text: str, vocab_size: int, pattern: str,
     The caller has checked `text` and `vocab_size`. Stops early when no chunk has a pair left.
     """
     check_tie_rule(tie_rule)
-    vocab = {i: bytes([i]) for i in range(BASE_VOCAB_SIZE)}  # bytes-greatest ranks by it
-    state = _ChunkPairIndex(Counter(split(pattern, text)), heap_key(tie_rule, vocab))
-    merges: dict[Pair, int] = {}
-    for idx in range(BASE_VOCAB_SIZE, vocab_size):
-        pair = state.best_pair()
-        if pair is None:
-            break
-        vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
-        state.apply(pair, idx)
-        merges[pair] = idx
-    return merges
+    chunk_counts = Counter(split(pattern, text))
+    return learn_merges(lambda key: _ChunkPairIndex(chunk_counts, key), vocab_size, tie_rule)
 
 
 class _ChunkPairIndex(LazyPairRanking):

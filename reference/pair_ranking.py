@@ -13,6 +13,9 @@ from bisect import bisect_left
 from collections.abc import Callable
 from heapq import heappop, heappush
 
+from .core import BASE_VOCAB_SIZE
+from .tie_rules import heap_key
+
 _NONE = -1  # "no neighbour" in the prev/next arrays; also marks a removed node's next.
 
 Pair = tuple[int, int]
@@ -65,3 +68,23 @@ class LazyPairRanking:
         while not self._occurs_at(places[i], pair):
             i += 1
         return places[i]
+
+
+def learn_merges(make_index: Callable[[Callable[[int, int, Pair], object]], LazyPairRanking],
+                 vocab_size: int, tie_rule: str) -> dict[Pair, int]:
+    """The training loop both trainers share: take the best pair, record it, apply it, repeat.
+
+    ``make_index`` builds the trainer's pair index from the tie rule's heap key. The vocab of
+    bytes grows as merges are learned, since the bytes-greatest rule ranks by it.
+    """
+    vocab = {i: bytes([i]) for i in range(BASE_VOCAB_SIZE)}
+    state = make_index(heap_key(tie_rule, vocab))
+    merges: dict[Pair, int] = {}
+    for idx in range(BASE_VOCAB_SIZE, vocab_size):
+        pair = state.best_pair()
+        if pair is None:
+            break
+        vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
+        state.apply(pair, idx)
+        merges[pair] = idx
+    return merges

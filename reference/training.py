@@ -26,7 +26,7 @@ from heapq import heapify
 
 from .chunk_training import train_chunks
 from .core import BASE_VOCAB_SIZE
-from .pair_ranking import _NONE, LazyPairRanking
+from .pair_ranking import _NONE, LazyPairRanking, learn_merges
 from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule, heap_key
 
 __all__ = ["train"]
@@ -48,17 +48,8 @@ def train(text: str, vocab_size: int, *, pattern: str | None = None,
     check_tie_rule(tie_rule)
     if pattern is not None:
         return train_chunks(text, vocab_size, pattern, tie_rule)
-    vocab = {i: bytes([i]) for i in range(BASE_VOCAB_SIZE)}  # bytes-greatest ranks by it
-    state = _PairIndex(list(text.encode("utf-8")), heap_key(tie_rule, vocab))
-    merges: dict[Pair, int] = {}
-    for idx in range(BASE_VOCAB_SIZE, vocab_size):
-        pair = state.best_pair()
-        if pair is None:
-            break
-        vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
-        state.apply(pair, idx)
-        merges[pair] = idx
-    return merges
+    ids = list(text.encode("utf-8"))
+    return learn_merges(lambda key: _PairIndex(ids, key), vocab_size, tie_rule)
 
 
 def _check_arguments(text: object, vocab_size: object) -> None:
