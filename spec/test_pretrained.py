@@ -176,7 +176,11 @@ number_texts = st.one_of(
     st.text(alphabet="0123456789.,-+e x\n", max_size=40),
     st.lists(st.integers(min_value=0, max_value=10**12), max_size=6).map(lambda ns: " ".join(map(str, ns))),
 )
-unicode_texts = st.text(max_size=80)
+#: Characters Python's Unicode database assigns. A code point assigned only in a newer Unicode
+#: version is a letter to one regex engine and unassigned to another (the ``regex`` module
+#: and tiktoken's Rust engine disagree on such code points), which says nothing about BPE.
+assigned_characters = st.characters(exclude_categories=("Cs", "Cn"))
+unicode_texts = st.text(assigned_characters, max_size=80)
 
 
 @pytest.mark.claim("pretrained.reproduce")
@@ -188,7 +192,7 @@ def test_generated_text_reproduces_tiktoken(bpe, published, vocab_of, name, text
 
 
 # Special tokens under tiktoken's policy: allowed, disallowed, or neither.
-special_texts = st.lists(st.one_of(st.sampled_from(SPECIAL_TEXTS), st.text(max_size=8), code_texts),
+special_texts = st.lists(st.one_of(st.sampled_from(SPECIAL_TEXTS), st.text(assigned_characters, max_size=8), code_texts),
                          max_size=6).map("".join)
 POLICIES = {
     "all allowed": dict(allowed_special="all"),
