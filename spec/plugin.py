@@ -106,7 +106,14 @@ def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
     return any(claim == p or (p.endswith("*") and claim.startswith(p[:-1])) for claim in claims for p in patterns)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep the tests of ``--level`` and ``--claim``, and group those sharing an expensive fixture.
+
+    With pytest-xdist's ``--dist loadgroup``, tests with the same ``xdist_group`` run on one
+    worker, so a corpus training or a published table is built once. xdist reads the marks
+    in this same hook, hence tryfirst.
+    """
     wanted, patterns = config.getoption("--level"), config.getoption("--claim")
     allowed = set(levels_up_to(wanted)) if wanted else None
     kept, dropped = [], []
@@ -118,16 +125,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
-    for item in items:  # with pytest-xdist --dist loadgroup, expensive shared fixtures are built once
+    for item in items:
         if level_of(item) == "pretrained":
             item.add_marker(pytest.mark.xdist_group("published-tables"))
         elif item.get_closest_marker("corpus"):
             item.add_marker(pytest.mark.xdist_group("corpora"))
-    listing = config.getoption("--bpe-list-tests")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """``--bpe-list-tests FILE``: every selected test with its level, claims and corpus need."""
+    listing = session.config.getoption("--bpe-list-tests")
     if listing:
         import json
         rows = {item.nodeid: {"level": level_of(item), "claims": list(claims_of(item)),
-                              "corpus": item.get_closest_marker("corpus") is not None} for item in items}
+                              "corpus": item.get_closest_marker("corpus") is not None}
+                for item in session.items}
         Path(listing).write_text(json.dumps(rows, indent=1), encoding="utf-8")
 
 

@@ -217,6 +217,11 @@ def checks(tmp_path_factory):
     return results
 
 
+#: Both tests on one xdist worker, so the two child runs happen once, not once per worker.
+end_to_end = pytest.mark.xdist_group("cli-end-to-end")
+
+
+@end_to_end
 def test_check_reference_on_one_claim_is_green(checks):
     returncode, output = checks["reference"]
     assert returncode == 0, output
@@ -225,6 +230,7 @@ def test_check_reference_on_one_claim_is_green(checks):
     assert "1 passed" in output
 
 
+@end_to_end
 def test_learner_with_the_starter_sees_not_started_not_errors(checks):
     returncode, output = checks["learner"]
     assert returncode == 0, output
