@@ -52,26 +52,35 @@ def run_spec_inline(tmp_dir: Path, *args: str, files: list[str] | None = None) -
     """Run the spec inside this process: no interpreter start-up, so dozens of runs stay cheap.
 
     Uses the 'fast' Hypothesis profile (a failing claim is all that matters here, so no
-    shrinking) and puts the previous profile back afterwards. Add ``--one-failure-per-claim``
-    where only which claims fail matters, and ``files`` (spec paths) to collect less.
+    shrinking). Add ``--one-failure-per-claim`` where only which claims fail matters, and
+    ``files`` (spec paths) to collect less.
     """
     from hypothesis import settings
 
     report_path = tmp_dir / f"inline-{abs(hash(args))}.json"
+    with _spec_tests_bound_to(settings.get_profile("fast")):
+        code = nested_pytest(files or ["spec"], "--hypothesis-profile", "fast", "--bpe-report", str(report_path), *args)
+    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
+    return SpecRun(code, "", report)
+
+
+def nested_pytest(paths: list[str], *options: str) -> int:
+    """``pytest.main`` on spec paths (relative to the repository root), leaving this session as it was.
+
+    The nested session loads its own Hypothesis profile, so the current one is put back. It
+    also runs full garbage collections: freezing this process's objects first keeps each one
+    from walking the whole outer session (that was a third of the suite's time).
+    """
+    from hypothesis import settings
+
     previous = settings._current_profile or "default"
-    # The inner pytest runs full garbage collections; freezing this process's objects keeps
-    # each one from walking the whole outer session (it was a third of the suite's time).
     gc.freeze()
     try:
-        with _spec_tests_bound_to(settings.get_profile("fast")):
-            targets = [str(REPO_ROOT / f) for f in files] if files else [str(REPO_ROOT / "spec")]
-            code = pytest.main([*targets, "--rootdir", str(REPO_ROOT), "-q", "-p", "no:cacheprovider", "-n", "0",
-                                "--hypothesis-profile", "fast", "--bpe-report", str(report_path), *args])
+        return int(pytest.main(["--rootdir", str(REPO_ROOT), "-q", "-p", "no:cacheprovider", "-n", "0",
+                               *[str(REPO_ROOT / path) for path in paths], *options]))
     finally:
         gc.unfreeze()
         settings.load_profile(previous)
-    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
-    return SpecRun(int(code), "", report)
 
 
 @contextmanager
@@ -101,12 +110,7 @@ def _spec_tests_bound_to(profile) -> Iterator[None]:
 def spec_tests(tmp_path_factory) -> dict[str, dict]:
     """Every collected spec test with its level and claims (collected once per session)."""
     listing = tmp_path_factory.mktemp("listing") / "tests.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "spec", "--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0",
-         "--bpe-list-tests", str(listing)],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert nested_pytest(["spec"], "--collect-only", "--bpe-list-tests", str(listing)) == 0
     return json.loads(listing.read_text(encoding="utf-8"))
 
 
