@@ -19,12 +19,13 @@ Chunks repeat a lot (words), so each call caches the ids of the chunks it has se
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from heapq import heappop, heappush
+from itertools import chain, repeat
 
 from .core import merge
 from .special import check_special_tokens, split_special
-from .splitting import split
+from .splitting import whole_matches
 
 __all__ = ["encode"]
 
@@ -56,7 +57,7 @@ def encode(text: str, merges: Mapping[Pair, int], *, pattern: str | None = None,
     if special_tokens:
         check_special_tokens(special_tokens)
         pieces = split_special(text, special_tokens, allowed_special, disallowed_special)
-    cache: dict[str, list[int]] = {}
+    cache: dict[str, tuple[int, ...]] = {"": ()}  # an empty match gives no ids
     out: list[int] = []
     for piece in pieces:
         if isinstance(piece, int):
@@ -64,12 +65,22 @@ def encode(text: str, merges: Mapping[Pair, int], *, pattern: str | None = None,
         elif pattern is None:
             out += encode_ids(list(piece.encode("utf-8")), merges)
         else:
-            for chunk in split(pattern, piece):
-                ids = cache.get(chunk)
-                if ids is None:
-                    ids = cache[chunk] = encode_ids(list(chunk.encode("utf-8")), merges)
-                out += ids
+            out += _encode_chunks(whole_matches(pattern, piece), merges, cache)
     return out
+
+
+def _encode_chunks(chunks: list[str], merges: Mapping[Pair, int],
+                   cache: dict[str, tuple[int, ...]]) -> Iterator[int]:
+    """The ids of ``chunks`` joined, encoding each distinct chunk once into ``cache``.
+
+    A large text has a few distinct chunks for hundreds of thousands of occurrences, so
+    the occurrences are looked up and joined by ``map`` and ``chain``, with no Python-level
+    step per chunk; the cache is keyed by the string, so a seen chunk is never encoded to
+    bytes again.
+    """
+    for chunk in set(chunks).difference(cache):
+        cache[chunk] = tuple(encode_ids(list(chunk.encode("utf-8")), merges))
+    return chain.from_iterable(map(cache.__getitem__, chunks))
 
 
 def encode_ids(ids: list[int], merges: Mapping[Pair, int]) -> list[int]:
@@ -91,16 +102,42 @@ SHORT = 24
 
 
 def _replay_short(ids: list[int], merges: Mapping[Pair, int]) -> list[int]:
-    """The textbook loop: merge the present pair of lowest rank (the first-seen on a tie), repeat."""
+    """The textbook loop: merge the present pair of lowest rank (the first-seen on a tie), repeat.
+
+    ``ranks[i]`` is the rank of the pair at ``i`` (``_ABSENT`` if not in the table). A pair
+    that occurs once and shares its rank with no other present pair (the usual case) is
+    merged in place and only its two neighbours' ranks are looked up again; otherwise the
+    whole list goes through ``merge`` and every rank is recomputed.
+    """
     rank_of = merges.get
-    while len(ids) >= 2:
-        ranks = [rank_of(pair) for pair in zip(ids, ids[1:])]
-        present = [rank for rank in ranks if rank is not None]
-        if not present:
+    ranks = _ranks(ids, rank_of)
+    while ranks:
+        best = min(ranks)
+        if best == _ABSENT:
             break
-        at = ranks.index(min(present))
-        ids = merge(ids, (ids[at], ids[at + 1]), ranks[at])
+        at = ranks.index(best)
+        if ranks.count(best) > 1:  # several occurrences, overlaps, or a malformed table
+            ids = merge(ids, (ids[at], ids[at + 1]), best)
+            ranks = _ranks(ids, rank_of)
+            continue
+        ids[at] = best
+        del ids[at + 1]
+        del ranks[at]
+        if at > 0:
+            ranks[at - 1] = rank_of((ids[at - 1], best), _ABSENT)
+        if at < len(ranks):
+            ranks[at] = rank_of((best, ids[at + 1]), _ABSENT)
     return ids
+
+
+#: The rank of a pair the table lacks: above every int, so ``min`` only picks it when no
+#: pair is present.
+_ABSENT = float("inf")
+
+
+def _ranks(ids: list[int], rank_of: Callable[[Pair, float], int | float]) -> list[int | float]:
+    """The rank of each adjacent pair of ``ids``, computed by ``map`` without a Python loop."""
+    return list(map(rank_of, zip(ids, ids[1:]), repeat(_ABSENT)))
 
 
 class _Replay:
