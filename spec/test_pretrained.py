@@ -150,14 +150,16 @@ def test_document_examples_reproduce_tiktoken(bpe, published, vocab_of, name, te
 @pytest.mark.parametrize("corpus_name", CORPORA)
 @pytest.mark.parametrize("name", TABLES)
 def test_whole_corpus_reproduces_tiktoken(bpe, published, vocab_of, corpus, corpus_ids, name, corpus_name):
+    """Ids are compared; pieces (which the vocabulary test already pins) only to explain a miss."""
     table, encoding = published(name)
     text = corpus(corpus_name)
     ids = corpus_ids(table, corpus_name, text)
-    want_ids, want_pieces = tiktoken_tokens(encoding, text)
+    want_ids = encoding.encode(text)
     vocab = vocab_of(table)
-    pieces = [bytes_of(vocab[i]) for i in ids]
-    assert pieces == want_pieces, first_difference(pieces, want_pieces)
-    assert table.to_published(ids) == want_ids, first_difference(table.to_published(ids), want_ids)
+    if table.to_published(ids) != want_ids:
+        pieces, want_pieces = [bytes_of(vocab[i]) for i in ids], encoding.decode_tokens_bytes(want_ids)
+        pytest.fail(first_difference(pieces, want_pieces) if pieces != want_pieces else
+                    first_difference(table.to_published(ids), want_ids), pytrace=False)
     assert bpe.decode(ids, vocab) == text
 
 
@@ -203,14 +205,15 @@ POLICIES = {
 
 
 @pytest.mark.claim("pretrained.reproduce")
-@pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("name", TABLES)
 @given(text=special_texts)
-def test_special_tokens_follow_tiktoken_policy(bpe, published, vocab_of, name, policy, text):
+def test_special_tokens_follow_tiktoken_policy(bpe, published, vocab_of, name, text):
+    """Every policy on each text: drawing the text costs more than encoding it four times."""
     table, encoding = published(name)
     vocab = vocab_of(table)
-    got = outcome(implementation_tokens, bpe, vocab, table, text, **POLICIES[policy])
-    assert got == outcome(tiktoken_tokens, encoding, text, **POLICIES[policy])
+    for policy, options in POLICIES.items():
+        got = outcome(implementation_tokens, bpe, vocab, table, text, **options)
+        assert got == outcome(tiktoken_tokens, encoding, text, **options), f"policy: {policy}"
 
 
 @pytest.mark.claim("pretrained.reproduce")
