@@ -106,6 +106,11 @@ def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
     return any(claim == p or (p.endswith("*") and claim.startswith(p[:-1])) for claim in claims for p in patterns)
 
 
+#: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture.
+PUBLISHED_TABLES_GROUP = "published-tables"
+CORPORA_GROUP = "corpora"
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep the tests of ``--level`` and ``--claim``, and group those sharing an expensive fixture.
@@ -127,9 +132,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
     for item in items:
         if level_of(item) == "pretrained":
-            item.add_marker(pytest.mark.xdist_group("published-tables"))
+            item.add_marker(pytest.mark.xdist_group(PUBLISHED_TABLES_GROUP))
         elif item.get_closest_marker("corpus"):
-            item.add_marker(pytest.mark.xdist_group("corpora"))
+            item.add_marker(pytest.mark.xdist_group(CORPORA_GROUP))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -11,6 +11,7 @@ import inspect
 import pytest
 
 from spec.levels import CORE_LEVELS
+from spec.plugin import PUBLISHED_TABLES_GROUP
 from tests.conftest import REPO_ROOT, files_of_claims, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
@@ -27,7 +28,14 @@ def test_there_are_enough_known_wrong_implementations():
     assert len(WRONG) >= 12 and len(RIGHT) >= 2
 
 
-@pytest.mark.parametrize("stem", WRONG)
+def wrong_param(stem: str):
+    """A known-wrong stem; one with a pretrained mistake runs beside the spec's pretrained tests,
+    on the xdist worker that has the published tables loaded already."""
+    pretrained = any(claim.startswith("pretrained.") for claim in mistake_claims(stem))
+    return pytest.param(stem, marks=[pytest.mark.xdist_group(PUBLISHED_TABLES_GROUP)] if pretrained else [])
+
+
+@pytest.mark.parametrize("stem", [wrong_param(stem) for stem in WRONG])
 def test_known_wrong_implementation_fails_on_its_claim(tmp_path, spec_tests, stem):
     """Only the mistake's claims are run, on the small examples: a mistake must show without a corpus."""
     claims = [arg for claim in mistake_claims(stem) for arg in ("--claim", claim)]

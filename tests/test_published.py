@@ -9,6 +9,7 @@ import pytest
 
 from spec import pretrained, published, tiktoken_tables
 from spec.published import FILES, TableUnavailable
+from spec.plugin import PUBLISHED_TABLES_GROUP
 from tests.conftest import run_spec
 
 
@@ -52,6 +53,7 @@ def test_recovering_gpt2_merges_from_its_ranks_gives_its_published_merge_list():
     assert pretrained.recover_splits(ranks) == merges
 
 
+@pytest.mark.xdist_group(PUBLISHED_TABLES_GROUP)  # beside the spec's pretrained tests: tables load once
 @pytest.mark.parametrize("name", pretrained.TABLE_NAMES)
 def test_contract_numbering_maps_onto_tiktoken_ids(name):
     table = table_or_skip(name)
@@ -107,10 +109,11 @@ def test_unavailable_table_is_not_run_or_fails_with_require_data(tmp_path):
     for file in FILES.values():
         (bad / file.filename).write_bytes(b"not the published file")
     args = ("--claim", "pretrained.glitch-token", "--claim", "pretrained.cl100k-numbers")
-    run = run_spec(tmp_path, *args, env={published.ENV_VAR: str(bad)})
+    run = run_spec(tmp_path, *args, env={published.ENV_VAR: str(bad)}, files=["spec/test_pretrained.py"])
     assert run.returncode == 0, run.output[-3000:]
     assert run.level_status("pretrained") == "not run"
     assert "pretrained: not run: published table unavailable:" in run.output
     assert f"unset ${published.ENV_VAR}" in run.output
-    required = run_spec(tmp_path, *args, "--require-data", env={published.ENV_VAR: str(bad)})
+    required = run_spec(tmp_path, *args, "--require-data", env={published.ENV_VAR: str(bad)},
+                        files=["spec/test_pretrained.py"])
     assert required.returncode == 1 and required.claim_status("pretrained.glitch-token") == "failed"
