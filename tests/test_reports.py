@@ -21,7 +21,8 @@ def test_json_report_describes_the_run(tmp_path):
 
 
 def test_table_lists_levels_and_failing_claims_with_statement_and_source(tmp_path):
-    run = run_spec(tmp_path, "--impl", "tests/implementations/wrong_merge_right_to_left.py", "--claim", "merge.*")
+    run = run_spec(tmp_path, "--impl", "tests/implementations/wrong_merge_right_to_left.py", "--claim", "merge.*",
+                   files=["spec/test_merge.py"])
     assert run.returncode == 1
     assert "level" in run.output and "merge" in run.output and "FAILED" in run.output
     assert "merge.left-to-right:" in run.output and "source: The Merge Table Is the Tokenizer" in run.output
