@@ -224,6 +224,7 @@ def encoded(implementation, trained, corpus):
     claims (encode.replays-training among them) are tested on their own.
     """
     cache: dict[tuple[str, int, str | None], list[int]] = {}
+    replayers: dict[str, replay.Replayer] = {}
 
     def encode(name: str, vocab_size: int, text: str | None = None) -> list[int]:
         key = (name, vocab_size, text)
@@ -231,7 +232,8 @@ def encoded(implementation, trained, corpus):
             source = corpus(name)
             merges = trained(name, source, vocab_size)
             if text is None:
-                cache[key] = replay.replay(source, shapes.merges_of(merges))[0]
+                replayer = replayers.setdefault(name, replay.Replayer(source))
+                cache[key] = replayer.after(shapes.merges_of(merges))
             else:
                 cache[key] = shapes.ids_of(implementation.encode(text, merges))
         return cache[key]

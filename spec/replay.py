@@ -34,3 +34,28 @@ def replay(text: str, merges: Iterable[tuple[Pair, int]], *, counts: bool = Fals
             seen.append(pair_count(symbols, pair))
         symbols = symbols.replace(chr(pair[0]) + chr(pair[1]), chr(idx))
     return [ord(symbol) for symbol in symbols], seen
+
+
+class Replayer:
+    """Replays of growing prefixes of one merge table over one text, each continuing the last.
+
+    The corpus claims read a corpus under 512, 1024, 2048 and 4096 merges of one table; the
+    smaller tables are prefixes of the larger, so each replay only applies the merges the
+    previous one had not. A table that does not extend the last one starts afresh.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._start = as_symbols(text)
+        self._symbols = self._start
+        self._applied: list[tuple[Pair, int]] = []
+
+    def after(self, merges: Iterable[tuple[Pair, int]]) -> list[int]:
+        """The sequence after applying ``merges`` in order to the text."""
+        merges = list(merges)
+        if merges[:len(self._applied)] != self._applied:
+            self._symbols, self._applied = self._start, []
+        symbols = self._symbols
+        for pair, idx in merges[len(self._applied):]:
+            symbols = symbols.replace(chr(pair[0]) + chr(pair[1]), chr(idx))
+        self._symbols, self._applied = symbols, merges
+        return [ord(symbol) for symbol in symbols]

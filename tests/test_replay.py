@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, strategies as st
 
 from spec import oracle, replay, strategies
 
@@ -17,3 +17,14 @@ def test_replay_equals_the_textbook_sequence_and_counts(text, vocab_size):
         expected.append(oracle.get_stats(ids)[pair])
         ids = oracle.merge(ids, pair, idx)
     assert counts == expected
+
+
+@given(strategies.tie_heavy_texts, st.lists(st.integers(min_value=0, max_value=44), min_size=1, max_size=5))
+def test_replayer_continuing_or_restarting_equals_a_fresh_replay(text, lengths):
+    """Prefixes in any order (growing, shrinking, repeated) and a foreign table in between."""
+    merges = list(oracle.train(text, 300).items())
+    replayer = replay.Replayer(text)
+    for length in lengths:
+        assert replayer.after(merges[:length]) == replay.replay(text, merges[:length])[0]
+    foreign = [((merges[0][0][1], merges[0][0][0]), 256)] if merges else []
+    assert replayer.after(foreign) == replay.replay(text, foreign)[0]
