@@ -122,6 +122,12 @@ def spec_tests(tmp_path_factory) -> dict[str, dict]:
     return json.loads(listing.read_text(encoding="utf-8"))
 
 
+def files_of_levels(spec_tests: dict[str, dict], levels) -> list[str]:
+    """The spec files holding tests of these levels."""
+    wanted = set(levels)
+    return sorted({nodeid.split("::")[0] for nodeid, row in spec_tests.items() if row["level"] in wanted})
+
+
 def files_of_claims(spec_tests: dict[str, dict], claims) -> list[str]:
     """The spec files holding tests of these claims, so a run collects only what it needs."""
     wanted = set(claims)

@@ -12,7 +12,7 @@ import pytest
 
 from spec.levels import CORE_LEVELS
 from spec.plugin import PUBLISHED_TABLES_GROUP
-from tests.conftest import REPO_ROOT, files_of_claims, run_spec_inline
+from tests.conftest import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
 WRONG = sorted(p.stem for p in IMPLEMENTATIONS.glob("wrong_*.py"))
@@ -47,9 +47,10 @@ def test_known_wrong_implementation_fails_on_its_claim(tmp_path, spec_tests, ste
 
 
 @pytest.mark.parametrize("stem", RIGHT)
-def test_right_implementation_written_differently_passes_every_core_level(tmp_path, stem):
+def test_right_implementation_written_differently_passes_every_core_level(tmp_path, spec_tests, stem):
     """Corpus tests are left out: these are deliberately slow textbook-style trainers."""
-    run = run_spec_inline(tmp_path, "--impl", f"tests.implementations.{stem}", "--level", "roundtrip", "-m", "not corpus")
+    run = run_spec_inline(tmp_path, "--impl", f"tests.implementations.{stem}", "--level", "roundtrip", "-m", "not corpus",
+                          files=files_of_levels(spec_tests, CORE))
     assert run.returncode == 0, run.output[-3000:]
     assert [run.level_status(level) for level in CORE] == ["green"] * len(CORE), run.report["levels"]
 
