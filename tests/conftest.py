@@ -50,20 +50,25 @@ def run_spec(tmp_dir: Path, *args: str, env: dict[str, str] | None = None, files
     return SpecRun(done.returncode, done.stdout + done.stderr, report)
 
 
-def run_spec_inline(tmp_dir: Path, *args: str, files: list[str] | None = None) -> SpecRun:
+def run_spec_inline(tmp_dir: Path, *args: str, files: list[str] | None = None,
+                    capsys: pytest.CaptureFixture[str] | None = None) -> SpecRun:
     """Run the spec inside this process: no interpreter start-up, so dozens of runs stay cheap.
 
     Uses the 'fast' Hypothesis profile (a failing claim is all that matters here, so no
     shrinking). Add ``--one-failure-per-claim`` where only which claims fail matters, and
-    ``files`` (spec paths) to collect less.
+    ``files`` (spec paths) to collect less. Pass the test's ``capsys`` to get what the run
+    printed (pytest's output, the level table, a usage error).
     """
     from hypothesis import settings
 
     report_path = tmp_dir / f"inline-{abs(hash(args))}.json"
+    if capsys is not None:
+        capsys.readouterr()  # what the test printed before is not the run's
     with _spec_tests_bound_to(settings.get_profile("fast")):
         code = nested_pytest(files or ["spec"], "--hypothesis-profile", "fast", "--bpe-report", str(report_path), *args)
     report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
-    return SpecRun(code, "", report)
+    printed = capsys.readouterr() if capsys is not None else None
+    return SpecRun(code, printed.out + printed.err if printed else "", report)
 
 
 #: Plugins a nested run has no use for; each one costs registration and hooks on every test.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import run_spec, run_spec_inline
+from tests.conftest import REPO_ROOT, run_spec_inline
 
 
 def test_json_report_describes_the_run(tmp_path):
@@ -20,9 +20,10 @@ def test_json_report_describes_the_run(tmp_path):
     json.dumps(report)  # plain JSON all the way down
 
 
-def test_table_lists_levels_and_failing_claims_with_statement_and_source(tmp_path):
-    run = run_spec(tmp_path, "--impl", "tests/implementations/wrong_merge_right_to_left.py", "--claim", "merge.*",
-                   files=["spec/test_merge.py"])
+def test_table_lists_levels_and_failing_claims_with_statement_and_source(tmp_path, capsys):
+    wrong = REPO_ROOT / "tests" / "implementations" / "wrong_merge_right_to_left.py"
+    run = run_spec_inline(tmp_path, "--impl", str(wrong), "--claim", "merge.*",
+                          files=["spec/test_merge.py"], capsys=capsys)
     assert run.returncode == 1
     assert "level" in run.output and "merge" in run.output and "FAILED" in run.output
     assert "merge.left-to-right:" in run.output and "source: The Merge Table Is the Tokenizer" in run.output
@@ -35,8 +36,8 @@ def test_level_option_runs_up_to_a_level(tmp_path):
     assert set(run.report["levels"]) == {"facts", "bytes", "pairs"}
 
 
-def test_unknown_level_is_a_usage_error(tmp_path):
-    run = run_spec(tmp_path, "--level", "nope")
+def test_unknown_level_is_a_usage_error(tmp_path, capsys):
+    run = run_spec_inline(tmp_path, "--level", "nope", capsys=capsys)
     assert run.returncode == 4
     assert "unknown level 'nope'" in run.output and "bytes" in run.output
 
