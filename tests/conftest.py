@@ -61,6 +61,8 @@ def run_spec_inline(tmp_dir: Path, *args: str, files: list[str] | None = None,
     """
     from hypothesis import settings
 
+    import spec.hypothesis_profiles  # noqa: F401  (registers 'fast' even before any session has)
+
     report_path = tmp_dir / f"inline-{abs(hash(args))}.json"
     if capsys is not None:
         capsys.readouterr()  # what the test printed before is not the run's
