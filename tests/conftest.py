@@ -1,11 +1,9 @@
-"""Helpers for running the spec in a child pytest, the way a user runs it."""
+"""Helpers for running the spec inside the suite's own tests: in this process, with a JSON report."""
 
 from __future__ import annotations
 
 import gc
 import json
-import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,25 +27,6 @@ class SpecRun:
 
     def level_status(self, level: str) -> str | None:
         return (self.report or {}).get("levels", {}).get(level, {}).get("status")
-
-
-def run_spec(tmp_dir: Path, *args: str, env: dict[str, str] | None = None, files: list[str] | None = None,
-             timeout: float = 300) -> SpecRun:
-    """Run ``pytest spec`` in a child process from the repository root, with a JSON report.
-
-    End to end, exactly as a user runs it; use it where the environment or the terminal
-    output matters, and ``run_spec_inline`` where only the report does. ``files`` (spec
-    paths) collects less, which is most of a short run's time.
-    """
-    report_path = tmp_dir / f"report-{os.getpid()}-{abs(hash(args))}.json"
-    command = [sys.executable, "-m", "pytest", *(files or ["spec"]), "-q", "-p", "no:cacheprovider", "-n", "0",
-               "--bpe-report", str(report_path), *args]
-    child_env = {**os.environ, **(env or {})}
-    child_env.pop("PYTEST_ADDOPTS", None)
-    child_env.pop("PYTHONDONTWRITEBYTECODE", None)  # let pytest cache rewritten modules between runs
-    done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, env=child_env)
-    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
-    return SpecRun(done.returncode, done.stdout + done.stderr, report)
 
 
 def run_spec_inline(tmp_dir: Path, *args: str, files: list[str] | None = None,
@@ -80,7 +59,15 @@ NESTED_RUN_PLUGINS_OFF = [arg for name in ("cacheprovider", "cov", "junitxml", "
 
 
 def nested_pytest(paths: list[str], *options: str) -> int:
-    """``pytest.main`` on spec paths (relative to the repository root), leaving this session as it was.
+    """``pytest.main`` on spec paths (relative to the repository root), leaving this session as it was."""
+    with nested_session():
+        return int(pytest.main(["--rootdir", str(REPO_ROOT), "-q", "-n", "0", *NESTED_RUN_PLUGINS_OFF,
+                                *[str(REPO_ROOT / path) for path in paths], *options]))
+
+
+@contextmanager
+def nested_session() -> Iterator[None]:
+    """Around a ``pytest.main`` inside this session.
 
     The nested session loads its own Hypothesis profile, so the current one is put back. It
     also runs full garbage collections: freezing this process's objects first keeps each one
@@ -91,8 +78,7 @@ def nested_pytest(paths: list[str], *options: str) -> int:
     previous = settings._current_profile or "default"
     gc.freeze()
     try:
-        return int(pytest.main(["--rootdir", str(REPO_ROOT), "-q", "-n", "0", *NESTED_RUN_PLUGINS_OFF,
-                                *[str(REPO_ROOT / path) for path in paths], *options]))
+        yield
     finally:
         gc.unfreeze()
         settings.load_profile(previous)

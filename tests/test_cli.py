@@ -12,6 +12,7 @@ import pytest
 
 from spec import cli
 from spec.ledger import load_claims
+from tests.conftest import nested_session
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 STARTER = REPO_ROOT / "solutions" / "starter"
@@ -188,52 +189,30 @@ def table_rows(output: str) -> dict[str, str]:
             and line.rstrip().split()[1].isdigit()}
 
 
-@pytest.fixture(scope="module")
-def checks(tmp_path_factory):
-    """Both end-to-end runs, started together so they share the wall-clock time."""
-    learner = tmp_path_factory.mktemp("learner") / "mysol"
-    shutil.copytree(STARTER, learner, ignore=IGNORE)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "BPE_IMPL")}
-    env["BPE_KATA_OFFLINE"] = "1"  # a corpus that is not at hand is 'not run', never a download
-    commands = {
-        "reference": ["reference", "--claim", "merge.example-99"],
-        "learner": [str(learner), "--level", "merge"],
-    }
-    children = {
-        key: subprocess.Popen([sys.executable, "-m", "spec.cli", "check", *args, "-q", "-p", "no:cacheprovider", "-n", "0"],
-                              cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        for key, args in commands.items()
-    }
-    results = {}
-    try:
-        for key, child in children.items():
-            output, _ = child.communicate(timeout=CHILD_TIMEOUT)
-            results[key] = (child.returncode, output)
-    finally:
-        for child in children.values():
-            if child.poll() is None:
-                child.kill()
-                child.wait()
-    return results
-
-
-#: Both tests on one xdist worker, so the two child runs happen once, not once per worker.
-end_to_end = pytest.mark.xdist_group("cli-end-to-end")
-
-
-@end_to_end
-def test_check_reference_on_one_claim_is_green(checks):
-    returncode, output = checks["reference"]
+def test_check_reference_on_one_claim_is_green(capsys):
+    """``bpe-kata check`` as its entry point runs it, in this process (the learner's run below is a child)."""
+    capsys.readouterr()
+    with nested_session():
+        returncode = cli.main(["check", "reference", "--claim", "merge.example-99", "-q", "-p", "no:cacheprovider",
+                               "-n", "0"])
+    output = capsys.readouterr().out
     assert returncode == 0, output
     rows = table_rows(output)
     assert rows["merge"].startswith("merge") and "green" in rows["merge"], output
     assert "1 passed" in output
 
 
-@end_to_end
-def test_learner_with_the_starter_sees_not_started_not_errors(checks):
-    returncode, output = checks["learner"]
-    assert returncode == 0, output
+def test_learner_with_the_starter_sees_not_started_not_errors(tmp_path):
+    """The kata's first step exactly as a learner takes it: a copied starter, a real ``bpe-kata check``."""
+    learner = tmp_path / "mysol"
+    shutil.copytree(STARTER, learner, ignore=IGNORE)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "BPE_IMPL")}
+    env["BPE_KATA_OFFLINE"] = "1"  # a corpus that is not at hand is 'not run', never a download
+    done = subprocess.run([sys.executable, "-m", "spec.cli", "check", str(learner), "--level", "merge", "-q",
+                           "-p", "no:cacheprovider", "-n", "0"],
+                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=CHILD_TIMEOUT)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
     rows = table_rows(output)
     for level in ("bytes", "pairs", "merge"):
         assert rows[level].rstrip().endswith("not started"), output

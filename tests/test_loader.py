@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -12,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from spec.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
+from tests.conftest import run_spec_inline
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-CHILD_TIMEOUT = 120
 
 
 @pytest.fixture(autouse=True)
@@ -208,18 +207,13 @@ def test_blank_value_falls_back_and_whitespace_only_is_an_error(monkeypatch):
     assert "empty" in load_error("   ")
 
 
-# --- end to end -----------------------------------------------------------------------------
+# --- through pytest ---------------------------------------------------------------------------
 
 
-def test_pytest_with_an_unknown_impl_is_a_usage_error_with_the_fix():
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", ENV_VAR)}
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "spec", "--impl", "solutions.nope_xyz", "-p", "no:cacheprovider", "-q", "-n", "0"],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=CHILD_TIMEOUT, env=env,
-    )
-    output = done.stdout + done.stderr
-    assert done.returncode == 4, output  # pytest.ExitCode.USAGE_ERROR
-    assert "no module named" in output.lower()
-    assert "bpe-kata new" in output
-    assert "solutions.nope_xyz" in output
-    assert "Traceback" not in output
+def test_pytest_with_an_unknown_impl_is_a_usage_error_with_the_fix(tmp_path, capsys):
+    run = run_spec_inline(tmp_path, "--impl", "solutions.nope_xyz", capsys=capsys)
+    assert run.returncode == 4, run.output  # pytest.ExitCode.USAGE_ERROR
+    assert "no module named" in run.output.lower()
+    assert "bpe-kata new" in run.output
+    assert "solutions.nope_xyz" in run.output
+    assert "Traceback" not in run.output

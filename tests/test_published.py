@@ -3,6 +3,7 @@ verified, converted to the contract's numbering correctly, or explained when the
 
 from __future__ import annotations
 
+import functools
 import inspect
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from spec import pretrained, published, tiktoken_tables
 from spec.published import FILES, TableUnavailable
 from spec.plugin import PUBLISHED_TABLES_GROUP
-from tests.conftest import run_spec
+from tests.conftest import run_spec_inline
 
 
 def table_or_skip(name: str) -> pretrained.PublishedTable:
@@ -107,18 +108,23 @@ def test_a_table_that_is_not_bpe_is_refused():
         pretrained.recover_splits(ranks)
 
 
-def test_unavailable_table_is_not_run_or_fails_with_require_data(tmp_path):
-    """A broken table folder stands in for a missing package: the same path through the suite."""
+def test_unavailable_table_is_not_run_or_fails_with_require_data(tmp_path, monkeypatch, capsys, fresh_reads):
+    """A broken table folder stands in for a missing package: the same path through the suite.
+
+    The nested runs get fresh caches of the tables; this session's own stay as they were.
+    """
     bad = tmp_path / "tables"
     bad.mkdir()
     for file in FILES.values():
         (bad / file.filename).write_bytes(b"not the published file")
+    monkeypatch.setenv(published.ENV_VAR, str(bad))
+    monkeypatch.setattr(pretrained, "load", functools.lru_cache(pretrained.load.__wrapped__))
+    monkeypatch.setattr(tiktoken_tables, "encoding", functools.lru_cache(tiktoken_tables.encoding.__wrapped__))
     args = ("--claim", "pretrained.glitch-token", "--claim", "pretrained.cl100k-numbers")
-    run = run_spec(tmp_path, *args, env={published.ENV_VAR: str(bad)}, files=["spec/test_pretrained.py"])
+    run = run_spec_inline(tmp_path, *args, files=["spec/test_pretrained.py"], capsys=capsys)
     assert run.returncode == 0, run.output[-3000:]
     assert run.level_status("pretrained") == "not run"
     assert "pretrained: not run: published table unavailable:" in run.output
     assert f"unset ${published.ENV_VAR}" in run.output
-    required = run_spec(tmp_path, *args, "--require-data", env={published.ENV_VAR: str(bad)},
-                        files=["spec/test_pretrained.py"])
+    required = run_spec_inline(tmp_path, *args, "--require-data", files=["spec/test_pretrained.py"])
     assert required.returncode == 1 and required.claim_status("pretrained.glitch-token") == "failed"
