@@ -13,8 +13,8 @@ from hypothesis.errors import InvalidArgument
 # `bpe` is function-scoped only to report "not started"; it returns the same module for every example.
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
-#: 40 examples per property per run: with random draws, repeated runs keep exploring; the
-#: suite's known-wrong implementations are all caught with 25.
+#: 40 examples per property per run: with random draws, repeated runs keep exploring (the
+#: suite's known-wrong implementations are all caught by the derandomized 25 of 'fast').
 settings.register_profile("default", max_examples=40, **_COMMON)
 settings.register_profile("ci", max_examples=150, derandomize=True, database=None, print_blob=True, **_COMMON)
 settings.register_profile("mutmut", max_examples=25, derandomize=True, database=None, **_COMMON)

@@ -91,6 +91,7 @@ IMPL_KEY = pytest.StashKey[object]()
 IMPL_VALUE_KEY = pytest.StashKey[str]()
 STARTED_KEY = pytest.StashKey[dict]()
 RESULTS_KEY = pytest.StashKey[report.Results]()
+LISTED_ID_KEY = pytest.StashKey[str]()
 
 
 def level_of(item: pytest.Item) -> str | None:
@@ -131,6 +132,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
     for item in items:
+        item.stash[LISTED_ID_KEY] = item.nodeid  # before xdist appends its group to the id
         if level_of(item) == "pretrained":
             item.add_marker(pytest.mark.xdist_group(PUBLISHED_TABLES_GROUP))
         elif item.get_closest_marker("corpus"):
@@ -142,10 +144,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     listing = session.config.getoption("--bpe-list-tests")
     if listing:
         import json
-        rows = {item.nodeid: {"level": level_of(item), "claims": list(claims_of(item)),
-                              "corpus": item.get_closest_marker("corpus") is not None}
+        rows = {item.stash.get(LISTED_ID_KEY, item.nodeid): {
+                    "level": level_of(item), "claims": list(claims_of(item)),
+                    "corpus": item.get_closest_marker("corpus") is not None}
                 for item in session.items}
-        Path(listing).write_text(json.dumps(rows, indent=1), encoding="utf-8")
+        # Every xdist worker writes the same rows: each writes whole, none half.
+        partial = Path(f"{listing}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+        os.replace(partial, listing)
 
 
 @pytest.fixture(scope="session")
