@@ -53,7 +53,7 @@ def run_spec_inline(tmp_dir: Path, *args: str, files: list[str] | None = None,
 
 
 #: Plugins a nested run has no use for; each one costs registration and hooks on every test.
-NESTED_RUN_PLUGINS_OFF = [arg for name in ("cacheprovider", "cov", "junitxml", "doctest", "pastebin",
+NESTED_RUN_PLUGINS_OFF = [arg for name in ("cacheprovider", "junitxml", "doctest", "pastebin",
                                            "stepwise", "faulthandler", "unraisableexception", "threadexception")
                           for arg in ("-p", f"no:{name}")]
 
@@ -89,14 +89,18 @@ def _spec_tests_bound_to(profile) -> Iterator[None]:
     """Give already-imported spec tests these Hypothesis settings for the length of a nested run.
 
     Hypothesis binds a test's settings when its module is imported. This session imported the
-    spec under its own profile (random, 60 examples, shrinking), and a nested run reuses those
-    modules, so its ``--hypothesis-profile`` would not reach them: the runs were three times
-    slower and not derandomized. The spec sets no per-test settings, so nothing is lost.
+    spec under its own profile (random, shrinking), and a nested run reuses those modules, so
+    its ``--hypothesis-profile`` would not reach them: the runs were three times slower and
+    not derandomized. The spec sets no per-test settings, so nothing is lost. The attributes
+    are Hypothesis's own; if they change, this says so rather than quietly doing nothing.
     """
     spec_dir = REPO_ROOT / "spec"
-    bound = [test for module in list(sys.modules.values())
-             if Path(getattr(module, "__file__", None) or "/").parent == spec_dir
-             for test in vars(module).values() if getattr(test, "is_hypothesis_test", False)]
+    modules = [module for module in list(sys.modules.values())
+               if Path(getattr(module, "__file__", None) or "/").parent == spec_dir
+               and module.__name__.rpartition(".")[2].startswith("test_")]
+    bound = [test for module in modules for test in vars(module).values()
+             if getattr(test, "is_hypothesis_test", False)]
+    assert bound or not modules, "no Hypothesis test found in the imported spec modules: has Hypothesis changed?"
     before = [test._hypothesis_internal_use_settings for test in bound]
     for test in bound:
         test._hypothesis_internal_use_settings = profile
