@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Time the README's two commands (install aside), as a user runs them, against the suite's budget.
+
+``bpe-kata check`` (the spec against the reference) and ``pytest`` (the spec and the
+suite's own tests) each run in a child process from the repository root, as configured in
+pyproject.toml (every core). The figure to watch is pytest's wall time as a share of its
+30 s budget; CPU time (children included) says how much of the machine it took. The slowest
+tests of the ``pytest`` run follow, to show where the time goes.
+
+``--no-bytecode`` runs as on a fresh clone in an environment with PYTHONDONTWRITEBYTECODE
+set (CI's case): the project's ``__pycache__`` folders are removed before each run and none
+is written, so every process compiles (and assertion-rewrites) the project's modules again.
+
+Usage:
+    python benchmarks/bench_suite.py                 # each command once
+    python benchmarks/bench_suite.py --repeat 3 --no-bytecode
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+#: Wall-clock budget in seconds on a 2-core machine, from the issue that asked for the suite.
+BUDGETS = {"pytest": 30.0}
+COMMANDS = {
+    "bpe-kata check": [sys.executable, "-m", "spec.cli", "check", "-q", "-p", "no:cacheprovider"],
+    "pytest": [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=12"],
+}
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(name: str, env: dict[str, str]) -> tuple[float, float, str]:
+    """One run: wall seconds, CPU seconds of the run's processes, and its output."""
+    cpu_before, start = children_cpu(), time.perf_counter()
+    done = subprocess.run(COMMANDS[name], cwd=REPO_ROOT, env=env, capture_output=True, text=True)
+    wall, cpu = time.perf_counter() - start, children_cpu() - cpu_before
+    if done.returncode != 0:
+        sys.exit(f"{name} failed (exit {done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
+    return wall, cpu, done.stdout
+
+
+DURATION_LINE = re.compile(r"\d+\.\d+s (call|setup|teardown) ")
+
+
+def slowest(output: str) -> list[str]:
+    """The lines of pytest's --durations table."""
+    lines = output.splitlines()
+    start = next((i for i, line in enumerate(lines) if "slowest" in line and "durations" in line), None)
+    return [] if start is None else [line for line in lines[start + 1:] if DURATION_LINE.match(line)]
+
+
+def remove_project_bytecode() -> None:
+    """Delete the ``__pycache__`` folders of the project's own code (not of any virtualenv)."""
+    for folder in REPO_ROOT.rglob("__pycache__"):
+        if not any(part.startswith(".") for part in folder.relative_to(REPO_ROOT).parts):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each command (default 1)")
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="as a fresh clone with PYTHONDONTWRITEBYTECODE: no cached bytecode of the project")
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "BPE_IMPL")}
+    if args.no_bytecode:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    print(f"{os.cpu_count()} cores; project bytecode {'never cached' if args.no_bytecode else 'cached as usual'}")
+    outputs = {}
+    for name in COMMANDS:
+        for i in range(args.repeat):
+            if args.no_bytecode:
+                remove_project_bytecode()
+            wall, cpu, outputs[name] = run(name, env)
+            budget = BUDGETS.get(name)
+            share = f" = {wall / budget:.2f} of its {budget:.0f} s budget" if budget else ""
+            print(f"  {name:15s} run {i + 1}: wall {wall:5.1f} s{share}; CPU {cpu:5.1f} s")
+    print("slowest tests of the last pytest run:")
+    for line in slowest(outputs["pytest"]):
+        print("  " + line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
