@@ -122,10 +122,14 @@ def spec_tests(tmp_path_factory) -> dict[str, dict]:
 def files_of_levels(spec_tests: dict[str, dict], levels) -> list[str]:
     """The spec files holding tests of these levels."""
     wanted = set(levels)
-    return sorted({nodeid.split("::")[0] for nodeid, row in spec_tests.items() if row["level"] in wanted})
+    return _files_where(spec_tests, lambda row: row["level"] in wanted)
 
 
 def files_of_claims(spec_tests: dict[str, dict], claims) -> list[str]:
     """The spec files holding tests of these claims, so a run collects only what it needs."""
     wanted = set(claims)
-    return sorted({nodeid.split("::")[0] for nodeid, row in spec_tests.items() if wanted & set(row["claims"])})
+    return _files_where(spec_tests, lambda row: bool(wanted & set(row["claims"])))
+
+
+def _files_where(spec_tests: dict[str, dict], keep) -> list[str]:
+    return sorted({nodeid.split("::")[0] for nodeid, row in spec_tests.items() if keep(row)})
