@@ -19,6 +19,15 @@ DOCUMENTS = (
     "Part I — Basics: Tokenization — BPE from raw bytes",
 )
 
+#: Short keys some claim ids carry (``corpus.d1-merges``): ``d1`` is the second document above.
+DOCUMENT_KEYS = {f"d{number}": title for number, title in enumerate(DOCUMENTS)}
+
+
+def document_keys_in(claim_ids) -> dict[str, str]:
+    """The document keys used by these claim ids, with the title each stands for (for the report's note)."""
+    used = {part.split("-")[0] for cid in claim_ids for part in cid.split(".")[1:]}
+    return {key: title for key, title in DOCUMENT_KEYS.items() if key in used}
+
 
 @dataclass(frozen=True)
 class Claim:

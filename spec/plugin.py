@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from spec import corpora, replay, report, shapes
+from spec import blame, compare, corpora, replay, report, shapes
 from spec.hypothesis_profiles import load_profile_from_environment
 from spec.ledger import load_claims
 from spec.levels import BY_NAME, levels_up_to, not_started_reason
@@ -289,7 +289,25 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         rep.user_properties.append(("bpe_level", level))
     if claims:
         rep.user_properties.append(("claims", " ".join(claims)))
+    _label_failure(item, call, rep, claims)
     return rep
+
+
+def _label_failure(item: pytest.Item, call: pytest.CallInfo, rep: pytest.TestReport, claims: tuple[str, ...]) -> None:
+    """Attach the verdict (spec/blame.py): which claims a failed assertion breaks, or the error's root cause."""
+    if rep.failed and call.excinfo is not None and (level_of(item) or claims):
+        verdict = blame.judge(call.excinfo.value, claims, item.config.stash.get(IMPL_KEY, None), rep.longreprtext)
+        rep.user_properties.append(("bpe_verdict", verdict.to_json()))
+
+
+def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> list[str] | None:
+    """``assert actual == expected`` on ids, merges or bytes: where they first differ, with the bytes shown."""
+    if op != "==" or not isinstance(left, (list, tuple, bytes)) or type(left) is not type(right):
+        return None
+    if isinstance(left, (list, tuple)) and not all(isinstance(x, (int, tuple)) for x in (*left, *right)):
+        return None
+    lines = compare.describe(left, right, "actual == expected")
+    return [f"{left!r:.60} == {right!r:.60}", *lines] if lines else None
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -297,7 +315,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if "bpe_level" not in properties and "claims" not in properties:
         return
     if _RUNS:
-        _RUNS[-1].record(report, properties.get("bpe_level"), tuple(properties.get("claims", "").split()))
+        verdict = properties.get("bpe_verdict")
+        _RUNS[-1].record(report, properties.get("bpe_level"), tuple(properties.get("claims", "").split()),
+                         blame.Verdict.from_json(verdict) if verdict else None)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

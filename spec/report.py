@@ -11,10 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import spec
-from spec.ledger import load_claims
+from spec.blame import BROKEN, ERROR, Verdict
+from spec.ledger import document_keys_in, load_claims
 from spec.levels import ALL_LEVEL_NAMES
 
 OUTCOMES = ("passed", "failed", "not started", "not run")
+#: Per claim only: a test that failed on another of its claims, or stopped at an error first.
+NOT_CHECKED, COULD_NOT_RUN = "not checked", "could not run"
+CLAIM_OUTCOMES = (*OUTCOMES, NOT_CHECKED, COULD_NOT_RUN)
 
 
 def _skip_reason(rep) -> str:
@@ -40,8 +44,9 @@ class Results:
     by_test: dict[str, tuple[str | None, tuple[str, ...], str]] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)
     reasons: dict[str, dict[str, None]] = field(default_factory=dict)  # level -> distinct skip reasons
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # failed test -> why (spec/blame.py)
 
-    def record(self, rep, level: str | None, claims: tuple[str, ...]) -> None:
+    def record(self, rep, level: str | None, claims: tuple[str, ...], verdict: Verdict | None = None) -> None:
         outcome = _classify(rep)
         if outcome is None or (level is None and not claims):
             return
@@ -52,10 +57,19 @@ class Results:
         if outcome in ("not started", "not run") and level:
             self.reasons.setdefault(level, {})[_skip_reason(rep)] = None
         if outcome == "failed":
-            self.failures[rep.nodeid] = rep.longreprtext.strip().splitlines()[-1][:300] if rep.longreprtext else ""
+            self.failures[rep.nodeid] = (verdict.detail if verdict else
+                                         rep.longreprtext.strip().splitlines()[-1][:300] if rep.longreprtext else "")
+            if verdict is not None:
+                self.verdicts[rep.nodeid] = verdict
 
     def failed_claims(self) -> set[str]:
-        return {claim for _, claims, outcome in self.by_test.values() if outcome == "failed" for claim in claims}
+        """Claims with a failing test: broken by an assertion, or whose test stopped at an error."""
+        return {claim for nodeid, (_, claims, outcome) in self.by_test.items() if outcome == "failed"
+                for claim in self._failed_on(nodeid, claims)}
+
+    def _failed_on(self, nodeid: str, claims: tuple[str, ...]) -> tuple[str, ...]:
+        verdict = self.verdicts.get(nodeid)
+        return verdict.blamed if verdict is not None and verdict.kind == BROKEN else claims
 
     def any_level_results(self) -> bool:
         return any(level for level, _, _ in self.by_test.values())
@@ -69,11 +83,69 @@ class Results:
         return dict(sorted(table.items(), key=lambda kv: order.get(kv[0], len(order))))
 
     def per_claim(self) -> dict[str, dict[str, list[str]]]:
-        claims: dict[str, dict[str, list[str]]] = defaultdict(lambda: {o: [] for o in OUTCOMES})
+        """Tests by claim and outcome. A failed test counts as failed only for the claims its assertion
+        checks ("not checked" for its others) and as "could not run" for all of them after an error."""
+        claims: dict[str, dict[str, list[str]]] = defaultdict(lambda: {o: [] for o in CLAIM_OUTCOMES})
         for nodeid, (_, ids, outcome) in self.by_test.items():
-            for claim in ids:
-                claims[claim][outcome].append(nodeid)
+            verdict = self.verdicts.get(nodeid) if outcome == "failed" else None
+            if verdict is None:
+                for claim in ids:
+                    claims[claim][outcome].append(nodeid)
+            elif verdict.kind == ERROR:
+                for claim in ids:
+                    claims[claim][COULD_NOT_RUN].append(nodeid)
+            else:
+                for claim in dict.fromkeys((*verdict.blamed, *ids)):
+                    claims[claim]["failed" if claim in verdict.blamed else NOT_CHECKED].append(nodeid)
         return dict(claims)
+
+    def root_causes(self) -> list[dict]:
+        """Errors grouped by exception, message and place, lowest failing level first, then the most tests."""
+        groups: dict[tuple[str, str], list[str]] = {}
+        for nodeid, verdict in self.verdicts.items():
+            if verdict.kind == ERROR:
+                groups.setdefault((verdict.root_cause, verdict.where), []).append(nodeid)
+        per_claim = self.per_claim()
+        causes = []
+        for (cause, where), tests in groups.items():
+            levels = sorted({self.by_test[t][0] for t in tests if self.by_test[t][0]}, key=_level_rank)
+            causes.append({"exception": cause, "where": where, "count": len(tests), "levels": levels,
+                           "likely_claim": _likely_claim(tests, self.by_test, per_claim), "tests": tests})
+        return sorted(causes, key=lambda c: (_level_rank(c["levels"][0]) if c["levels"] else len(ALL_LEVEL_NAMES),
+                                             -c["count"]))
+
+    def broken_claims(self) -> dict[str, str]:
+        """Claim -> how it broke: "assertion" (a check about it failed) or "root cause" (the error most likely breaks it)."""
+        broken = {cid: "assertion" for cid, r in self.per_claim().items() if r["failed"]}
+        for cause in self.root_causes():
+            if cause["likely_claim"]:
+                broken.setdefault(cause["likely_claim"], "root cause")
+        return broken
+
+
+def _level_rank(level: str | None) -> int:
+    return ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES)
+
+
+def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str, list[str]]]) -> str | None:
+    """The claim this error most likely breaks: the one for which it explains the largest share of its run
+    tests; ties go to the lowest level, then to the claim with more tests explained, then to ledger order."""
+    ledger_order = {cid: i for i, cid in enumerate(load_claims())}
+    explained: dict[str, int] = defaultdict(int)
+    for nodeid in tests:
+        for claim in by_test[nodeid][1]:
+            explained[claim] += 1
+    if not explained:
+        return None
+
+    def rank(claim: str) -> tuple:
+        r = per_claim.get(claim, {})
+        run = sum(len(r.get(o, [])) for o in ("passed", "failed", NOT_CHECKED, COULD_NOT_RUN))
+        level = load_claims()[claim].level if claim in ledger_order else None
+        return (-explained[claim] / max(run, 1), _level_rank(level), -explained[claim],
+                ledger_order.get(claim, len(ledger_order)))
+
+    return min(explained, key=rank)
 
 
 def level_status(counts: dict[str, int]) -> str:
@@ -106,11 +178,34 @@ def render_table(results: Results, info: dict) -> list[str]:
     for level, counts in results.per_level().items():
         lines.append(f"{level:<11}{counts['passed']:>8}{counts['failed']:>8}{counts['not started']:>13}"
                      f"{counts['not run']:>9}   {level_status(counts)}")
-    ledger = load_claims()
-    failing = {cid: r for cid, r in results.per_claim().items() if r["failed"]}
-    if failing:
-        lines += ["", f"failing claims ({len(failing)}):"]
-        for cid, r in failing.items():
+    lines += _render_failures(results)
+    lines += _render_skip_reasons(results)
+    lines += _render_document_keys(results)
+    return lines
+
+
+def _indented(text: str, prefix: str) -> list[str]:
+    return [prefix + line for line in text.splitlines()]
+
+
+def _render_failures(results: Results) -> list[str]:
+    """Root causes first (lowest level leading), then the claims an assertion broke, then those left unchecked."""
+    ledger, per_claim, lines = load_claims(), results.per_claim(), []
+    causes = results.root_causes()
+    if causes:
+        lines += ["", f"root causes ({len(causes)}): the implementation raised before the spec could check"]
+        for number, cause in enumerate(causes, 1):
+            likely = cause["likely_claim"]
+            statement = ledger[likely].statement if likely in ledger else ""
+            lines.append(f"  {number}. {cause['exception']}")
+            lines.append(f"      raised in {cause['where']}; {cause['count']} test(s) over {len(cause['levels'])} "
+                         f"level(s): {', '.join(cause['levels'])}")
+            if likely:
+                lines.append(f"      most likely breaks {likely}: {statement}")
+    broken = {cid: r for cid, r in per_claim.items() if r["failed"]}
+    if broken:
+        lines += ["", f"claims broken ({len(broken)}): an assertion about them failed"]
+        for cid, r in sorted(broken.items(), key=lambda kv: _level_rank(_claim_level(kv[0]))):
             claim = ledger.get(cid)
             statement = claim.statement if claim else "(not in the ledger)"
             sources = "; ".join(claim.sources) if claim and claim.sources else "project addition"
@@ -118,28 +213,78 @@ def render_table(results: Results, info: dict) -> list[str]:
             lines.append(f"      source: {sources}")
             lines.append(f"      failing tests: {', '.join(n.split('::', 1)[-1] for n in r['failed'][:4])}"
                          + (f" and {len(r['failed']) - 4} more" if len(r["failed"]) > 4 else ""))
-    if results.reasons:
-        lines += ["", "why tests did not run:"]
-        order = {name: i for i, name in enumerate(ALL_LEVEL_NAMES)}
-        for level, reasons in sorted(results.reasons.items(), key=lambda kv: order.get(kv[0], len(order))):
-            for reason in reasons:
-                lines.append(f"  {level}: {reason}")
+            first = results.failures.get(r["failed"][0], "")
+            if first:
+                lines.append("      first failure:")
+                lines += _indented(first, "        ")
+    likely = {cause["likely_claim"] for cause in causes}
+    stopped = {cid: r for cid, r in per_claim.items() if r[COULD_NOT_RUN] and not r["failed"] and cid not in likely}
+    if stopped:
+        lines += ["", f"claims whose tests could not run because of an earlier error ({len(stopped)}; see root causes):"]
+        by_level: dict[str, list[str]] = defaultdict(list)
+        for cid in stopped:
+            by_level[_claim_level(cid) or "?"].append(cid)
+        for level in sorted(by_level, key=_level_rank):
+            lines.append(f"  {level}: {', '.join(by_level[level])}")
     return lines
+
+
+def _claim_level(cid: str) -> str | None:
+    claim = load_claims().get(cid)
+    return claim.level if claim else None
+
+
+def _render_skip_reasons(results: Results) -> list[str]:
+    """Each distinct reason once, with the levels it applies to (a missing corpus touches many levels)."""
+    if not results.reasons:
+        return []
+    levels_of: dict[str, list[str]] = {}
+    for level, reasons in sorted(results.reasons.items(), key=lambda kv: _level_rank(kv[0])):
+        for reason in reasons:
+            levels_of.setdefault(reason, []).append(level)
+    lines = ["", "why tests did not run:"]
+    for reason, levels in levels_of.items():
+        lines.append(f"  {', '.join(levels)}: {reason}")
+    return lines
+
+
+def _render_document_keys(results: Results) -> list[str]:
+    """Explain the short document keys (``d1`` in ``corpus.d1-merges``) of the claim ids printed above."""
+    keys = document_keys_in(results.per_claim())
+    if not keys:
+        return []
+    return ["", "document keys in claim ids:"] + [f"  {key} = {title}" for key, title in keys.items()]
 
 
 def as_json(results: Results, info: dict) -> dict:
     ledger = load_claims()
     levels = {level: {**counts, "status": level_status(counts)} for level, counts in results.per_level().items()}
     claims = {}
+    broken = results.broken_claims()
     for cid, r in results.per_claim().items():
-        status = "failed" if r["failed"] else "passed" if r["passed"] else "not started" if r["not started"] else "not run"
         claim = ledger.get(cid)
-        claims[cid] = {"status": status, "level": claim.level if claim else None,
+        claims[cid] = {"status": claim_status(cid, r, broken), "level": claim.level if claim else None,
                        "statement": claim.statement if claim else None,
                        "sources": list(claim.sources) if claim else [],
                        "tests": {k: v for k, v in r.items() if v}}
+        if cid in broken:
+            claims[cid]["broken_by"] = broken[cid]
+        if r["failed"]:
+            claims[cid]["first_failure"] = results.failures.get(r["failed"][0], "")
     reasons = {level: list(r) for level, r in results.reasons.items()}
-    return {**info, "levels": levels, "claims": claims, "failures": results.failures, "skip_reasons": reasons}
+    return {**info, "levels": levels, "root_causes": results.root_causes(), "claims": claims,
+            "failures": results.failures, "skip_reasons": reasons,
+            "document_keys": document_keys_in(claims)}
+
+
+def claim_status(cid: str, outcomes: dict[str, list[str]], broken: dict[str, str]) -> str:
+    """failed (an assertion broke it, or it is the likely claim of a root cause), then could not run, passed, ..."""
+    if cid in broken:
+        return "failed"
+    for status in (COULD_NOT_RUN, "passed", "not started", "not run"):
+        if outcomes[status]:
+            return status
+    return NOT_CHECKED
 
 
 def write_json(path: Path, results: Results, info: dict) -> None:

@@ -1,0 +1,147 @@
+"""Exact blame: which claim a failing assertion breaks, and where an implementation raised.
+
+A test may check several claims. Wrapping each assertion in ``checking(claim)`` records
+on the failure which claim that assertion is about, so the report credits the failure to
+that claim alone; the test's other claims are "not checked" by it. A test that stops on an
+exception other than the spec's own assertion "could not run": its claims are neither
+passed nor broken, and the exception is grouped with others of the same root cause.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import sysconfig
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pytest
+
+_BLAMED = "_bpe_kata_claims"
+SPEC_DIR = Path(__file__).resolve().parent
+LIBRARY_DIRS = tuple(
+    str(Path(p).resolve()) for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+)
+
+BROKEN = "broken"  # an assertion of the spec about the claim failed
+ERROR = "error"  # the code under test raised before the spec could check anything
+
+
+@contextmanager
+def checking(*claims: str) -> Iterator[None]:
+    """``with checking("train.ids-from-256"): assert ...``: a failure here breaks only these claims.
+
+    Only the spec's own check failing (AssertionError, ``pytest.fail``) is labelled; any other
+    exception passes through untouched and is reported as an error. Nested blocks: the
+    innermost wins.
+    """
+    try:
+        yield
+    except (AssertionError, pytest.fail.Exception) as failure:
+        if getattr(failure, _BLAMED, None) is None:
+            setattr(failure, _BLAMED, tuple(claims))
+        raise
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Why a test failed, as plain strings (it travels from pytest-xdist workers in user_properties)."""
+
+    kind: str  # BROKEN or ERROR
+    blamed: tuple[str, ...]  # for BROKEN: the claims the failing assertion checks
+    root_cause: str  # for ERROR: "Type: message", else ""
+    where: str  # for ERROR: "function (file:line)" of the innermost frame of the code under test
+    detail: str  # what the report shows: the assertion's expected vs actual, or the exception
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> Verdict:
+        data = json.loads(text)
+        return cls(data["kind"], tuple(data["blamed"]), data["root_cause"], data["where"], data["detail"])
+
+
+def _leaf(error: BaseException) -> BaseException:
+    """The first exception inside exception groups (Hypothesis reports several distinct failures as one)."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error
+
+
+def _is_library(filename: str) -> bool:
+    path = str(Path(filename).resolve())
+    return path.startswith(LIBRARY_DIRS) or path.startswith(str(SPEC_DIR))
+
+
+def _innermost_frame(error: BaseException, implementation_root: Path | None) -> traceback.FrameSummary | None:
+    """The innermost frame of the code under test: its own files, or else any file outside the spec and libraries."""
+    frames = traceback.extract_tb(error.__traceback__)
+    if implementation_root is not None:
+        own = [f for f in frames if Path(f.filename).resolve().is_relative_to(implementation_root)]
+        if own:
+            return own[-1]
+    outside = [f for f in frames if not _is_library(f.filename)
+               and not Path(f.filename).name.startswith("test_")]
+    return outside[-1] if outside else None
+
+
+def implementation_root(module) -> Path | None:
+    """The file, or for a package the folder, that holds the implementation's code."""
+    file = getattr(module, "__file__", None)
+    if not file:
+        return None
+    path = Path(file).resolve()
+    return path.parent if path.name == "__init__.py" else path
+
+
+def _is_spec_check(error: BaseException, frame: traceback.FrameSummary | None, root: Path | None) -> bool:
+    """An assertion (or pytest.fail) raised by the spec, not by the implementation's own ``assert``."""
+    if not isinstance(error, (AssertionError, pytest.fail.Exception)):
+        return False
+    raised_in = traceback.extract_tb(error.__traceback__)
+    if not raised_in or root is None:
+        return True
+    return not Path(raised_in[-1].filename).resolve().is_relative_to(root)
+
+
+def _short_path(filename: str) -> str:
+    path = Path(filename)
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path.name
+
+
+def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: str, max_lines: int = 24) -> Verdict:
+    """The verdict on a test that failed with ``error``, given its claims and the module under test."""
+    error = _leaf(error)
+    root = implementation_root(module)
+    frame = _innermost_frame(error, root)
+    if _is_spec_check(error, frame, root):
+        blamed = getattr(error, _BLAMED, None) or claims
+        return Verdict(BROKEN, tuple(blamed), "", "", _assertion_detail(error, longrepr_text, max_lines))
+    message = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
+    cause = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    where = f"{frame.name} ({_short_path(frame.filename)}:{frame.lineno})" if frame else "?"
+    return Verdict(ERROR, (), cause, where, f"{cause}\n  raised in {where}")
+
+
+def _assertion_detail(error: BaseException, longrepr_text: str, max_lines: int) -> str:
+    """The assertion's own message (pytest's rewritten explanation or the spec's diff), cut to a readable size."""
+    text = str(error).strip() or (longrepr_text.strip().splitlines() or [""])[-1]
+    lines = text.splitlines()
+    if len(lines) > max_lines:
+        lines = lines[:max_lines] + [f"... ({len(lines) - max_lines} more lines)"]
+    return "\n".join(line[:300] for line in lines)
+
+
+if sys.version_info < (3, 11):  # pragma: no cover - BaseExceptionGroup is a builtin from 3.11
+    try:
+        from exceptiongroup import BaseExceptionGroup  # type: ignore[no-redef]
+    except ImportError:
+        class BaseExceptionGroup(BaseException):  # type: ignore[no-redef]
+            exceptions: tuple = ()
