@@ -49,6 +49,18 @@ def train_sequence(text: str, merges: dict[Pair, int]) -> list[int]:
     return ids
 
 
+def first_step_not_greedy(text: str, merges: list[tuple[Pair, int]]) -> int | None:
+    """The first merge (by position in the table) whose pair was not among the most frequent when replayed
+    in the table's order, or None: a table in training order passes whatever tie rule chose among equals."""
+    ids = list(text.encode("utf-8"))
+    for step, (pair, idx) in enumerate(merges):
+        stats = get_stats(ids)
+        if not stats or stats.get(pair, 0) != max(stats.values()):
+            return step
+        ids = merge(ids, pair, idx)
+    return None
+
+
 def build_vocab(merges: dict[Pair, int]) -> dict[int, bytes]:
     vocab = {i: bytes([i]) for i in range(256)}
     for (p0, p1), idx in sorted(merges.items(), key=lambda item: item[1]):

@@ -250,7 +250,8 @@ def _render_skip_reasons(results: Results) -> list[str]:
 
 def _render_document_keys(results: Results) -> list[str]:
     """Explain the short document keys (``d1`` in ``corpus.d1-merges``) of the claim ids printed above."""
-    keys = document_keys_in(results.per_claim())
+    shown = [cid for cid, r in results.per_claim().items() if r["failed"] or r[COULD_NOT_RUN]]
+    keys = document_keys_in(shown)
     if not keys:
         return []
     return ["", "document keys in claim ids:"] + [f"  {key} = {title}" for key, title in keys.items()]

@@ -6,6 +6,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec import cases, oracle, strategies
+from spec.blame import checking
+from spec.compare import expect_equal
 from spec.shapes import ids_of
 
 pytestmark = pytest.mark.level("merge")
@@ -17,13 +19,17 @@ pairs = st.tuples(st.integers(0, 4), st.integers(0, 4))
 def test_merge_case(bpe, case):
     given_input = case["input"]
     result = bpe.merge(list(given_input["ids"]), tuple(given_input["pair"]), given_input["idx"])
-    assert ids_of(result) == case["expected"]["ids"]
+    expect_equal(ids_of(result), case["expected"]["ids"], "ids")
 
 
 @pytest.mark.claim("merge.left-to-right", "merge.end-guard")
 @given(strategies.small_id_lists, pairs)
 def test_merge_equals_oracle(bpe, ids, pair):
-    assert ids_of(bpe.merge(list(ids), pair, 300)) == oracle.merge(ids, pair, 300)
+    result, expected = ids_of(bpe.merge(list(ids), pair, 300)), oracle.merge(ids, pair, 300)
+    # equal up to the expected last element: only the pair at the very end went wrong
+    at_the_end = result[:len(expected) - 1] == expected[:-1] and ids[-2:] == list(pair)
+    with checking("merge.end-guard" if at_the_end else "merge.left-to-right"):
+        expect_equal(result, expected, f"merge of {pair} in {ids}")
 
 
 @pytest.mark.claim("merge.pure")

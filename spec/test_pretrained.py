@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec import pretrained, tiktoken_tables
+from spec.blame import checking
 from spec.plugin import NOT_RUN
 from spec.published import TableUnavailable
 from spec.shapes import bytes_of, ids_of
@@ -266,9 +267,11 @@ def tiktoken_pieces(encoding, text: str) -> list[str]:
 def test_gpt2_has_256_bytes_50000_merges_and_one_special_token(published):
     table, encoding = published("gpt2")
     single_bytes = sum(len(encoding.decode_single_token_bytes(i)) == 1 for i in range(256))
-    assert (encoding.n_vocab, single_bytes, len(table.merges)) == (50_257, 256, 50_000)
-    assert (encoding.special_tokens_set, encoding.eot_token) == ({"<|endoftext|>"}, 50_256)
-    assert encoding.encode("<|endoftext|>", allowed_special="all") == [50_256]
+    with checking("pretrained.gpt2-size"):
+        assert (encoding.n_vocab, single_bytes, len(table.merges)) == (50_257, 256, 50_000)
+    with checking("special.gpt2-eot"):
+        assert (encoding.special_tokens_set, encoding.eot_token) == ({"<|endoftext|>"}, 50_256)
+        assert encoding.encode("<|endoftext|>", allowed_special="all") == [50_256]
 
 
 @pytest.mark.claim("pretrained.cl100k-size")

@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given
 
 from spec import strategies
+from spec.blame import checking
+from spec.compare import expect_equal
 from spec.shapes import ids_of
 
 pytestmark = pytest.mark.level("roundtrip")
@@ -53,13 +55,13 @@ def test_decode_then_encode_need_not_give_the_ids_back(bpe):
 
 
 @pytest.mark.corpus("tinyshakespeare")
-@pytest.mark.claim("roundtrip.shakespeare-5000", "roundtrip.unseen")
-@pytest.mark.parametrize("which", ["first-5000", "unseen"])
+@pytest.mark.parametrize("which", [pytest.param("first-5000", marks=pytest.mark.claim("roundtrip.shakespeare-5000")),
+                                   pytest.param("unseen", marks=pytest.mark.claim("roundtrip.unseen"))])
 def test_shakespeare_table_round_trips(bpe, corpus, trained, which):
     shakespeare = corpus("tinyshakespeare")
     merges = trained("tinyshakespeare", shakespeare, 276)
     text = shakespeare[:5000] if which == "first-5000" else "Hello, 世界！分词器没见过中文也能处理。👋"
-    assert roundtrip(bpe, text, merges) == text
+    expect_equal(roundtrip(bpe, text, merges), text, "decode(encode(text))")
 
 
 @pytest.mark.corpus("alice")
@@ -67,4 +69,5 @@ def test_shakespeare_table_round_trips(bpe, corpus, trained, which):
 @pytest.mark.parametrize("text", ["strawberry", "Alice was beginning to get very tired", "café — naïve — 日本語"])
 def test_alice_examples_round_trip(bpe, corpus, trained, text):
     merges = trained("alice", corpus("alice"), 512)
-    assert roundtrip(bpe, text, merges) == text
+    with checking("roundtrip.examples", "corpus.d1-examples"):  # both claims say these three round-trip
+        expect_equal(roundtrip(bpe, text, merges), text, "decode(encode(text))")

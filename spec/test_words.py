@@ -6,6 +6,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec import cases, oracle_words, strategies
+from spec.blame import checking
+from spec.compare import expect_equal
 from spec.shapes import symbols_of, word_merges_of
 from spec.toy_words import TOY_CORPUS, BudgetRow, budget_row
 
@@ -53,7 +55,7 @@ def test_train_words_case(bpe, case):
     """The merges with the count each had when it was chosen; then the runners-up, counted by the oracle."""
     given_input, expected = case["input"], case["expected"]
     merges = _train(bpe, given_input)
-    assert merges == [((a, b), n) for a, b, n in expected["merges"]]
+    expect_equal(merges, [((a, b), n) for a, b, n in expected["merges"]], "((left, right), count) merges")
     if "runners_up" in expected:
         words = oracle_words.spelled(_corpus(given_input), given_input.get("end_of_word", "_"))
         for (pair, count), runners in zip(merges, expected["runners_up"]):
@@ -68,11 +70,11 @@ def test_segment_word_case(bpe, case):
     given_input, expected = case["input"], case["expected"]
     merges = [tuple(pair) for pair in given_input["merges"]]
     if "symbols" in expected:
-        assert _segment(bpe, given_input["word"], merges, given_input) == expected["symbols"]
+        expect_equal(_segment(bpe, given_input["word"], merges, given_input), expected["symbols"], "symbols")
         return
     steps = [_segment(bpe, given_input["word"], merges[:k], given_input) for k in range(len(merges) + 1)]
     trace = [step for k, step in enumerate(steps) if k == 0 or step != steps[k - 1]]
-    assert trace == expected["trace"]
+    expect_equal(trace, expected["trace"], "segmentation after each merge")
 
 
 @pytest.mark.claim("words.toy-segmentation", "words.segmentation-replays")
@@ -82,7 +84,13 @@ def test_segment_word_takes_train_words_output_as_it_is(bpe):
     expected = {case.values[0]["input"]["word"]: case.values[0]["expected"]["symbols"]
                 for case in _word_cases("segment_word", "symbols") if case.id.startswith("toy-segmentation-")}
     assert sorted(expected) == sorted(set(TOY_CORPUS.split()))
-    assert {word: symbols_of(bpe.segment_word(word, merges)) for word in expected} == expected
+    as_returned = {word: symbols_of(bpe.segment_word(word, merges)) for word in expected}
+    with checking("words.segmentation-replays"):  # counts and all, the list works as its pairs alone do
+        pairs_only = [tuple(pair) for pair, _ in merges]
+        expect_equal(as_returned, {word: symbols_of(bpe.segment_word(word, pairs_only)) for word in expected},
+                     "segments with train_words' list against its pairs alone")
+    with checking("words.toy-segmentation"):
+        expect_equal(as_returned, expected, "segments")
 
 
 @pytest.mark.parametrize("case", _budget_params())

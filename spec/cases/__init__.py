@@ -36,6 +36,20 @@ def merges_from(rows: list[list[int]]) -> dict[Pair, int]:
     return {(left, right): idx for left, right, idx in rows}
 
 
+def expect_ids(result: list[int], expected: dict, merges: dict[Pair, int] | None = None) -> None:
+    """A case's ids, or their number, as expected; a mismatch shows both, with each id's bytes."""
+    from spec.compare import CaseMismatch, expect_equal, show_bytes
+    from spec.oracle import build_vocab
+
+    if "ids" in expected:
+        expect_equal(result, expected["ids"], "ids", merges=merges)
+    elif len(result) != expected["length"]:
+        vocab = build_vocab(dict(merges or {}))
+        pieces = ", ".join(f"{i} [{show_bytes(vocab[i])}]" if i in vocab else str(i) for i in result[:40])
+        raise CaseMismatch(f"number of ids: expected {expected['length']}, got {len(result)}\n"
+                           f"  actual ids: {pieces}{', ...' if len(result) > 40 else ''}")
+
+
 def params(level: str, *operations: str) -> list:
     """pytest parameters for the cases of one level file and operations, each marked with its claims."""
     data = load_file(CASES_DIR / f"{level}.json")
