@@ -1,0 +1,147 @@
+"""Exact blame: a failing assertion blames its own claim, errors are grouped by root cause, failures read well."""
+
+from __future__ import annotations
+
+import pytest
+
+from spec import blame, compare
+from tests.conftest import REPO_ROOT, run_spec_inline
+
+IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
+
+
+# --- checking() and judge(), on their own ----------------------------------------------------------
+
+def _raised(function) -> BaseException:
+    try:
+        function()
+    except BaseException as error:  # noqa: BLE001 - the test wants whatever was raised
+        return error
+    raise AssertionError("nothing was raised")
+
+
+def test_a_failing_check_blames_only_its_claims():
+    def failing():
+        with blame.checking("claim.one"):
+            assert 1 == 1
+        with blame.checking("claim.two"):
+            assert [1, 2] == [1, 3]
+
+    verdict = blame.judge(_raised(failing), ("claim.one", "claim.two", "claim.three"), None, "")
+    assert (verdict.kind, verdict.blamed) == (blame.BROKEN, ("claim.two",))
+
+
+def test_an_assertion_outside_any_check_blames_every_claim_of_the_test():
+    def failing():
+        assert 1 == 2
+
+    assert blame.judge(_raised(failing), ("a.b", "c.d"), None, "").blamed == ("a.b", "c.d")
+
+
+def test_an_exception_from_the_implementation_is_an_error_with_its_place():
+    from tests.implementations import wrong_train_max_on_empty as module
+
+    def failing():
+        with blame.checking("train.exhausted"):  # the check never ran: train raised first
+            module.train("ab", 300)
+
+    verdict = blame.judge(_raised(failing), ("train.exhausted",), module, "")
+    assert verdict.kind == blame.ERROR and verdict.blamed == ()
+    assert verdict.root_cause.startswith("ValueError: max()")
+    assert verdict.where.startswith("train (") and "wrong_train_max_on_empty.py:" in verdict.where
+
+
+def test_the_implementations_own_assert_is_an_error_not_a_broken_claim(tmp_path):
+    own = tmp_path / "own_assert.py"
+    own.write_text("def train(text, vocab_size):\n    assert vocab_size >= 256\n", encoding="utf-8")
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("own_assert", own)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    verdict = blame.judge(_raised(lambda: module.train("a", 3)), ("train.min-vocab",), module, "")
+    assert verdict.kind == blame.ERROR and verdict.where.startswith("train (")
+
+
+def test_verdicts_survive_the_trip_from_an_xdist_worker():
+    verdict = blame.Verdict(blame.BROKEN, ("a.b",), "", "", "ids: expected 1, got 2")
+    assert blame.Verdict.from_json(verdict.to_json()) == verdict
+
+
+# --- readable differences ------------------------------------------------------------------------------
+
+def test_id_lists_show_the_first_difference_with_its_bytes():
+    lines = compare.describe([256, 99], [256, 257], "ids", {256: b"ab", 257: b"c\xe4"})
+    text = "\n".join(lines)
+    assert "first difference at index 1" in text
+    assert "expected 257 [63 e4 'c\ufffd']" in text and "got 99 [63 'c']" in text
+
+
+def test_merge_lists_show_each_merge_with_the_bytes_it_makes():
+    text = "\n".join(compare.describe([((97, 98), 256)], [((98, 97), 256)], "merges"))
+    assert "(98, 97) -> 256 [62 61 'ba']" in text and "(97, 98) -> 256 [61 62 'ab']" in text
+
+
+def test_bytes_and_text_differences_are_shown_both_ways():
+    assert "e4 bd a0 '你'" in "\n".join(compare.describe(b"\xe4\xbd\xa0", b"\xe4\xbd", "bytes"))
+    assert "first difference at character 2" in "\n".join(compare.describe("abd", "abc", "text"))
+
+
+def test_expect_fields_reports_every_differing_field():
+    with pytest.raises(AssertionError) as raised:
+        compare.expect_fields({"outputs": (["", "a"], ["", "b"]), "flush": ("x", ""), "same": (1, 1)})
+    assert "outputs" in str(raised.value) and "flush" in str(raised.value) and "same" not in str(raised.value)
+
+
+# --- through a run of the spec -------------------------------------------------------------------------
+
+def test_a_multi_claim_test_failing_one_assertion_blames_only_that_claim(tmp_path):
+    """Ids from 257: the test of ids-from-256 and tie-recorded breaks ids-from-256 only."""
+    run = run_spec_inline(tmp_path, "--impl", str(IMPLEMENTATIONS / "wrong_ids_from_257.py"),
+                          "-k", "test_ids_are_consecutive_from_256_in_training_order", files=["spec/test_train.py"])
+    assert run.returncode == 1
+    claims = run.report["claims"]
+    assert claims["train.ids-from-256"]["status"] == "failed"
+    assert claims["train.tie-recorded"]["status"] != "failed"
+    assert list(claims["train.tie-recorded"]["tests"]) == ["not checked"]
+
+
+def test_errors_are_grouped_by_root_cause_with_the_claim_they_most_likely_break(tmp_path, capsys):
+    """A minbpe-like trainer: one ValueError from max() behind failures over several levels."""
+    files = ["spec/test_train.py", "spec/test_decode.py", "spec/test_encode.py", "spec/test_roundtrip.py"]
+    run = run_spec_inline(tmp_path, "--impl", str(IMPLEMENTATIONS / "wrong_train_max_on_empty.py"), "-m", "not corpus",
+                          files=files, capsys=capsys)
+    assert run.returncode == 1
+    causes = run.report["root_causes"]
+    assert len(causes) == 1, causes
+    cause = causes[0]
+    assert cause["exception"].startswith("ValueError: max()") and "wrong_train_max_on_empty.py:" in cause["where"]
+    assert cause["count"] >= 8 and cause["levels"][0] == "train" and len(cause["levels"]) >= 3
+    assert cause["likely_claim"] == "train.exhausted"
+    claims = run.report["claims"]
+    assert claims["train.exhausted"]["status"] == "failed" and claims["train.exhausted"]["broken_by"] == "root cause"
+    assert claims["train.no-early-stop"]["status"] in ("could not run", "passed")
+    assert "could not run" in claims["train.no-early-stop"]["tests"]
+    table = run.output[run.output.index("root causes (1)"):]
+    assert "most likely breaks train.exhausted" in table
+    assert table.index("root causes") < table.index("claims whose tests could not run")
+
+
+def test_the_report_shows_the_first_failures_expected_and_actual(tmp_path, capsys):
+    run = run_spec_inline(tmp_path, "--impl", str(IMPLEMENTATIONS / "wrong_tie_lowest_pair.py"),
+                          "--claim", "train.wikipedia-walkthrough", files=["spec/test_train.py"], capsys=capsys)
+    assert run.returncode == 1
+    first = run.report["claims"]["train.wikipedia-walkthrough"]["first_failure"]
+    assert "expected (256, 97) -> 257 [61 61 61 'aaa']" in first and "got (97, 98) -> 257 [61 62 'ab']" in first
+    assert "first failure:" in run.output and "expected (256, 97) -> 257" in run.output
+
+
+def test_document_keys_of_printed_claim_ids_are_explained(tmp_path, capsys, monkeypatch):
+    for name, value in {"BPE_KATA_SHARED_DATA": tmp_path / "none", "BPE_KATA_DATA": tmp_path / "none",
+                        "XDG_CACHE_HOME": tmp_path / "cache"}.items():
+        monkeypatch.setenv(name, str(value))
+    monkeypatch.setenv("BPE_KATA_OFFLINE", "1")
+    run = run_spec_inline(tmp_path, "--claim", "corpus.d1-merges", "--require-data", files=["spec/test_train.py"],
+                          capsys=capsys)
+    assert run.returncode == 1
+    assert "d1 = Build a BPE Tokenizer: Why Your Model Can't Count the R's" in run.output
+    assert run.report["document_keys"] == {"d1": "Build a BPE Tokenizer: Why Your Model Can't Count the R's"}
