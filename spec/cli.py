@@ -20,6 +20,7 @@ USAGE = """bpe-kata check [IMPL] [pytest options...]   run the spec against IMPL
        bpe-kata new NAME                            copy the starter to solutions/NAME
        bpe-kata claims [--level L] [--kind K]       list the claims the spec checks
        bpe-kata data [where|fetch]                  find or download the corpora
+       bpe-kata data import FILE                    file a hand-downloaded pg11.txt or tiny Shakespeare
        bpe-kata words-budget [IMPL]                 print the word-level merge-budget table of IMPL"""
 
 
@@ -78,6 +79,17 @@ def claims(level: str | None, kind: str | None) -> int:
     for claim in ledger.values():
         if (level is None or claim.level == level) and (kind is None or claim.kind == kind):
             print(f"{claim.id:<34} {claim.level:<10} {claim.kind:<11} {claim.statement}")
+    return 0
+
+
+def import_data(path: str) -> int:
+    """``bpe-kata data import FILE``: cut, check and cache a corpus downloaded by hand."""
+    try:
+        corpus, target = corpora.import_file(Path(path))
+    except corpora.CorpusUnavailable as error:
+        print(f"bpe-kata data import: {error}", file=sys.stderr)
+        return 1
+    print(f"{corpus.name}: {target} (SHA-256 checked)")
     return 0
 
 
@@ -145,8 +157,16 @@ def main(argv: list[str] | None = None) -> int:
         return claims(options.level, options.kind)
     if command == "data":
         parser = argparse.ArgumentParser(prog="bpe-kata data")
-        parser.add_argument("action", nargs="?", default="where", choices=("where", "fetch"))
-        return data(parser.parse_args(rest).action)
+        parser.add_argument("action", nargs="?", default="where", choices=("where", "fetch", "import"))
+        parser.add_argument("file", nargs="?", help="for import: pg11.txt (Alice, Project Gutenberg) or tiny Shakespeare")
+        options = parser.parse_args(rest)
+        if options.action == "import":
+            if not options.file:
+                parser.error("import needs the FILE to import")
+            return import_data(options.file)
+        if options.file:
+            parser.error(f"{options.action} takes no FILE")
+        return data(options.action)
     if command == "words-budget":
         if len(rest) > 1:
             print("usage: bpe-kata words-budget [IMPL]", file=sys.stderr)

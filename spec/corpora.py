@@ -33,7 +33,8 @@ class Corpus:
 
 
 def rebuild_gutenberg_ebook(raw: bytes, number: int = 11) -> bytes:
-    """Cut a Project Gutenberg plain text the way D1's corpus was cut.
+    """Cut a Project Gutenberg plain text the way the Alice corpus of "Build a BPE Tokenizer: Why Your
+    Model Can't Count the R's" was cut.
 
     Keeps the START and END marker lines and everything between, LF line endings, no
     byte-order mark, exactly one newline after the END line.
@@ -150,12 +151,49 @@ class CorpusFinder:
                 f"downloaded {corpus.url} but it does not match the expected SHA-256 {corpus.sha256} "
                 f"(got {sha256_of(data)}): the upstream text has changed. {fix}"
             )
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        target = self.cache_dir / corpus.filename
-        with tempfile.NamedTemporaryFile(dir=self.cache_dir, delete=False, suffix=".part") as tmp:
-            tmp.write(data)
+        return store(data, self.cache_dir / corpus.filename)
+
+
+def store(data: bytes, target: Path) -> Path:
+    """Write a verified corpus whole or not at all: never a half-written file where the finder looks."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=target.parent, delete=False, suffix=".part") as tmp:
+        tmp.write(data)
+    try:
+        os.replace(tmp.name, target)
+    finally:
+        Path(tmp.name).unlink(missing_ok=True)
+    return target
+
+
+def identify(raw: bytes, source: str = "the file") -> tuple[Corpus, bytes]:
+    """Which corpus a hand-downloaded file is, and its verified bytes: the file as it is (alice.txt,
+    tiny Shakespeare's input.txt), or cut the way its source is cut (Project Gutenberg's pg11.txt)."""
+    for corpus in CORPORA.values():
+        if sha256_of(raw) == corpus.sha256:
+            return corpus, raw
+    hints = []
+    for corpus in CORPORA.values():
         try:
-            os.replace(tmp.name, target)  # never leave a half-written corpus behind
-        finally:
-            Path(tmp.name).unlink(missing_ok=True)
-        return target
+            data = corpus.rebuild(raw)
+        except (CorpusUnavailable, UnicodeDecodeError):
+            continue
+        if data == raw:
+            continue  # nothing to cut: this corpus takes its file as it is
+        if sha256_of(data) == corpus.sha256:
+            return corpus, data
+        hints.append(f"it has the marker lines of {corpus.url}, but the text between them is not the edition the "
+                     f"spec uses (SHA-256 after cutting {sha256_of(data)[:12]}…, expected {corpus.sha256[:12]}…)")
+    known = "; ".join(f"{c.filename} ({c.size:,} bytes, SHA-256 {c.sha256[:12]}…, from {c.url})" for c in CORPORA.values())
+    raise CorpusUnavailable(f"{source} ({len(raw):,} bytes, SHA-256 {sha256_of(raw)[:12]}…) is none of the corpora"
+                            + (f": {hints[0]}" if hints else "") + f". Known: {known}")
+
+
+def import_file(path: Path, cache_dir: Path | None = None) -> tuple[Corpus, Path]:
+    """File a hand-downloaded corpus in the user cache, cut and checked, where the finder looks for it."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise CorpusUnavailable(f"cannot read {path}: {error.strerror or error}") from None
+    corpus, data = identify(raw, str(path))
+    return corpus, store(data, (cache_dir or user_cache_dir()) / corpus.filename)

@@ -63,13 +63,16 @@ class Results:
                 self.verdicts[rep.nodeid] = verdict
 
     def failed_claims(self) -> set[str]:
-        """Claims with a failing test: broken by an assertion, or whose test stopped at an error."""
+        """Claims an assertion broke. A test that stopped at an error breaks none: the claims' other tests
+        still run, which is what tells the root cause's likely claim apart."""
         return {claim for nodeid, (_, claims, outcome) in self.by_test.items() if outcome == "failed"
                 for claim in self._failed_on(nodeid, claims)}
 
     def _failed_on(self, nodeid: str, claims: tuple[str, ...]) -> tuple[str, ...]:
         verdict = self.verdicts.get(nodeid)
-        return verdict.blamed if verdict is not None and verdict.kind == BROKEN else claims
+        if verdict is None:
+            return claims
+        return verdict.blamed if verdict.kind == BROKEN else ()
 
     def any_level_results(self) -> bool:
         return any(level for level, _, _ in self.by_test.values())
@@ -100,15 +103,17 @@ class Results:
         return dict(claims)
 
     def root_causes(self) -> list[dict]:
-        """Errors grouped by exception, message and place, lowest failing level first, then the most tests."""
+        """Errors grouped by exception type and place (the message of the first one shown: messages often
+        carry the data, e.g. the byte that would not decode), lowest failing level first, then the most tests."""
         groups: dict[tuple[str, str], list[str]] = {}
         for nodeid, verdict in self.verdicts.items():
             if verdict.kind == ERROR:
-                groups.setdefault((verdict.root_cause, verdict.where), []).append(nodeid)
+                groups.setdefault((verdict.root_cause.split(":")[0], verdict.where), []).append(nodeid)
         per_claim = self.per_claim()
         causes = []
-        for (cause, where), tests in groups.items():
+        for (_, where), tests in groups.items():
             levels = sorted({self.by_test[t][0] for t in tests if self.by_test[t][0]}, key=_level_rank)
+            cause = self.verdicts[tests[0]].root_cause
             causes.append({"exception": cause, "where": where, "count": len(tests), "levels": levels,
                            "likely_claim": _likely_claim(tests, self.by_test, per_claim), "tests": tests})
         return sorted(causes, key=lambda c: (_level_rank(c["levels"][0]) if c["levels"] else len(ALL_LEVEL_NAMES),
@@ -128,8 +133,9 @@ def _level_rank(level: str | None) -> int:
 
 
 def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str, list[str]]]) -> str | None:
-    """The claim this error most likely breaks: the one for which it explains the largest share of its run
-    tests; ties go to the lowest level, then to the claim with more tests explained, then to ledger order."""
+    """The claim this error most likely breaks: the one it explains best, scored as the share of the claim's
+    run tests it explains times their number (a share of one from a claim's single test is weaker evidence
+    than a share of one over four tests); ties go to the lowest level, then to ledger order."""
     ledger_order = {cid: i for i, cid in enumerate(load_claims())}
     explained: dict[str, int] = defaultdict(int)
     for nodeid in tests:
@@ -142,8 +148,7 @@ def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str
         r = per_claim.get(claim, {})
         run = sum(len(r.get(o, [])) for o in ("passed", "failed", NOT_CHECKED, COULD_NOT_RUN))
         level = load_claims()[claim].level if claim in ledger_order else None
-        return (-explained[claim] / max(run, 1), _level_rank(level), -explained[claim],
-                ledger_order.get(claim, len(ledger_order)))
+        return (-explained[claim] ** 2 / max(run, 1), _level_rank(level), ledger_order.get(claim, len(ledger_order)))
 
     return min(explained, key=rank)
 
