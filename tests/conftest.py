@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +15,43 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED = REPO_ROOT.parent / "shared"
+
+
+BESIDE_VAR = "BPE_KATA_BESIDE"  # the folder holding the repository and shared/ (the suite's own tests move it)
+
+
+def beside_root() -> Path:
+    return Path(os.environ.get(BESIDE_VAR) or REPO_ROOT.parent)
+
+
+def _missing_beside(item: pytest.Item) -> str | None:
+    marker = item.get_closest_marker("beside")
+    if marker is None:
+        return None
+    return None if (beside_root() / marker.args[0]).exists() else marker.args[0]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Checks of files that travel beside the repository (the claims inventory, the source documents)
+    are left out where those files are absent: a fresh clone has nothing to skip."""
+    kept, dropped = [], []
+    for item in items:
+        (dropped if _missing_beside(item) else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    missing = [path for path in BESIDE_FILES if not (beside_root() / path).exists()]
+    if not missing:
+        return []
+    return [f"note: {', '.join('../' + p for p in missing)} absent beside the repository: "
+            "the checks against them are not collected (they run where the files travel with the clone, as in CI)"]
+
+
+#: Files beside the repository that some checks read (tests mark them with @pytest.mark.beside).
+BESIDE_FILES = ("shared/CLAIMS.md", "shared/seeds")
 
 
 @dataclass

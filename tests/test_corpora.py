@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -11,25 +12,50 @@ from spec import corpora
 from spec.corpora import CORPORA, CorpusFinder, CorpusUnavailable, rebuild_gutenberg_ebook, sha256_of
 
 SHARED = corpora.SHARED_DATA  # captured before any test points it elsewhere
+USER_DATA_DIR = os.environ.get(corpora.ENV_VAR)  # captured before _no_user_environment hides them
+USER_CACHE = corpora.user_cache_dir()
 START = "*** START OF THE PROJECT GUTENBERG EBOOK 11 ***"
 END = "*** END OF THE PROJECT GUTENBERG EBOOK 11 ***"
 
 
-def shared_bytes(filename: str) -> bytes:
-    path = SHARED / filename
-    if not path.is_file():
-        pytest.skip(f"{path} is not available on this machine")
-    return path.read_bytes()
+def local_copy(name: str, folders: list[Path | None]) -> bytes | None:
+    """The first verified copy of a corpus in these folders (never a download)."""
+    corpus = CORPORA[name]
+    for folder in folders:
+        path = Path(folder).expanduser() / corpus.filename if folder else None
+        if path is not None and path.is_file() and sha256_of(data := path.read_bytes()) == corpus.sha256:
+            return data
+    return None
+
+
+def user_corpus(config: pytest.Config, name: str) -> bytes:
+    """A corpus from where the spec finds it: --data-dir or $BPE_KATA_DATA, ../shared/data, the user cache."""
+    folders = [config.getoption("--data-dir") or USER_DATA_DIR, SHARED, USER_CACHE]
+    data = local_copy(name, folders)
+    if data is None:
+        pytest.skip(f"not run: no verified {CORPORA[name].filename} in {', '.join(str(f) for f in folders if f)} "
+                    "(set $BPE_KATA_DATA or --data-dir, or run `bpe-kata data fetch`)")
+    return data
 
 
 @pytest.fixture(scope="module")
-def shakespeare() -> bytes:
-    return shared_bytes(CORPORA["tinyshakespeare"].filename)
+def shakespeare(request) -> bytes:
+    return user_corpus(request.config, "tinyshakespeare")
 
 
 @pytest.fixture(scope="module")
-def alice() -> bytes:
-    return shared_bytes(CORPORA["alice"].filename)
+def alice(request) -> bytes:
+    return user_corpus(request.config, "alice")
+
+
+def test_the_suites_own_corpus_lookup_honours_the_data_dir(tmp_path, shakespeare):
+    """The data a user points the spec at serves these tests too, so a run with data skips nothing."""
+    data = tmp_path / "my-data"
+    data.mkdir()
+    (data / "tinyshakespeare.txt").write_bytes(shakespeare)
+    assert local_copy("tinyshakespeare", [data, tmp_path / "absent", None]) == shakespeare
+    (data / "tinyshakespeare.txt").write_bytes(shakespeare[:-1])
+    assert local_copy("tinyshakespeare", [data]) is None
 
 
 class FakeDownload:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from spec.ledger import DOCUMENTS, KINDS, load_claims
+from spec.ledger import DOCUMENT_KEYS, DOCUMENTS, KINDS, load_claims
 from spec.levels import ALL_LEVEL_NAMES
 from tests.conftest import SHARED
 
@@ -15,11 +15,10 @@ CLAIMS = load_claims()
 
 def shared_claim_ids() -> list[str]:
     path = SHARED / "CLAIMS.md"
-    if not path.is_file():
-        pytest.skip(f"not run: {path} is absent (it travels beside the repository in CI)")
     return re.findall(r"^\| ([a-z0-9]+\.[a-z0-9-]+) \|", path.read_text(encoding="utf-8"), flags=re.M)
 
 
+@pytest.mark.beside("shared/CLAIMS.md")
 def test_every_inventory_claim_is_in_the_ledger():
     ids = shared_claim_ids()
     assert len(ids) > 80
@@ -43,6 +42,17 @@ def test_every_asserted_claim_has_a_test(spec_tests):
     assert untested == []
 
 
+def test_statements_name_documents_by_title_not_by_short_key():
+    """A reader of the report meets no "D1's corpus": documents are named by their titles."""
+    keyed = [c.id for c in CLAIMS.values() if re.search(r"\bD[0-4]\b", f"{c.statement} {c.reason}")]
+    assert keyed == []
+
+
+def test_every_document_key_of_a_claim_id_stands_for_a_document():
+    keys = {part.split("-")[0] for cid in CLAIMS for part in cid.split(".")[1:] if re.fullmatch(r"d\d+", part.split("-")[0])}
+    assert keys and keys <= set(DOCUMENT_KEYS)
+
+
 def test_every_level_of_the_ledger_is_a_level_of_the_suite():
     assert {c.level for c in CLAIMS.values()} <= set(ALL_LEVEL_NAMES)
 
@@ -63,11 +73,31 @@ def _word_runs(text: str, length: int) -> set[tuple[str, ...]]:
     return {run for run in runs if sum(len(word) >= 4 for word in run) >= 4}
 
 
+def _without_titles(text: str) -> str:
+    """A statement minus the documents' titles it cites (citing a title is required, not copying)."""
+    for title in DOCUMENTS:
+        text = text.replace(title, " ")
+    return text
+
+
+@pytest.mark.beside("shared/seeds")
 def test_statements_are_in_our_own_words():
     """No statement repeats ten words in a row of a source document."""
     seeds = sorted((SHARED / "seeds").glob("*.txt"))
-    if not seeds:
-        pytest.skip("not run: the source documents are absent")
+    assert seeds, "the source documents' folder holds no document"
     document_runs = set().union(*(_word_runs(p.read_text(encoding="utf-8"), 10) for p in seeds))
-    copied = [c.id for c in CLAIMS.values() if _word_runs(c.statement, 10) & document_runs]
+    copied = [c.id for c in CLAIMS.values() if _word_runs(_without_titles(c.statement), 10) & document_runs]
     assert copied == []
+
+
+def test_checks_of_files_beside_the_repository_are_left_out_where_they_are_absent(tmp_path, monkeypatch, capsys):
+    """A fresh clone without ../shared: those checks are not collected (no skip), and the header says why."""
+    from tests.conftest import BESIDE_VAR, nested_pytest
+
+    monkeypatch.setenv(BESIDE_VAR, str(tmp_path))
+    code = nested_pytest(["tests/test_ledger.py"], "--collect-only", "-v")
+    output = capsys.readouterr().out
+    assert code == 0, output
+    assert "test_every_inventory_claim_is_in_the_ledger" not in output and "test_statements_are_in_our_own_words" not in output
+    assert "test_ledger_entries_are_well_formed" in output and "2 deselected" in output
+    assert "note: ../shared/CLAIMS.md, ../shared/seeds absent beside the repository" in output
