@@ -92,6 +92,25 @@ def test_expect_fields_reports_every_differing_field():
     assert "outputs" in str(raised.value) and "flush" in str(raised.value) and "same" not in str(raised.value)
 
 
+def test_plain_asserts_on_id_lists_get_the_same_explanation():
+    from spec.plugin import pytest_assertrepr_compare
+
+    lines = pytest_assertrepr_compare(None, "==", [104, 105], [104, 228])
+    assert any("first difference at index 1" in line for line in lines)
+    assert any("got 105 [69 'i']" in line for line in lines)
+    assert pytest_assertrepr_compare(None, "==", [1], [1]) is None
+    assert pytest_assertrepr_compare(None, "<", [1], [2]) is None
+
+
+def test_a_length_case_shows_bytes_per_token():
+    from spec import cases
+
+    with pytest.raises(AssertionError) as raised:
+        cases.expect_ids([256, 97], {"length": 4}, {(97, 97): 256}, text_bytes=8)
+    assert "expected 4, got 2 (2.0000 against 4.0000 bytes per token for 8 bytes)" in str(raised.value)
+    assert "256 [61 61 'aa']" in str(raised.value)
+
+
 # --- through a run of the spec -------------------------------------------------------------------------
 
 def test_a_multi_claim_test_failing_one_assertion_blames_only_that_claim(tmp_path):
@@ -145,3 +164,23 @@ def test_document_keys_of_printed_claim_ids_are_explained(tmp_path, capsys, monk
     assert run.returncode == 1
     assert "d1 = Build a BPE Tokenizer: Why Your Model Can't Count the R's" in run.output
     assert run.report["document_keys"] == {"d1": "Build a BPE Tokenizer: Why Your Model Can't Count the R's"}
+
+
+def test_every_multi_claim_spec_test_says_which_claim_each_check_is_about(spec_tests):
+    """A test marked with several claims wraps its checks in checking(...); a worked case (one expected result
+    documented for all its claims) is the exception."""
+    import importlib
+    import inspect
+
+    unlabelled, checked = set(), set()
+    for nodeid, row in spec_tests.items():
+        if len(row["claims"]) < 2:
+            continue
+        path, name = nodeid.split("::")[0], nodeid.split("::")[1].split("[")[0]
+        function = getattr(importlib.import_module(path.removesuffix(".py").replace("/", ".")), name)
+        if "case" in inspect.signature(function).parameters:
+            continue
+        checked.add(name)
+        if "checking(" not in inspect.getsource(function):
+            unlabelled.add(nodeid.split("[")[0])
+    assert len(checked) >= 15 and sorted(unlabelled) == []

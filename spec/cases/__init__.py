@@ -36,8 +36,10 @@ def merges_from(rows: list[list[int]]) -> dict[Pair, int]:
     return {(left, right): idx for left, right, idx in rows}
 
 
-def expect_ids(result: list[int], expected: dict, merges: dict[Pair, int] | None = None) -> None:
-    """A case's ids, or their number, as expected; a mismatch shows both, with each id's bytes."""
+def expect_ids(result: list[int], expected: dict, merges: dict[Pair, int] | None = None,
+               text_bytes: int | None = None) -> None:
+    """A case's ids, or their number, as expected; a mismatch shows both, with each id's bytes (and, given
+    the text's length in bytes, bytes per token: the bytes-per-token curve's own figure)."""
     from spec.compare import CaseMismatch, expect_equal, show_bytes
     from spec.oracle import build_vocab
 
@@ -46,7 +48,9 @@ def expect_ids(result: list[int], expected: dict, merges: dict[Pair, int] | None
     elif len(result) != expected["length"]:
         vocab = build_vocab(dict(merges or {}))
         pieces = ", ".join(f"{i} [{show_bytes(vocab[i])}]" if i in vocab else str(i) for i in result[:40])
-        raise CaseMismatch(f"number of ids: expected {expected['length']}, got {len(result)}\n"
+        per_token = (f" ({text_bytes / expected['length']:.4f} against {text_bytes / max(len(result), 1):.4f} "
+                     f"bytes per token for {text_bytes:,} bytes)") if text_bytes else ""
+        raise CaseMismatch(f"number of ids: expected {expected['length']:,}, got {len(result):,}{per_token}\n"
                            f"  actual ids: {pieces}{', ...' if len(result) > 40 else ''}")
 
 
