@@ -23,7 +23,8 @@ from collections.abc import Callable
 from heapq import heapify
 
 from .pair_ranking import _NONE, LazyPairRanking, learn_merges
-from .splitting import split
+from .scalar_text import original_position, scalar_text
+from .splitting import UncoveredText, split
 from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule
 
 __all__ = ["train_chunks"]
@@ -37,9 +38,13 @@ def train_chunks(text: str, vocab_size: int, pattern: str,
     """Learn ``vocab_size - 256`` merges from the chunks of `text`, in training order.
 
     The caller has checked `text` and `vocab_size`. Stops early when no chunk has a pair left.
+    Lone surrogates become U+FFFD first; the chunks must cover the text (``splitting``).
     """
     check_tie_rule(tie_rule)
-    chunk_counts = Counter(split(pattern, text))
+    try:
+        chunk_counts = Counter(split(pattern, scalar_text(text)))
+    except UncoveredText as gap:
+        raise gap.shifted(original_position(text, gap.position) - gap.position) from None
     return learn_merges(lambda key: _ChunkPairIndex(chunk_counts, key), vocab_size, tie_rule)
 
 

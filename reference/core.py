@@ -12,17 +12,19 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import islice
 
+from .tables import BASE_VOCAB_SIZE, check_special_tokens, checked_merges
+
 __all__ = ["get_stats", "merge", "build_vocab", "decode"]
 
-BASE_VOCAB_SIZE = 256
 
-
-def get_stats(ids: Sequence[int]) -> dict[tuple[int, int], int]:
+def get_stats(ids: Iterable[int]) -> dict[tuple[int, int], int]:
     """Count every adjacent pair, overlapping ones included.
 
     Keys come out in order of first occurrence; training relies on that order to break
-    ties, so a plain dict (insertion ordered) is returned rather than the Counter.
+    ties, so a plain dict (insertion ordered) is returned rather than the Counter. Any
+    iterable of ids works: one that is not a sequence (an iterator) is read once, into a list.
     """
+    ids = _sequence(ids)
     # Counter fills itself in iteration order, i.e. by first occurrence.
     return dict(Counter(zip(ids, islice(ids, 1, None))))
 
@@ -33,6 +35,7 @@ def merge(ids: Sequence[int], pair: tuple[int, int], idx: int) -> list[int]:
     Occurrences are taken left to right and never overlap: in ``a a a`` only the first two
     merge, because the middle ``a`` is consumed by the first match.
     """
+    ids = _sequence(ids)
     first, second = pair
     out: list[int] = []
     append = out.append
@@ -48,6 +51,15 @@ def merge(ids: Sequence[int], pair: tuple[int, int], idx: int) -> list[int]:
     return out
 
 
+def _sequence(ids: Iterable[int]) -> Sequence[int]:
+    """``ids`` if it can be read twice and indexed, else its items in a list."""
+    if isinstance(ids, Sequence):
+        return ids
+    if not isinstance(ids, Iterable):
+        raise TypeError(f"ids must be a sequence of ints, not {type(ids).__name__}")
+    return list(ids)
+
+
 def build_vocab(merges: Mapping[tuple[int, int], int],
                 special_tokens: Mapping[str, int] | None = None) -> dict[int, bytes]:
     """Map every id to its bytes: the 256 single bytes, then each merge in id order.
@@ -55,26 +67,17 @@ def build_vocab(merges: Mapping[tuple[int, int], int],
     Processing by id (not by dict order) means a table whose entries were stored out of
     order still builds correctly, as long as every merge only uses ids that come before it.
     Special tokens map to the UTF-8 bytes of their text, so decoding gives that text back.
+    A table that breaks a rule of ``tables`` (a merge id that is a byte or repeats, a part
+    not defined yet, a special id a merge uses) raises ValueError; a wrong type, TypeError.
     """
     vocab = {i: bytes([i]) for i in range(BASE_VOCAB_SIZE)}
-    for (left, right), idx in sorted(merges.items(), key=_merge_id):
-        for part in (left, right):
-            if part not in vocab:
-                raise ValueError(
-                    f"merge {(left, right)!r} -> {idx!r} uses id {part!r}, which is neither"
-                    " a byte (0..255) nor produced by an earlier merge"
-                )
+    rows = checked_merges(merges)
+    for (left, right), idx in rows:
         vocab[idx] = vocab[left] + vocab[right]
-    for special, idx in (special_tokens or {}).items():
-        if idx in vocab:
-            raise ValueError(f"special token {special!r} has id {idx!r}, which a byte or a merge already uses")
+    specials = check_special_tokens(special_tokens, {idx for _, idx in rows})
+    for special, idx in specials.items():
         vocab[idx] = special.encode("utf-8")
     return vocab
-
-
-def _merge_id(item: tuple[tuple[int, int], int]) -> int:
-    """Sort key for merge-table items: the id the merge produces."""
-    return item[1]
 
 
 def decode(ids: Iterable[int], vocab: Mapping[int, bytes]) -> str:

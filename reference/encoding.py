@@ -14,6 +14,8 @@ ids it has just produced.
 
 With special tokens the text is first cut around them (``special``); with a split
 pattern each piece is cut into chunks (``splitting``) and each chunk encoded on its own.
+Each piece is repaired first as tiktoken repairs text (``scalar_text``: lone surrogates
+become U+FFFD), after the specials are found, so positions in errors are the caller's.
 Chunks repeat a lot (words), so each call caches the ids of the chunks it has seen.
 """
 
@@ -24,8 +26,10 @@ from heapq import heappop, heappush
 from itertools import chain, repeat
 
 from .core import merge
-from .special import check_special_tokens, split_special
-from .splitting import whole_matches
+from .scalar_text import original_position, scalar_text, utf8_bytes
+from .special import split_special
+from .splitting import UncoveredText, compile_pattern, whole_matches
+from .tables import check_special_tokens, merge_ids
 
 __all__ = ["encode"]
 
@@ -40,9 +44,11 @@ def encode(text: str, merges: Mapping[Pair, int], *, pattern: str | None = None,
            disallowed_special: Collection[str] | str = "all") -> list[int]:
     """Turn `text` into token ids by applying the merge table's pairs, lowest rank first.
 
-    With a ``pattern``, merges apply inside each chunk only. Specials found in the text
-    become their ids if allowed, raise ValueError if disallowed (the default), and are
-    plain text otherwise.
+    With a ``pattern``, merges apply inside each chunk only; a character no match covers
+    is a ValueError naming its position. Specials found in the text become their ids if
+    allowed, raise ValueError if disallowed (the default), and are plain text otherwise.
+    Lone surrogates in the text become U+FFFD first, as in tiktoken (``scalar_text``).
+    The table and the specials are checked whatever the text (``tables``).
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
@@ -51,21 +57,31 @@ def encode(text: str, merges: Mapping[Pair, int], *, pattern: str | None = None,
             "merges must be a mapping from (int, int) pairs to ids,"
             f" not {type(merges).__name__}"
         )
-    if pattern is None and not special_tokens:
-        return encode_ids(list(text.encode("utf-8")), merges)
-    pieces: list[str | int] = [text]
-    if special_tokens:
-        check_special_tokens(special_tokens)
-        pieces = split_special(text, special_tokens, allowed_special, disallowed_special)
+    taken = merge_ids(merges) if merges else frozenset()
+    specials = check_special_tokens(special_tokens, taken)
+    if pattern is not None:
+        compile_pattern(pattern)  # a bad pattern fails even for a text too short to need it
+    if pattern is None and not specials:
+        return encode_ids(list(utf8_bytes(text)), merges)
+    pieces = split_special(text, specials, allowed_special, disallowed_special) if specials else [text]
+    length_of = {idx: len(special) for special, idx in specials.items()}
     cache: dict[str, tuple[int, ...]] = {"": ()}  # an empty match gives no ids
     out: list[int] = []
+    start = 0  # where the piece begins in ``text``, for error messages
     for piece in pieces:
         if isinstance(piece, int):
             out.append(piece)
-        elif pattern is None:
-            out += encode_ids(list(piece.encode("utf-8")), merges)
+            start += length_of[piece]
+            continue
+        if pattern is None:
+            out += encode_ids(list(utf8_bytes(piece)), merges)
         else:
-            out += _encode_chunks(whole_matches(pattern, piece), merges, cache)
+            try:
+                chunks = whole_matches(pattern, scalar_text(piece))
+            except UncoveredText as gap:
+                raise gap.shifted(start + original_position(piece, gap.position) - gap.position) from None
+            out += _encode_chunks(chunks, merges, cache)
+        start += len(piece)
     return out
 
 

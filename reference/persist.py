@@ -13,26 +13,31 @@ format)::
 
 Strings are JSON, so a pattern or special may hold spaces, newlines or any character and
 still sit on one line. Loading checks everything and reports the first problem as a
-ValueError naming the file and the line. Saving writes a temporary file beside the target
-and renames it into place, so a failed save leaves no half-written file behind.
+ValueError naming the file and the line, including a pattern that is not a valid regex and
+a string holding a lone surrogate (a JSON escape can spell one). Saving writes a temporary
+file beside the target and renames it into place, so a failed save leaves no half-written
+file behind.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
-import uuid
+import secrets
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from .core import BASE_VOCAB_SIZE
-from .special import check_special_tokens
+from .splitting import compile_pattern
+from .tables import BASE_VOCAB_SIZE, check_special_tokens, checked_merges
 
 __all__ = ["FORMAT_VERSION", "save", "load"]
 
 FORMAT_VERSION = "bpe-kata v1"
 _NUMBER = re.compile(r"0|[1-9][0-9]*")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 Pair = tuple[int, int]
 Tokenizer = tuple[dict[Pair, int], str | None, dict[str, int]]
@@ -40,12 +45,20 @@ Tokenizer = tuple[dict[Pair, int], str | None, dict[str, int]]
 
 def save(path: str | os.PathLike, merges: Mapping[Pair, int], *, pattern: str | None = None,
          special_tokens: Mapping[str, int] | None = None) -> None:
-    """Write the tokenizer to ``path`` atomically (temporary file, then rename)."""
+    """Write the tokenizer to ``path`` atomically: a temporary file beside it, then a rename.
+
+    - The temporary name is short (``.bpe-XXXXXXXX.tmp``), so any legal target name works.
+    - An existing target keeps its permission bits; a new one gets the usual ``0o666``
+      less the umask.
+    - A symlink is written through: the file it points to is replaced, the link stays.
+    - The file, then its folder (after the rename), are flushed to disk.
+    """
     text = dumps(merges, pattern=pattern, special_tokens=special_tokens)  # all checks happen here
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    target = Path(os.path.realpath(path))  # through any symlink, to the file it names
+    temporary = _create_temporary(target.parent)
     try:
-        with open(temporary, "x", encoding="utf-8", newline="") as handle:  # "x": never clobber
+        with open(temporary, "w", encoding="utf-8", newline="") as handle:
+            _keep_mode(target, handle.fileno())
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -53,17 +66,49 @@ def save(path: str | os.PathLike, merges: Mapping[Pair, int], *, pattern: str | 
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    _fsync_folder(target.parent)
+
+
+def _create_temporary(folder: Path) -> Path:
+    """A new empty file with a short random name in ``folder``, never an existing one."""
+    for _ in range(100):
+        temporary = folder / f".bpe-{secrets.token_hex(4)}.tmp"
+        try:
+            os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue
+        return temporary
+    raise FileExistsError(f"no free temporary name in {folder}")
+
+
+def _keep_mode(target: Path, descriptor: int) -> None:
+    """Give the new file the permission bits of the file it replaces, if there is one."""
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return
+    if hasattr(os, "fchmod"):
+        os.fchmod(descriptor, mode)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename itself durable; platforms that cannot open a folder skip this."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def dumps(merges: Mapping[Pair, int], *, pattern: str | None = None,
           special_tokens: Mapping[str, int] | None = None) -> str:
-    """The file's text; raises ValueError for a table that ``load`` would reject."""
+    """The file's text; raises for a table that ``build_vocab`` or ``load`` would reject."""
     if pattern is not None and not isinstance(pattern, str):
         raise TypeError(f"pattern must be a str or None, not {type(pattern).__name__}")
-    specials = dict(special_tokens or {})
-    check_special_tokens(specials)
-    # Training order is id order; sorting by id also rescues a table stored out of order.
-    rows = sorted((((int(a), int(b)), int(idx)) for (a, b), idx in merges.items()), key=lambda row: row[1])
+    rows = checked_merges(merges)  # in id order: training order, even for a table stored out of order
+    specials = check_special_tokens(special_tokens, {idx for _, idx in rows})
     lines = [FORMAT_VERSION, f"pattern {_json(pattern)}", f"specials {len(specials)}"]
     lines += [f"{idx} {_json(special)}" for special, idx in sorted(specials.items(), key=lambda kv: kv[1])]
     lines.append(f"merges {len(rows)}")
@@ -77,9 +122,19 @@ def _json(value: str | None) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def load(path: str | os.PathLike) -> Tokenizer:
-    """Read a tokenizer saved by ``save``: (merges in training order, pattern, special tokens)."""
+def load(path: str | os.PathLike, *, expected_sha256: str | None = None) -> Tokenizer:
+    """Read a tokenizer saved by ``save``: (merges in training order, pattern, special tokens).
+
+    The format's checks catch files that are not tokenizers; they cannot catch a changed
+    digit that still makes a valid table. With ``expected_sha256`` (hex, as tiktoken's
+    loader takes it) a file whose SHA-256 differs is refused before it is read.
+    """
     data = Path(path).read_bytes()
+    if expected_sha256 is not None:
+        actual = hashlib.sha256(data).hexdigest()
+        if actual != expected_sha256.strip().lower():
+            raise ValueError(f"{path}: the file's SHA-256 is {actual}, not the expected"
+                             f" {expected_sha256}: it has changed since the hash was taken")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -141,6 +196,12 @@ class _Reader:
         value = self.json(self.keyword("pattern", "'pattern <JSON string or null>'"))
         if value is not None and not isinstance(value, str):
             raise self.fail("the pattern must be a JSON string or null")
+        if value is not None:
+            self.no_surrogate(value, "the pattern")
+            try:
+                compile_pattern(value)
+            except ValueError as error:
+                raise self.fail(str(error)) from None
         return value
 
     def specials(self) -> dict[str, int]:
@@ -154,6 +215,7 @@ class _Reader:
             special = self.json(string)
             if not isinstance(special, str) or not special:
                 raise self.fail("a special token must be a non-empty JSON string")
+            self.no_surrogate(special, "a special token")
             if idx < BASE_VOCAB_SIZE:
                 raise self.fail(f"special token id {idx} is a byte value; special ids start at {BASE_VOCAB_SIZE}")
             if idx in seen_ids or special in specials:
@@ -189,7 +251,16 @@ class _Reader:
     def number_of(self, field: str) -> int:
         if not _NUMBER.fullmatch(field):
             raise self.fail(f"{field[:40]!r} is not a number (decimal digits, no sign)")
-        return int(field)
+        try:
+            return int(field)
+        except ValueError:  # longer than Python's integer digit limit (sys.get_int_max_str_digits)
+            raise self.fail(f"a number of {len(field)} digits is too long to be an id") from None
+
+    def no_surrogate(self, value: str, what: str) -> None:
+        """A JSON escape can spell a lone surrogate, which has no UTF-8 form: refuse it here."""
+        found = _SURROGATE.search(value)
+        if found:
+            raise self.fail(f"{what} holds the lone surrogate U+{ord(found.group()):04X}, which has no UTF-8 form")
 
     def json(self, field: str) -> object:
         try:

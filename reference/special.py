@@ -14,22 +14,9 @@ from functools import lru_cache
 
 import regex
 
-__all__ = ["check_special_tokens", "split_special"]
+__all__ = ["split_special"]
 
 Policy = Collection[str] | str  # "all" or a collection of special strings
-
-
-def check_special_tokens(special_tokens: Mapping[str, int]) -> None:
-    """Reject specials that could not round-trip: empty strings, non-int ids, shared ids."""
-    seen: dict[int, str] = {}
-    for special, idx in special_tokens.items():
-        if not isinstance(special, str) or not special:
-            raise ValueError(f"a special token must be a non-empty str, got {special!r}")
-        if isinstance(idx, bool) or not isinstance(idx, int) or idx < 0:
-            raise ValueError(f"special token {special!r} needs a non-negative int id, got {idx!r}")
-        if idx in seen:
-            raise ValueError(f"special tokens {seen[idx]!r} and {special!r} share the id {idx}")
-        seen[idx] = special
 
 
 def _policy(special_tokens: Mapping[str, int], allowed: Policy,

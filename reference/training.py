@@ -26,6 +26,8 @@ from heapq import heapify
 
 from .chunk_training import train_chunks
 from .core import BASE_VOCAB_SIZE
+from .scalar_text import utf8_bytes
+from .tables import as_id
 from .pair_ranking import _NONE, LazyPairRanking, learn_merges
 from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule, heap_key
 
@@ -42,28 +44,30 @@ def train(text: str, vocab_size: int, *, pattern: str | None = None,
     Stops early, without error, once the sequence has no adjacent pair left; a best count
     of 1 is not a reason to stop, since the textbook loop does not stop there either.
     ``tie_rule`` names how equal counts are broken (see ``tie_rules.TIE_RULES``).
-    With a split ``pattern``, pairs are counted inside chunks only (``chunk_training``).
+    With a split ``pattern``, pairs are counted inside chunks only (``chunk_training``), and
+    a character no match covers is a ValueError naming its position. Lone surrogates
+    become U+FFFD first, as ``encode`` and tiktoken treat them (``scalar_text``).
     """
-    _check_arguments(text, vocab_size)
+    vocab_size = _check_arguments(text, vocab_size)
     check_tie_rule(tie_rule)
     if pattern is not None:
         return train_chunks(text, vocab_size, pattern, tie_rule)
-    ids = list(text.encode("utf-8"))
+    ids = list(utf8_bytes(text))
     return learn_merges(lambda key: _PairIndex(ids, key), vocab_size, tie_rule)
 
 
-def _check_arguments(text: object, vocab_size: object) -> None:
+def _check_arguments(text: object, vocab_size: object) -> int:
     """Reject wrong types and sizes up front, with messages that say what was expected."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     # bool is a subclass of int, but train(text, True) is surely a mistake.
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
-        raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
+    vocab_size = as_id(vocab_size, "vocab_size")
     if vocab_size < BASE_VOCAB_SIZE:
         raise ValueError(
             f"vocab_size must be at least {BASE_VOCAB_SIZE} (the byte alphabet),"
             f" got {vocab_size}"
         )
+    return vocab_size
 
 
 class _PairIndex(LazyPairRanking):
