@@ -37,6 +37,8 @@ __all__ = ["FORMAT_VERSION", "save", "load"]
 
 FORMAT_VERSION = "bpe-kata v1"
 _NUMBER = re.compile(r"0|[1-9][0-9]*")
+#: Longer numbers are refused: Python's int() stops at 4300 digits by default, and no id needs more.
+MAX_DIGITS = 4000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 Pair = tuple[int, int]
@@ -251,10 +253,9 @@ class _Reader:
     def number_of(self, field: str) -> int:
         if not _NUMBER.fullmatch(field):
             raise self.fail(f"{field[:40]!r} is not a number (decimal digits, no sign)")
-        try:
-            return int(field)
-        except ValueError:  # longer than Python's integer digit limit (sys.get_int_max_str_digits)
-            raise self.fail(f"a number of {len(field)} digits is too long to be an id") from None
+        if len(field) > MAX_DIGITS:  # int() would refuse it too, without the line
+            raise self.fail(f"a number of {len(field)} digits is too long to be an id (at most {MAX_DIGITS})")
+        return int(field)
 
     def no_surrogate(self, value: str, what: str) -> None:
         """A JSON escape can spell a lone surrogate, which has no UTF-8 form: refuse it here."""

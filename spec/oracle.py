@@ -9,6 +9,20 @@ from __future__ import annotations
 Pair = tuple[int, int]
 
 
+def scalar_text(text: str) -> str:
+    """The text a Python str stands for, repaired as tiktoken repairs it before encoding.
+
+    A high surrogate followed by a low one becomes the character that UTF-16 pair spells;
+    every other surrogate (a lone one) becomes U+FFFD. Text without surrogates is unchanged.
+    """
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def utf8(text: str) -> bytes:
+    """Where every level starts: the UTF-8 bytes of the repaired text."""
+    return scalar_text(text).encode("utf-8")
+
+
 def get_stats(ids: list[int]) -> dict[Pair, int]:
     counts: dict[Pair, int] = {}
     for pair in zip(ids, ids[1:]):
@@ -30,7 +44,7 @@ def merge(ids: list[int], pair: Pair, idx: int) -> list[int]:
 
 def train(text: str, vocab_size: int) -> dict[Pair, int]:
     """Merges in training order; ``max`` keeps the first-counted pair among equal counts."""
-    ids, merges = list(text.encode("utf-8")), {}
+    ids, merges = list(utf8(text)), {}
     for idx in range(256, vocab_size):
         stats = get_stats(ids)
         if not stats:
@@ -43,7 +57,7 @@ def train(text: str, vocab_size: int) -> dict[Pair, int]:
 
 def train_sequence(text: str, merges: dict[Pair, int]) -> list[int]:
     """The sequence training ended with: the bytes with every merge applied in training order."""
-    ids = list(text.encode("utf-8"))
+    ids = list(utf8(text))
     for pair, idx in merges.items():
         ids = merge(ids, pair, idx)
     return ids
@@ -74,7 +88,7 @@ def decode(ids: list[int], vocab: dict[int, bytes]) -> str:
 
 def encode(text: str, merges: dict[Pair, int]) -> list[int]:
     """Repeatedly merge the present pair with the lowest rank (its id)."""
-    ids = list(text.encode("utf-8"))
+    ids = list(utf8(text))
     while len(ids) >= 2:
         stats = get_stats(ids)
         pair = min(stats, key=lambda p: merges.get(p, float("inf")))

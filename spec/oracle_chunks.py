@@ -21,9 +21,26 @@ def chunks(text: str, pattern: str) -> list[str]:
     return [match.group() for match in regex.finditer(pattern, text) if match.group()]
 
 
+def first_uncovered(text: str, pattern: str) -> int | None:
+    """The position of the first character of ``text`` in no match of ``pattern``, or None."""
+    covered = [False] * len(text)
+    for match in regex.finditer(pattern, text):
+        covered[match.start():match.end()] = [True] * (match.end() - match.start())
+    return next((position for position, inside in enumerate(covered) if not inside), None)
+
+
+def covering_chunks(text: str, pattern: str) -> list[str]:
+    """The chunks of the repaired text (``oracle.scalar_text``); ValueError if they leave a character out."""
+    text = oracle.scalar_text(text)
+    position = first_uncovered(text, pattern)
+    if position is not None:
+        raise ValueError(f"the pattern does not cover the character at position {position}")
+    return chunks(text, pattern)
+
+
 def train(text: str, vocab_size: int, pattern: str) -> dict[Pair, int]:
     """Merges learned inside chunks: counts over the full chunk list, ties to the pair counted first."""
-    pieces = [list(chunk.encode("utf-8")) for chunk in chunks(text, pattern)]
+    pieces = [list(chunk.encode("utf-8")) for chunk in covering_chunks(text, pattern)]
     merges: dict[Pair, int] = {}
     for idx in range(256, vocab_size):
         stats: dict[Pair, int] = {}
@@ -40,7 +57,7 @@ def train(text: str, vocab_size: int, pattern: str) -> dict[Pair, int]:
 
 def encode(text: str, merges: dict[Pair, int], pattern: str) -> list[int]:
     """Each chunk encoded on its own, the ids joined."""
-    return [i for chunk in chunks(text, pattern) for i in oracle.encode(chunk, merges)]
+    return [i for chunk in covering_chunks(text, pattern) for i in oracle.encode(chunk, merges)]
 
 
 class DisallowedSpecial(ValueError):

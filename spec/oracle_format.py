@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 import re
 
+import regex
+
 Pair = tuple[int, int]
 VERSION = "bpe-kata v1"
+MAX_DIGITS = 4000  # a longer number is an error: no id needs it, and Python's int() stops at 4300
 
 
 def dumps(merges: dict[Pair, int], pattern: str | None = None, special_tokens: dict[str, int] | None = None) -> str:
@@ -31,14 +34,26 @@ class FormatError(ValueError):
 def _number(text: str, line: int) -> int:
     if not re.fullmatch(r"0|[1-9][0-9]*", text):
         raise FormatError(line, f"{text!r} is not a number")
+    if len(text) > MAX_DIGITS:
+        raise FormatError(line, "a number too long to be an id")
     return int(text)
 
 
 def _json(text: str, line: int) -> object:
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except ValueError:
         raise FormatError(line, f"{text!r} is not JSON") from None
+    if isinstance(value, str) and re.search("[\ud800-\udfff]", value):
+        raise FormatError(line, "a lone surrogate (a JSON escape can spell one) has no UTF-8 form")
+    return value
+
+
+def _usable_pattern(pattern: str, line: int) -> None:
+    try:
+        regex.compile(pattern)
+    except regex.error:
+        raise FormatError(line, f"{pattern!r} is not a valid regex") from None
 
 
 def loads(text: str) -> tuple[dict[Pair, int], str | None, dict[str, int]]:
@@ -61,6 +76,8 @@ def loads(text: str) -> tuple[dict[Pair, int], str | None, dict[str, int]]:
     pattern = _json(line(2, "pattern "), 2)
     if not (pattern is None or isinstance(pattern, str)):
         raise FormatError(2, "pattern is neither a string nor null")
+    if pattern is not None:
+        _usable_pattern(pattern, 2)
     n = 3
     specials: dict[str, int] = {}
     for _ in range(_number(line(n, "specials "), n)):

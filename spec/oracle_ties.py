@@ -26,7 +26,7 @@ def choose(rule: str, tied: list[Pair], vocab: dict[int, bytes]) -> Pair:
 
 
 def train(text: str, vocab_size: int, tie_rule: str = "first-counted") -> dict[Pair, int]:
-    ids, merges = list(text.encode("utf-8")), {}
+    ids, merges = list(oracle.utf8(text)), {}
     vocab = {i: bytes([i]) for i in range(256)}
     for idx in range(256, vocab_size):
         stats = oracle.get_stats(ids)

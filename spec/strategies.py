@@ -9,8 +9,17 @@ ALPHABETS = ("ab", "abc", "abcd", "aé", "a你", "xy z")
 
 tie_heavy_texts = st.sampled_from(ALPHABETS).flatmap(lambda alphabet: st.text(alphabet=alphabet, max_size=48))
 
-#: Any string of Unicode scalar values (no lone surrogates: they have no UTF-8 form).
+#: Any string of Unicode scalar values (no surrogates: ``surrogate_texts`` has those).
 any_texts = st.text(max_size=80)
+
+#: Python strs holding surrogate code points, which have no UTF-8 form: lone high and low
+#: ones, pairs in UTF-16 order (tiktoken reads such a pair as one character), pairs the wrong
+#: way round, among ordinary characters. Every level repairs them first (``oracle.scalar_text``).
+surrogate_texts = st.lists(
+    st.one_of(st.sampled_from(("\ud800", "\udbff", "\udc00", "\udfff", "\ud83c\udf0d", "\udf0d\ud83c", "\ufffd",
+                               "a", "ab", " ", "\n", "é", "你", "🌍", "'s")),
+              st.characters(categories=("Cs",)), st.characters(codec="utf-8")),
+    max_size=24).map("".join)
 
 #: Text that mixes scripts, widths and invalid-looking byte neighbours.
 mixed_texts = st.text(

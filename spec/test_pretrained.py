@@ -196,6 +196,20 @@ def test_generated_text_reproduces_tiktoken(bpe, published, vocab_of, name, text
     assert_reproduces(bpe, vocab_of(table), table, encoding, text)
 
 
+#: Assigned characters among surrogates that pair, when adjacent in UTF-16 order, only into
+#: long-assigned characters (U+10000, U+1030D, U+1F000, U+1F30D).
+surrogate_texts = st.lists(st.one_of(st.sampled_from(("\ud800", "\ud83c", "\udc00", "\udf0d")), assigned_characters),
+                           max_size=24).map("".join)
+
+
+@pytest.mark.claim("pretrained.reproduce", "bytes.lone-surrogates")
+@pytest.mark.parametrize("name", TABLES)
+@given(text=surrogate_texts)
+def test_surrogates_are_repaired_as_tiktoken_repairs_them(bpe, published, vocab_of, name, text):
+    table, encoding = published(name)
+    assert_reproduces(bpe, vocab_of(table), table, encoding, text)
+
+
 # Special tokens under tiktoken's policy: allowed, disallowed, or neither.
 special_texts = st.lists(st.one_of(st.sampled_from(SPECIAL_TEXTS), st.text(assigned_characters, max_size=8), code_texts),
                          max_size=6).map("".join)

@@ -84,6 +84,8 @@ def test_case_agrees_with_the_oracle(case):
         steps = [oracle_words.segment_word(word, merges[:k], marker) for k in range(len(merges) + 1)]
         trace = [s for k, s in enumerate(steps) if k == 0 or s != steps[k - 1]]
         assert expected == ({"trace": trace} if "trace" in expected else {"symbols": steps[-1]})
+    elif op == "uncovered":
+        assert oracle_chunks.first_uncovered(given["text"], given["pattern"]) == expected["position"]
     elif op in ("split", "encode_special", "load", "stream"):
         _check_production_case(op, given, expected, merges)
     else:

@@ -1,0 +1,55 @@
+"""Level regex: a split pattern must cover the text; a character in no match is an error, not a loss.
+
+Cutting text into chunks keeps only what the pattern matches. A pattern that misses a
+character would make it vanish from the tokens (``\\w+`` turns "hi there!" into "hithere"),
+so ``train`` and ``encode`` raise ValueError naming the first such position instead. The
+published patterns cover every text (``test_regex``), so this never fires for them.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, strategies as st
+
+from spec import cases, oracle, oracle_chunks, strategies
+from spec.shapes import ids_of, merges_of
+
+pytestmark = [pytest.mark.level("regex"), pytest.mark.claim("regex.covers-text")]
+
+#: Patterns that cover some texts and not others (no digits, so a number in a message is a position).
+PARTIAL_PATTERNS = (r"\w+", r"[ab]+| ", r"\S+", r"[^\n]+", r" ?[a-z]+|\s+", r"\p{L}+|[ ']", "a|b|", "")
+
+
+def assert_names_position(error: BaseException, position: int) -> None:
+    assert re.search(rf"(?<!\d){position}(?!\d)", str(error)), f"the message does not name position {position}: {error}"
+
+
+@pytest.mark.parametrize("case", cases.params("regex", "uncovered"))
+def test_uncovered_text_case(bpe, case):
+    text, pattern, position = case["input"]["text"], case["input"]["pattern"], case["expected"]["position"]
+    with pytest.raises(ValueError) as raised:
+        bpe.train(text, 300, pattern=pattern)
+    assert_names_position(raised.value, position)
+    with pytest.raises(ValueError) as raised:
+        bpe.encode(text, {}, pattern=pattern)
+    assert_names_position(raised.value, position)
+
+
+@given(strategies.chunky_texts, strategies.vocab_sizes, st.sampled_from(PARTIAL_PATTERNS))
+def test_train_and_encode_refuse_what_the_pattern_leaves_out(bpe, text, vocab_size, pattern):
+    """Covered: the usual result. Not covered: ValueError naming the first uncovered position."""
+    position = oracle_chunks.first_uncovered(text, pattern)
+    merges = oracle.train(text, vocab_size)
+    if position is None:
+        assert merges_of(bpe.train(text, vocab_size, pattern=pattern)) == list(
+            oracle_chunks.train(text, vocab_size, pattern).items())
+        assert ids_of(bpe.encode(text, merges, pattern=pattern)) == oracle_chunks.encode(text, merges, pattern)
+        return
+    with pytest.raises(ValueError) as raised:
+        bpe.train(text, vocab_size, pattern=pattern)
+    assert_names_position(raised.value, position)
+    with pytest.raises(ValueError) as raised:
+        bpe.encode(text, merges, pattern=pattern)
+    assert_names_position(raised.value, position)
