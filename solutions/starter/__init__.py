@@ -8,6 +8,12 @@ with the reasons behind it, is spec/CONTRACT.md.
 Ids are ints: 0..255 are the byte values, 256 and up are merges in training order.
 A pair is a tuple (left_id, right_id). A merge table is a dict {pair: new_id} whose
 insertion order is the order the merges were learned in.
+
+"The UTF-8 bytes of text" means those of the text after surrogates are repaired as
+tiktoken repairs them: a Python str may hold surrogate code points, which have no UTF-8
+form (``"a\ud800b".encode("utf-8")`` raises). A high surrogate followed by a low one is the
+character that pair spells; any other becomes U+FFFD. In one line:
+``text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")``.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ def merge(ids: list[int], pair: Pair, idx: int) -> list[int]:
 
 
 def train(text: str, vocab_size: int) -> dict[Pair, int]:
-    """Learn ``vocab_size - 256`` merges from the UTF-8 bytes of ``text``.
+    """Learn ``vocab_size - 256`` merges from the UTF-8 bytes of ``text`` (surrogates repaired).
 
     Each step merges the most frequent pair; among equal counts the pair counted first
     (first occurrence in the current sequence) wins. New ids are 256, 257, ... and the
@@ -64,7 +70,7 @@ def decode(ids: list[int], vocab: dict[int, bytes]) -> str:
 
 
 def encode(text: str, merges: dict[Pair, int]) -> list[int]:
-    """Turn text into ids: start from its UTF-8 bytes, then replay the merges.
+    """Turn text into ids: start from its UTF-8 bytes (surrogates repaired), then replay the merges.
 
     While some adjacent pair is in ``merges``, merge the one with the lowest id (the
     earliest learned) everywhere, left to right. Not the most frequent pair, not the
@@ -90,6 +96,8 @@ def encode(text: str, merges: dict[Pair, int]) -> list[int]:
 #   Cut the text into chunks, regex.findall(pattern, text); train counts pairs inside chunks
 #   only (ties: first occurrence scanning the chunks in text order); encode merges inside
 #   each chunk only. Counting each distinct chunk once, times how often it occurs, is faster.
+#   The matches must cover the text: a character in no match (r"\w+" on "hi there!") raises
+#   ValueError naming its position (a str index), for train and for encode; never drop it.
 # special_tokens (special): {string: id}, ids beyond the merges. Where a special's string
 #   occurs in the text: allowed ("all" or a set) -> its id; else disallowed ("all", the
 #   default, or a set) -> ValueError naming the token and its position; else plain text.
@@ -118,8 +126,9 @@ def load(path) -> tuple[dict[Pair, int], str | None, dict[str, int]]:
     """Read a file written by save: return (merges in training order, pattern, special_tokens).
 
     A file that breaks any rule of the format (truncated, merges out of order or using an id
-    not defined yet, wrong version, bad number, duplicate id, ...) raises ValueError whose
-    message names the file and the line of the first problem. Level: persist.
+    not defined yet, wrong version, bad number or one of more than 4000 digits, duplicate id,
+    a pattern that is not a valid regex, a JSON escape of a lone surrogate, ...) raises
+    ValueError whose message names the file and the line of the first problem. Level: persist.
     """
     raise NotImplementedError
 

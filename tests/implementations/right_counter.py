@@ -14,6 +14,11 @@ from collections.abc import Iterable, Mapping, Sequence
 Pair = tuple[int, int]
 
 
+def _utf8(text: str) -> bytes:
+    """Surrogates first become what tiktoken makes of them (a pair its character, a lone one U+FFFD)."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
+
+
 def _first_index(ids: Sequence[int]) -> dict[Pair, int]:
     """Position where each pair first occurs, in the order the pairs first occur."""
     first: dict[Pair, int] = {}
@@ -52,7 +57,7 @@ def train(text: str, vocab_size: int) -> dict[Pair, int]:
     """Keep the sequence as a tuple; pick by (count, -first_index) each round."""
     if vocab_size < 256:
         raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
-    seq: tuple[int, ...] = tuple(text.encode("utf-8"))
+    seq: tuple[int, ...] = tuple(_utf8(text))
     merges: dict[Pair, int] = {}
     for idx in range(256, vocab_size):
         counts = Counter(zip(seq, seq[1:]))
@@ -85,7 +90,7 @@ def decode(ids: Iterable[int], vocab: Mapping[int, bytes]) -> str:
 
 def encode(text: str, merges: Mapping[Pair, int]) -> list[int]:
     """Each step: the lowest (rank, position) among the present pairs, from a generator."""
-    ids = list(text.encode("utf-8"))
+    ids = list(_utf8(text))
     while True:
         best = min(
             ((merges[p], pos, p) for pos, p in enumerate(zip(ids, ids[1:])) if p in merges),

@@ -16,6 +16,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 Pair = tuple[int, int]
 
 
+def _utf8(text: str) -> bytes:
+    """Surrogates first become what tiktoken makes of them (a pair its character, a lone one U+FFFD)."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
+
+
 def get_stats(ids: Sequence[int]) -> Counter[Pair]:
     """Counter over the zipped neighbours; it keeps first-insertion order, so first-seen order."""
     return Counter(zip(ids, ids[1:]))
@@ -47,7 +52,7 @@ def train(text: str, vocab_size: int) -> dict[Pair, int]:
     """Collect the chosen pairs in a list, then number them from 256 with itertools.count."""
     if vocab_size < 256:
         raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
-    ids = list(text.encode("utf-8"))
+    ids = list(_utf8(text))
     chosen: list[Pair] = []
     while len(chosen) < vocab_size - 256:
         stats = get_stats(ids)
@@ -90,7 +95,7 @@ def decode(ids: Iterable[int], vocab: Mapping[int, bytes]) -> str:
 def encode(text: str, merges: Mapping[Pair, int]) -> list[int]:
     """Apply the merges in rank order, restarting only when a merge creates an earlier pair."""
     ranked = sorted(merges.items(), key=lambda item: item[1])
-    ids = list(text.encode("utf-8"))
+    ids = list(_utf8(text))
     k = 0
     while k < len(ranked) and len(ids) >= 2:
         pair, idx = ranked[k]

@@ -11,6 +11,12 @@ __all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode"]
 Pair = tuple[int, int]
 
 
+def utf8(text: str) -> bytes:
+    """The UTF-8 bytes of ``text``, surrogates repaired first as tiktoken does: a high one
+    followed by a low one is their character, any other is U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
+
+
 def get_stats(ids: list[int]) -> dict[Pair, int]:
     """Count every adjacent pair, overlaps included; keys keep first-seen order."""
     counts: dict[Pair, int] = {}
@@ -37,7 +43,7 @@ def train(text: str, vocab_size: int) -> dict[Pair, int]:
     """Learn ``vocab_size - 256`` merges; ties go to the pair counted first."""
     if vocab_size < 256:
         raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
-    ids = list(text.encode("utf-8"))
+    ids = list(utf8(text))
     merges: dict[Pair, int] = {}
     for idx in range(256, vocab_size):
         stats = get_stats(ids)
@@ -67,7 +73,7 @@ def decode(ids: list[int], vocab: dict[int, bytes]) -> str:
 
 def encode(text: str, merges: dict[Pair, int]) -> list[int]:
     """Repeatedly merge the present pair learned earliest until none applies."""
-    ids = list(text.encode("utf-8"))
+    ids = list(utf8(text))
     while len(ids) >= 2:
         stats = get_stats(ids)
         pair = min(stats, key=lambda p: merges.get(p, float("inf")))

@@ -36,6 +36,7 @@ def split(text: str, pattern: str | None) -> list[str]:
     """The chunks the pattern finds, or the whole text when there is no pattern."""
     if pattern is None:
         return [text] if text else []
+    text = textbook.utf8(text).decode("utf-8")  # surrogates repaired as tiktoken repairs them
     return [match.group() for match in regex.finditer(pattern, text)]
 
 

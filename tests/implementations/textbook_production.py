@@ -23,7 +23,17 @@ VERSION = "bpe-kata v1"
 
 
 def chunks_of(text: str, pattern: str) -> list[str]:
-    return [chunk for chunk in regex.findall(pattern, text) if chunk]
+    """The matches of the repaired text; a character in none of them is an error, never dropped."""
+    text = textbook.utf8(text).decode("utf-8")
+    found, covered = [], 0
+    for match in regex.finditer(pattern, text):
+        if match.start() > covered:
+            break
+        covered = max(covered, match.end())
+        found.append(match.group())
+    if covered < len(text):
+        raise ValueError(f"the pattern leaves the character at position {covered} out")
+    return [chunk for chunk in found if chunk]
 
 
 def train(text: str, vocab_size: int, *, pattern: str | None = None) -> dict[Pair, int]:
@@ -143,15 +153,18 @@ class _Lines:
         return line[len(prefix):]
 
     def number(self, text: str) -> int:
-        if not text.isascii() or not text.isdigit() or (text.startswith("0") and text != "0"):
-            raise self.error(f"{text!r} is not a number")
+        if not text.isascii() or not text.isdigit() or (text.startswith("0") and text != "0") or len(text) > 4000:
+            raise self.error(f"{text!r:.40} is not a number")
         return int(text)
 
     def json(self, text: str):
         try:
-            return json.loads(text)
+            value = json.loads(text)
         except ValueError:
             raise self.error(f"{text!r} is not JSON") from None
+        if isinstance(value, str) and any("\ud800" <= char <= "\udfff" for char in value):
+            raise self.error("a lone surrogate has no UTF-8 form")
+        return value
 
 
 def load(path):
@@ -161,6 +174,11 @@ def load(path):
     pattern = lines.json(lines.next("pattern "))
     if pattern is not None and not isinstance(pattern, str):
         raise lines.error("the pattern is not a string")
+    if pattern is not None:
+        try:
+            regex.compile(pattern)
+        except regex.error:
+            raise lines.error("the pattern is not a valid regex") from None
     specials: dict[str, int] = {}
     for _ in range(lines.number(lines.next("specials "))):
         idx, _, string = lines.next().partition(" ")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge
+from tests.implementations.textbook import get_stats, merge, utf8
 
 __all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "train_words", "segment_word",
            # helpers, so that a known-wrong module replacing one of them can re-home the rest
@@ -35,7 +35,7 @@ def train(text: str, vocab_size: int, *, tie_rule: str = "first-counted") -> dic
         raise ValueError(f"unknown tie_rule {tie_rule!r}; known: {', '.join(TIE_RULES)}")
     if vocab_size < 256:
         raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
-    ids = list(text.encode("utf-8"))
+    ids = list(utf8(text))
     vocab = {i: bytes([i]) for i in range(256)}
     merges: dict[Pair, int] = {}
     for idx in range(256, vocab_size):

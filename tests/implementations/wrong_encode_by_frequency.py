@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge
+from tests.implementations.textbook import get_stats, merge, utf8
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("encode.lowest-rank", "encode.priority-not-longest")
 
 
 def encode(text: str, merges: dict[tuple[int, int], int]) -> list[int]:
     """Replay training on the new text: pick the top-count pair among those in the table."""
-    ids = list(text.encode("utf-8"))
+    ids = list(utf8(text))
     while len(ids) >= 2:
         stats = get_stats(ids)
         known = {pair: count for pair, count in stats.items() if pair in merges}

@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import build_vocab
+from tests.implementations.textbook import build_vocab, utf8
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("encode.priority-not-longest",)
 
 
 def encode(text: str, merges: dict[tuple[int, int], int]) -> list[int]:
     """Greedy maximal munch over the token strings; merge ranks are ignored."""
-    data = text.encode("utf-8")
+    data = utf8(text)
     by_bytes = {token: idx for idx, token in build_vocab(merges).items()}
     longest = max(map(len, by_bytes))
     ids: list[int] = []

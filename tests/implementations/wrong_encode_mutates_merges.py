@@ -8,7 +8,7 @@ holds pairs that were never learned, with a rank that is not an id.
 from __future__ import annotations
 
 from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge
+from tests.implementations.textbook import get_stats, merge, utf8
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("encode.frozen",)
 
@@ -17,7 +17,7 @@ _NEVER = float("inf")
 
 def encode(text: str, merges: dict[tuple[int, int], int]) -> list[int]:
     """Textbook encode with ``merges.setdefault`` where ``merges.get`` was meant."""
-    ids = list(text.encode("utf-8"))
+    ids = list(utf8(text))
     while len(ids) >= 2:
         stats = get_stats(ids)
         pair = min(stats, key=lambda p: merges.setdefault(p, _NEVER))  # type: ignore[arg-type]

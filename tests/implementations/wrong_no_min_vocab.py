@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge
+from tests.implementations.textbook import get_stats, merge, utf8
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("train.min-vocab",)
 
 
 def train(text: str, vocab_size: int) -> dict[tuple[int, int], int]:
     """Textbook training minus the ValueError; ``range(256, 255)`` is simply empty."""
-    ids = list(text.encode("utf-8"))
+    ids = list(utf8(text))
     merges: dict[tuple[int, int], int] = {}
     for idx in range(256, vocab_size):
         stats = get_stats(ids)

@@ -7,7 +7,7 @@ No recount means a merged token can never take part in a later merge.
 from __future__ import annotations
 
 from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge
+from tests.implementations.textbook import get_stats, merge, utf8
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("train.merged-again", "train.wikipedia-walkthrough")
 
@@ -16,7 +16,7 @@ def train(text: str, vocab_size: int) -> dict[tuple[int, int], int]:
     """Rank the initial pairs by count (stable sort: ties stay first-counted); take the top."""
     if vocab_size < 256:
         raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
-    ids = list(text.encode("utf-8"))
+    ids = list(utf8(text))
     stats = get_stats(ids)
     ranked = sorted(stats, key=lambda pair: stats[pair], reverse=True)
     merges: dict[tuple[int, int], int] = {}

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge
+from tests.implementations.textbook import get_stats, merge, utf8
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("train.no-early-stop", "train.exhausted")
 
@@ -13,7 +13,7 @@ def train(text: str, vocab_size: int) -> dict[tuple[int, int], int]:
     """Textbook training with a 'nothing repeats, nothing to learn' break."""
     if vocab_size < 256:
         raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
-    ids = list(text.encode("utf-8"))
+    ids = list(utf8(text))
     merges: dict[tuple[int, int], int] = {}
     for idx in range(256, vocab_size):
         stats = get_stats(ids)
