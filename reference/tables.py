@@ -19,6 +19,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Collection, Mapping
+from operator import itemgetter
 
 __all__ = ["as_id", "checked_merges", "check_special_tokens", "merge_ids"]
 
@@ -45,27 +46,43 @@ def _require_mapping(value: object, name: str, shape: str) -> None:
 def checked_merges(merges: Mapping[Pair, int]) -> list[tuple[Pair, int]]:
     """The table's entries as plain ints, in id order, after checking every rule above."""
     _require_mapping(merges, "merges", "(int, int) pairs to ids")
-    rows: list[tuple[Pair, int]] = []
+    rows = sorted(_plain_rows(merges), key=itemgetter(1))
+    if rows and rows[0][1] < BASE_VOCAB_SIZE:
+        (left, right), idx = rows[0]
+        raise ValueError(f"merge {(left, right)!r} -> {idx!r} has an id below {BASE_VOCAB_SIZE}:"
+                         " ids 0..255 are the bytes, merges start at 256")
+    ids = {idx for _, idx in rows}
+    previous = None
+    for (left, right), idx in rows:
+        if idx == previous:
+            raise ValueError(f"merge {(left, right)!r} -> {idx!r} reuses the id of another merge")
+        previous = idx
+        # A part is defined if it is a byte or the id of a merge built before this one.
+        if not (0 <= left < BASE_VOCAB_SIZE or (left < idx and left in ids)):
+            raise _undefined_part(left, right, idx, left)
+        if not (0 <= right < BASE_VOCAB_SIZE or (right < idx and right in ids)):
+            raise _undefined_part(left, right, idx, right)
+    return rows
+
+
+def _plain_rows(merges: Mapping[Pair, int]) -> list[tuple[Pair, int]]:
+    """``merges.items()`` with every id a plain int; a table of plain ints is taken as it is."""
+    if all(type(idx) is int for idx in merges.values()) and all(
+            type(pair) is tuple and len(pair) == 2 and type(pair[0]) is int and type(pair[1]) is int
+            for pair in merges):
+        return list(merges.items())
+    rows = []
     for pair, idx in merges.items():
         if not isinstance(pair, tuple) or len(pair) != 2:
             raise TypeError(f"a merge table's key must be a pair (left, right) of ids, not {pair!r}")
         rows.append(((as_id(pair[0], "a merge's part"), as_id(pair[1], "a merge's part")),
                      as_id(idx, f"the id of merge {pair!r}")))
-    rows.sort(key=lambda row: row[1])
-    defined = set(range(BASE_VOCAB_SIZE))
-    for (left, right), idx in rows:
-        if idx < BASE_VOCAB_SIZE:
-            raise ValueError(f"merge {(left, right)!r} -> {idx!r} has an id below {BASE_VOCAB_SIZE}:"
-                             " ids 0..255 are the bytes, merges start at 256")
-        if idx in defined:
-            raise ValueError(f"merge {(left, right)!r} -> {idx!r} reuses the id of another merge")
-        for part in (left, right):
-            if part not in defined:
-                raise ValueError(
-                    f"merge {(left, right)!r} -> {idx!r} uses id {part!r}, which is neither"
-                    " a byte (0..255) nor produced by an earlier merge")
-        defined.add(idx)
     return rows
+
+
+def _undefined_part(left: int, right: int, idx: int, part: int) -> ValueError:
+    return ValueError(f"merge {(left, right)!r} -> {idx!r} uses id {part!r}, which is neither"
+                      " a byte (0..255) nor produced by an earlier merge")
 
 
 def check_special_tokens(special_tokens: Mapping[str, int] | None,

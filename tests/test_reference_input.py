@@ -44,6 +44,8 @@ class Index:
     ({(97, 98): -1}, "-1"),
     ({(97, 98): 256, (256, 99): 256}, "256"),      # a merge using its own id
     ({(300, 98): 256}, "300"),                     # a part not defined yet (as before)
+    ({(97, -2): 256}, "-2"),                       # a part that is no byte
+    ({(97, 257): 256, (97, 98): 257}, "257"),      # a part defined only by a later id
 ])
 def test_build_vocab_refuses_a_merge_id_that_means_two_things(merges, named):
     with pytest.raises(ValueError, match=rf"merge .*{re.escape(named)}"):
