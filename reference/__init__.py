@@ -3,7 +3,9 @@
 Each module has one job: ``core`` holds the whole-sequence building blocks, ``training``
 the incremental trainer, ``encoding`` the rank-ordered replay. Beyond the core:
 ``chunk_training`` and ``splitting`` (split patterns), ``special`` (special tokens),
-``persist`` (save and load), ``stream`` (incremental decoding).
+``persist`` (save and load), ``stream`` (incremental decoding). Input is checked in two
+places: ``tables`` (one rule for merge tables and special tokens, whoever receives them)
+and ``scalar_text`` (surrogates in a str repaired as tiktoken repairs them).
 """
 
 from .core import build_vocab, decode, get_stats, merge

@@ -16,7 +16,8 @@ still sit on one line. Loading checks everything and reports the first problem a
 ValueError naming the file and the line, including a pattern that is not a valid regex and
 a string holding a lone surrogate (a JSON escape can spell one). Saving writes a temporary
 file beside the target and renames it into place, so a failed save leaves no half-written
-file behind.
+file behind. The checks cannot see a change that leaves a valid tokenizer (one digit of an
+id): ``load(path, expected_sha256=...)`` refuses any change, as tiktoken's loader does.
 """
 
 from __future__ import annotations
@@ -131,6 +132,8 @@ def load(path: str | os.PathLike, *, expected_sha256: str | None = None) -> Toke
     digit that still makes a valid table. With ``expected_sha256`` (hex, as tiktoken's
     loader takes it) a file whose SHA-256 differs is refused before it is read.
     """
+    if expected_sha256 is not None and not isinstance(expected_sha256, str):
+        raise TypeError(f"expected_sha256 must be a hex str, not {type(expected_sha256).__name__}")
     data = Path(path).read_bytes()
     if expected_sha256 is not None:
         actual = hashlib.sha256(data).hexdigest()
