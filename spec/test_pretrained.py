@@ -207,7 +207,8 @@ surrogate_texts = st.lists(st.one_of(st.sampled_from(("\ud800", "\ud83c", "\udc0
 @given(text=surrogate_texts)
 def test_surrogates_are_repaired_as_tiktoken_repairs_them(bpe, published, vocab_of, name, text):
     table, encoding = published(name)
-    assert_reproduces(bpe, vocab_of(table), table, encoding, text)
+    with checking("bytes.lone-surrogates", "pretrained.reproduce"):
+        assert_reproduces(bpe, vocab_of(table), table, encoding, text)
 
 
 # Special tokens under tiktoken's policy: allowed, disallowed, or neither.
