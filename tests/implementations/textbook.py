@@ -6,7 +6,7 @@ a while loop for merging, ``min`` over ranks for encoding.
 
 from __future__ import annotations
 
-__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode"]
+__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "utf8"]  # utf8: for re-homed copies
 
 Pair = tuple[int, int]
 

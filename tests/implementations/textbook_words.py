@@ -14,7 +14,7 @@ from tests.implementations.textbook import get_stats, merge, utf8
 
 __all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "train_words", "segment_word",
            # helpers, so that a known-wrong module replacing one of them can re-home the rest
-           "TIE_RULES", "choose_tie", "word_counts", "spell", "merge_symbols"]
+           "TIE_RULES", "choose_tie", "word_counts", "spell", "merge_symbols", "utf8"]
 
 Pair = tuple[int, int]
 TIE_RULES = ("first-counted", "lowest-pair", "bytes-greatest")
