@@ -1,0 +1,139 @@
+// Split patterns: the spec sends patterns written for Python's `regex` module; this module
+// turns them into JavaScript RegExps (flags "gu") that cut every text into the same chunks.
+//
+// The two published patterns are translated by hand (see README.md, "Patterns"): Node 20's
+// RegExp has no possessive quantifiers and no inline (?i:...), and its \s and `.` differ from
+// the regex module's. Any other pattern goes through `translate`, which rewrites the few
+// constructs whose meaning differs (\s \S \d \D, `.`, `$`, possessive quantifiers); whatever
+// JavaScript then cannot compile is answered with a ValueError.
+
+// The regex module's \s is Unicode White_Space (JavaScript's \s adds U+FEFF and lacks U+0085).
+const WS = "\\p{White_Space}";
+const NOT_WS = "\\P{White_Space}";
+
+// Characters that match (?i:...) letters of GPT-4's contractions under simple case folding,
+// as the regex module matches them: ſ (U+017F) folds to s, K (U+212A) is not involved.
+const GPT4_CONTRACTION = "'(?:[sSſdDmMtT]|[lL][lL]|[vV][eE]|[rR][eE])";
+
+export const PUBLISHED = new Map([
+  // GPT-2 as released: no possessives, no inline flags; only \s needs its Unicode meaning.
+  [String.raw`'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`,
+    String.raw`'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^${WS}\p{L}\p{N}]+|${WS}+(?!${NOT_WS})|${WS}+`],
+  // GPT-4 (cl100k_base). Each possessive here can drop its `+` without changing any match:
+  // nothing after it could use a shorter run (see README.md); `$` is only reached at the end
+  // of a whitespace run, where Python's "end, or before a final newline" means "end".
+  [String.raw`'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s`,
+    `${GPT4_CONTRACTION}|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^${WS}\\p{L}\\p{N}]+[\\r\\n]*|${WS}+$|${WS}*[\\r\\n]|${WS}+(?!${NOT_WS})|${WS}`],
+]);
+
+const cache = new Map();
+
+export class PatternError extends Error {}
+
+/** The JavaScript RegExp (flags "gu") for a regex-module pattern; PatternError if none. */
+export function compilePattern(pattern) {
+  if (typeof pattern !== "string") throw new TypeError(`pattern must be a string, not ${typeof pattern}`);
+  let re = cache.get(pattern);
+  if (re === undefined) {
+    const source = PUBLISHED.get(pattern) ?? translate(pattern);
+    try {
+      re = new RegExp(source, "gu");
+    } catch (error) {
+      throw new PatternError(`invalid split pattern ${JSON.stringify(pattern)}: ${error.message}`);
+    }
+    cache.set(pattern, re);
+  }
+  return re;
+}
+
+/** Every whole match of the pattern in text, in order, empty ones left out. */
+export function chunksOf(pattern, text) {
+  const re = compilePattern(pattern);
+  const out = [];
+  re.lastIndex = 0;
+  for (const match of text.matchAll(re)) if (match[0]) out.push(match[0]);
+  return out;
+}
+
+const CLASS_ESCAPES = { s: WS, S: NOT_WS, d: "\\p{Nd}", D: "\\P{Nd}" };
+
+/**
+ * Rewrite a regex-module pattern for JavaScript: \s \S \d \D by their Unicode meaning, `.`
+ * as "anything but \n", `$` as "end, or before a final \n", and a possessive quantifier
+ * (X*+, X++, X?+, X{m,n}+) as an atomic group, (?=(X*))\k, which JavaScript can express.
+ */
+export function translate(pattern) {
+  let out = "";
+  let groups = 0;        // capturing groups of the pattern, to name ours after them
+  const atoms = [];      // start offset in `out` of each atom, for possessive rewriting
+  const openings = [];   // start offsets of open groups
+  let i = 0;
+  while (i < pattern.length) {
+    const c = pattern[i];
+    const start = out.length;
+    if (c === "\\") {
+      const next = pattern[i + 1];
+      if (next in CLASS_ESCAPES) { out += CLASS_ESCAPES[next]; i += 2; }
+      else if ((next === "p" || next === "P") && pattern[i + 2] === "{") {
+        const end = pattern.indexOf("}", i);
+        out += pattern.slice(i, end + 1); i = end + 1;
+      } else if (next === "Z") { out += "$"; i += 2; }
+      else if (next === "A") { out += "^"; i += 2; }
+      else { out += pattern.slice(i, i + 2); i += 2; }
+      atoms.push(start);
+    } else if (c === "[") {
+      const [text, end] = translateClass(pattern, i);
+      out += text; i = end; atoms.push(start);
+    } else if (c === "(") {
+      if (pattern[i + 1] !== "?" || pattern.startsWith("(?P<", i) || (pattern[i + 2] === "<" && !"=!".includes(pattern[i + 3]))) groups += 1;
+      if (pattern.startsWith("(?P<", i)) { out += "(?<"; i += 4; } else { out += "("; i += 1; }
+      openings.push(start);
+    } else if (c === ")") {
+      out += ")"; i += 1;
+      atoms.push(openings.pop() ?? start);
+    } else if (c === "." ) { out += "[^\\n]"; i += 1; atoms.push(start); }
+    else if (c === "$") { out += "(?=\\n?$)"; i += 1; }
+    else if ("*+?{".includes(c)) {
+      let end = i + 1;
+      if (c === "{") { const close = pattern.indexOf("}", i); end = close < 0 ? i + 1 : close + 1; }
+      const quantifier = pattern.slice(i, end);
+      if (pattern[end] === "+" && atoms.length) {
+        const atomStart = atoms[atoms.length - 1];
+        const atom = out.slice(atomStart);
+        groups += 1;
+        const name = `possessive${groups}`;
+        out = out.slice(0, atomStart) + `(?:(?=(?<${name}>${atom}${quantifier}))\\k<${name}>)`;
+        i = end + 1;
+      } else {
+        out += quantifier; i = end;
+        if (pattern[i] === "?") { out += "?"; i += 1; }
+      }
+    } else {
+      // one code point, kept whole
+      const cp = pattern.codePointAt(i);
+      const ch = String.fromCodePoint(cp);
+      out += ch; i += ch.length; atoms.push(start);
+      if (c === "|") atoms.length = 0;
+    }
+  }
+  return out;
+}
+
+/** A character class [...] from `i`: its JavaScript text and the offset after it. */
+function translateClass(pattern, i) {
+  let out = "[";
+  i += 1;
+  if (pattern[i] === "^") { out += "^"; i += 1; }
+  if (pattern[i] === "]") { out += "\\]"; i += 1; }
+  while (i < pattern.length && pattern[i] !== "]") {
+    if (pattern[i] === "\\") {
+      const next = pattern[i + 1];
+      if (next in CLASS_ESCAPES) { out += CLASS_ESCAPES[next]; i += 2; continue; }
+      out += pattern.slice(i, i + 2); i += 2; continue;
+    }
+    if (pattern[i] === "[") { out += "\\["; i += 1; continue; }
+    const ch = String.fromCodePoint(pattern.codePointAt(i));
+    out += ch; i += ch.length;
+  }
+  return [out + "]", i + 1];
+}
