@@ -15,15 +15,22 @@ const NOT_WS = "\\P{White_Space}";
 // as the regex module matches them: ſ (U+017F) folds to s, K (U+212A) is not involved.
 const GPT4_CONTRACTION = "'(?:[sSſdDmMtT]|[lL][lL]|[vV][eE]|[rR][eE])";
 
+/** The spec's published patterns by name (spec/patterns.py PATTERNS), character for character. */
+export const PUBLISHED_PATTERNS = {
+  gpt2: String.raw`'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`,
+  gpt4: String.raw`'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s`,
+};
+
+/** Each published pattern -> its hand-made JavaScript equivalent. */
 export const PUBLISHED = new Map([
   // GPT-2 as released: no possessives, no inline flags; only \s needs its Unicode meaning.
-  [String.raw`'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`,
+  [PUBLISHED_PATTERNS.gpt2,
     String.raw`'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^${WS}\p{L}\p{N}]+|${WS}+(?!${NOT_WS})|${WS}+`],
   // GPT-4 (cl100k_base). Each possessive here can drop its `+` without changing any match:
   // nothing after it could use a shorter run (see README.md); `$` is only reached at the end
   // of a whitespace run, where Python's "end, or before a final newline" means "end".
-  [String.raw`'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s`,
-    `${GPT4_CONTRACTION}|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^${WS}\\p{L}\\p{N}]+[\\r\\n]*|${WS}+$|${WS}*[\\r\\n]|${WS}+(?!${NOT_WS})|${WS}`],
+  [PUBLISHED_PATTERNS.gpt4,
+    String.raw`${GPT4_CONTRACTION}|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^${WS}\p{L}\p{N}]+[\r\n]*|${WS}+$|${WS}*[\r\n]|${WS}+(?!${NOT_WS})|${WS}`],
 ]);
 
 const cache = new Map();
