@@ -62,11 +62,26 @@ export function chunksOf(pattern, text) {
   return out;
 }
 
-const CLASS_ESCAPES = { s: WS, S: NOT_WS, d: "\\p{Nd}", D: "\\P{Nd}" };
+// The regex module's \w (Unicode's word characters; JavaScript's \w is ASCII only).
+const WORD = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}";
+
+/** Escapes that mean a set of characters, inside a class [...] or (wrapped) outside. */
+const CLASS_ESCAPES = { s: WS, S: NOT_WS, d: "\\p{Nd}", D: "\\P{Nd}", w: WORD };
+
+/** Escapes outside a class whose JavaScript meaning differs from the regex module's. */
+const ESCAPES = {
+  ...CLASS_ESCAPES,
+  w: `[${WORD}]`,
+  W: `[^${WORD}]`,
+  b: `(?:(?<=[${WORD}])(?![${WORD}])|(?<![${WORD}])(?=[${WORD}]))`,
+  B: `(?:(?<=[${WORD}])(?=[${WORD}])|(?<![${WORD}])(?![${WORD}]))`,
+  Z: "$",
+  A: "^",
+};
 
 /**
- * Rewrite a regex-module pattern for JavaScript: \s \S \d \D by their Unicode meaning, `.`
- * as "anything but \n", `$` as "end, or before a final \n", and a possessive quantifier
+ * Rewrite a regex-module pattern for JavaScript: \s \S \d \D \w \W \b \B by their Unicode
+ * meaning, \A and \Z, `.` as "anything but \n", `$` as "end, or before a final \n", and a possessive quantifier
  * (X*+, X++, X?+, X{m,n}+) as an atomic group, (?=(X*))\k, which JavaScript can express.
  */
 export function translate(pattern) {
@@ -80,13 +95,11 @@ export function translate(pattern) {
     const start = out.length;
     if (c === "\\") {
       const next = pattern[i + 1];
-      if (next in CLASS_ESCAPES) { out += CLASS_ESCAPES[next]; i += 2; }
+      if (Object.hasOwn(ESCAPES, next)) { out += ESCAPES[next]; i += 2; }
       else if ((next === "p" || next === "P") && pattern[i + 2] === "{") {
         const end = pattern.indexOf("}", i);
         out += pattern.slice(i, end + 1); i = end + 1;
-      } else if (next === "Z") { out += "$"; i += 2; }
-      else if (next === "A") { out += "^"; i += 2; }
-      else { out += pattern.slice(i, i + 2); i += 2; }
+      } else { out += pattern.slice(i, i + 2); i += 2; }
       atoms.push(start);
     } else if (c === "[") {
       const [text, end] = translateClass(pattern, i);
@@ -135,7 +148,8 @@ function translateClass(pattern, i) {
   while (i < pattern.length && pattern[i] !== "]") {
     if (pattern[i] === "\\") {
       const next = pattern[i + 1];
-      if (next in CLASS_ESCAPES) { out += CLASS_ESCAPES[next]; i += 2; continue; }
+      if (Object.hasOwn(CLASS_ESCAPES, next)) { out += CLASS_ESCAPES[next]; i += 2; continue; }
+      if (next === "W") throw new PatternError("\\W inside a character class is not supported by this implementation");
       out += pattern.slice(i, i + 2); i += 2; continue;
     }
     if (pattern[i] === "[") { out += "\\["; i += 1; continue; }
