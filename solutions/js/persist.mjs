@@ -19,7 +19,10 @@ export function save(file, merges, pattern = null, specialTokens = []) {
   let handle = null;
   try {
     handle = fs.openSync(temporary, "wx");
-    fs.writeSync(handle, text);
+    // One write call may write only part (a full disk, a file-size limit): write until all is
+    // written, so that the failure, if any, comes as an error and the rename never happens.
+    const data = Buffer.from(text, "utf8");
+    for (let done = 0; done < data.length;) done += fs.writeSync(handle, data, done, data.length - done);
     fs.fsyncSync(handle);
     fs.closeSync(handle);
     handle = null;
