@@ -114,7 +114,10 @@ input.on("line", (line) => {
   try {
     request = JSON.parse(line);
   } catch (error) {
+    // Still one answer per line, so that the suite sees the fault at once instead of waiting.
     process.stderr.write(`bpe-kata-js: not a JSON request: ${line.slice(0, 200)}\n`);
+    const message = `not a JSON request: ${error.message}`;
+    process.stdout.write(JSON.stringify({ id: null, ok: false, error: { kind: "Error", message } }) + "\n");
     return;
   }
   let response;
