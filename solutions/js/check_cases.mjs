@@ -42,6 +42,13 @@ const RUN = {
     if (e.error) return { error: failed(() => train(i.text, i.vocab_size, options))?.kind };
     return { merges: train(i.text, i.vocab_size, options) };
   },
+  uncovered: (i, e) => {
+    // train and encode must both refuse the text, naming the first uncovered position
+    const named = (error) => error && new RegExp(`(?<!\\d)${e.position}(?!\\d)`).test(error.message);
+    const errors = [failed(() => train(i.text, 300, { pattern: i.pattern })), failed(() => encode(i.text, new Table([]), { pattern: i.pattern }))];
+    return errors.every((error) => error?.kind === "ValueError" && named(error))
+      ? { error: "ValueError", position: e.position } : { errors: errors.map(String) };
+  },
   encode_special: (i, e) => {
     const options = { pattern: i.pattern ? PUBLISHED_PATTERNS[i.pattern] : null, specialTokens: specials(i),
       allowed: i.allowed_special, disallowed: i.disallowed_special };

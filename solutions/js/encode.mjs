@@ -5,7 +5,7 @@
 // positions of every pair found in the table filed under its rank, and a min-heap of ranks;
 // one bucket drained is one textbook iteration. Chunks repeat, so a table caches their ids.
 
-import { chunksOf } from "./patterns.mjs";
+import { chunksOf, codePointCount, compilePattern } from "./patterns.mjs";
 import { merge, utf8Bytes, valueError } from "./core.mjs";
 import { splitSpecial } from "./special.mjs";
 
@@ -54,12 +54,21 @@ export function encode(text, table, { pattern = null, specialTokens = null, allo
   if (typeof text !== "string") {
     const error = new Error(`text must be a str, not ${typeof text}`); error.kind = "TypeError"; throw error;
   }
-  const pieces = specialTokens && specialTokens.length ? splitSpecial(text, specialTokens, allowed, disallowed) : [text];
+  if (pattern !== null) compilePattern(pattern); // a bad pattern fails even for an empty text
+  // Specials are looked for in the text as given; each plain piece is then repaired (lone
+  // surrogates to U+FFFD, which keeps its length) and cut into chunks.
+  const pieces = specialTokens && specialTokens.length
+    ? splitSpecial(text, specialTokens, allowed, disallowed) : [[text, 0]];
   const out = [];
   for (const piece of pieces) {
-    if (typeof piece === "number") out.push(piece);
-    else if (pattern === null) for (const id of encodeIds(Array.from(utf8Bytes(piece)), table)) out.push(id);
-    else for (const chunk of chunksOf(pattern, piece)) for (const id of table.chunk(chunk)) out.push(id);
+    if (typeof piece === "number") { out.push(piece); continue; }
+    const [plain, start] = piece;
+    if (pattern === null) {
+      for (const id of encodeIds(Array.from(utf8Bytes(plain)), table)) out.push(id);
+    } else {
+      const offset = start ? codePointCount(text.slice(0, start)) : 0;
+      for (const chunk of chunksOf(pattern, plain.toWellFormed(), offset)) for (const id of table.chunk(chunk)) out.push(id);
+    }
   }
   return out;
 }

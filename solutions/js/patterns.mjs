@@ -53,13 +53,39 @@ export function compilePattern(pattern) {
   return re;
 }
 
-/** Every whole match of the pattern in text, in order, empty ones left out. */
-export function chunksOf(pattern, text) {
+/**
+ * Every whole match of the pattern in text, in order, empty ones left out. The matches must
+ * cover the text: a character in no match is a ValueError naming its position (in code
+ * points, as Python counts, plus `offset`), since it would otherwise vanish from the tokens.
+ */
+export function chunksOf(pattern, text, offset = 0) {
   const re = compilePattern(pattern);
   const out = [];
-  re.lastIndex = 0;
-  for (const match of text.matchAll(re)) if (match[0]) out.push(match[0]);
+  let covered = 0; // UTF-16 units covered so far; matches come in order and never overlap
+  for (const match of text.matchAll(re)) {
+    if (match.index > covered) throw uncovered(pattern, text, covered, offset);
+    covered = match.index + match[0].length;
+    if (match[0]) out.push(match[0]);
+  }
+  if (covered < text.length) throw uncovered(pattern, text, covered, offset);
   return out;
+}
+
+function uncovered(pattern, text, at, offset) {
+  const position = offset + codePointCount(text.slice(0, at));
+  const character = String.fromCodePoint(text.codePointAt(at));
+  const error = new Error(`the split pattern ${JSON.stringify(pattern)} does not cover the text: the character `
+    + `${JSON.stringify(character)} at position ${position} is in no match and would be lost; a split pattern must `
+    + "match every character (the published patterns do)");
+  error.kind = "ValueError";
+  return error;
+}
+
+/** How many characters Python counts in a string: code points (a surrogate pair is one). */
+export function codePointCount(text) {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
 }
 
 // The regex module's \w (Unicode's word characters; JavaScript's \w is ASCII only).

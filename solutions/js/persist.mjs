@@ -8,14 +8,16 @@ import path from "node:path";
 import crypto from "node:crypto";
 import { valueError } from "./core.mjs";
 import { checkSpecialTokens } from "./special.mjs";
+import { compilePattern } from "./patterns.mjs";
 
 const VERSION = "bpe-kata v1";
 const NUMBER = /^(?:0|[1-9][0-9]*)$/;
+const MAX_DIGITS = 4000; // no id needs more; Python's int() stops at 4300 digits
 
 export function save(file, merges, pattern = null, specialTokens = []) {
   const text = dumps(merges, pattern, specialTokens);
-  const temporary = path.join(path.dirname(file),
-    `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`);
+  // A short name of its own, so that any legal target name can be saved to.
+  const temporary = path.join(path.dirname(file), `.bpe-${crypto.randomBytes(4).toString("hex")}.tmp`);
   let handle = null;
   try {
     handle = fs.openSync(temporary, "wx");
@@ -88,11 +90,17 @@ export function loads(text, name) {
     return line.slice(key.length + 1);
   };
   const numberOf = (field) => {
+    if (field.length > MAX_DIGITS) throw fail(`a number of ${field.length} digits: more than ${MAX_DIGITS}, no id needs it`);
     if (!NUMBER.test(field)) throw fail(`${JSON.stringify(field.slice(0, 40))} is not a number (decimal digits, no sign)`);
     return Number(field);
   };
   const json = (field) => {
-    try { return JSON.parse(field); } catch { throw fail(`${JSON.stringify(field.slice(0, 60))} is not a JSON value`); }
+    let value;
+    try { value = JSON.parse(field); } catch { throw fail(`${JSON.stringify(field.slice(0, 60))} is not a JSON value`); }
+    if (typeof value === "string" && !value.isWellFormed()) {
+      throw fail("the string holds a lone surrogate (a JSON escape such as \\ud800), which has no UTF-8 form");
+    }
+    return value;
   };
 
   const version = nextLine(`the version line '${VERSION}'`);
@@ -102,6 +110,9 @@ export function loads(text, name) {
   }
   const pattern = json(keyword("pattern", "'pattern <JSON string or null>'"));
   if (pattern !== null && typeof pattern !== "string") throw fail("the pattern must be a JSON string or null");
+  if (pattern !== null) {
+    try { compilePattern(pattern); } catch (error) { throw fail(`the pattern is not a usable split pattern: ${error.message}`); }
+  }
 
   const specialCount = numberOf(keyword("specials", "'specials <count>'"));
   const specials = new Map();

@@ -3,6 +3,7 @@
 // disallowed special starts wins; among the specials starting there, the longest.
 
 import { valueError } from "./core.mjs";
+import { codePointCount } from "./patterns.mjs";
 
 /** Reject specials that could not round-trip: empty strings, bad ids, shared ids. */
 export function checkSpecialTokens(specialTokens) {
@@ -24,9 +25,11 @@ function policySet(policy, known, name) {
 }
 
 const escape = (s) => s.replace(/[\\^$.*+?()[\]{}|\/]/g, "\\$&");
-const codePoints = (s) => { let n = 0; for (const _ of s) n += 1; return n; };
 
-/** The text cut into plain pieces (strings) and allowed specials' ids (numbers), in order. */
+/**
+ * The text cut into plain pieces and allowed specials' ids (numbers), in order; a plain piece
+ * is [text, start], start in UTF-16 units of the whole text.
+ */
 export function splitSpecial(text, specialTokens, allowedSpecial, disallowedSpecial) {
   checkSpecialTokens(specialTokens);
   const ids = new Map(specialTokens);
@@ -35,20 +38,20 @@ export function splitSpecial(text, specialTokens, allowedSpecial, disallowedSpec
   const disallowed = policySet(disallowedSpecial, known, "disallowed_special");
   for (const s of allowed) disallowed.delete(s);
   const lookedFor = [...allowed, ...disallowed];
-  if (!lookedFor.length || !text) return text ? [text] : [];
-  lookedFor.sort((a, b) => codePoints(b) - codePoints(a) || (a < b ? -1 : a > b ? 1 : 0));
+  if (!lookedFor.length || !text) return text ? [[text, 0]] : [];
+  lookedFor.sort((a, b) => codePointCount(b) - codePointCount(a) || (a < b ? -1 : a > b ? 1 : 0));
   const finder = new RegExp(lookedFor.map(escape).join("|"), "gu");
   const pieces = [];
   let start = 0;
   for (const match of text.matchAll(finder)) {
     const special = match[0];
     if (disallowed.has(special)) {
-      throw valueError(`disallowed special token "${special}" at position ${codePoints(text.slice(0, match.index))} of the text: pass it in allowed_special to encode it as its id, or leave it out of disallowed_special to encode it as plain text`);
+      throw valueError(`disallowed special token "${special}" at position ${codePointCount(text.slice(0, match.index))} of the text: pass it in allowed_special to encode it as its id, or leave it out of disallowed_special to encode it as plain text`);
     }
-    if (match.index > start) pieces.push(text.slice(start, match.index));
+    if (match.index > start) pieces.push([text.slice(start, match.index), start]);
     pieces.push(ids.get(special));
     start = match.index + special.length;
   }
-  if (start < text.length) pieces.push(text.slice(start));
+  if (start < text.length) pieces.push([text.slice(start), start]);
   return pieces;
 }

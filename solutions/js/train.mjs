@@ -25,7 +25,7 @@ export function train(text, vocabSize, { pattern = null, tieRule = "first-counte
   }
   const chunks = new Map();
   if (pattern === null) chunks.set(text, 1);
-  else for (const chunk of chunksOf(pattern, text)) chunks.set(chunk, (chunks.get(chunk) ?? 0) + 1);
+  else for (const chunk of chunksOf(pattern, text.toWellFormed())) chunks.set(chunk, (chunks.get(chunk) ?? 0) + 1);
   const pieces = [];
   for (const [chunk, times] of chunks) {
     const data = utf8Bytes(chunk);
