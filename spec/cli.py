@@ -21,7 +21,11 @@ USAGE = """bpe-kata check [IMPL] [pytest options...]   run the spec against IMPL
        bpe-kata claims [--level L] [--kind K]       list the claims the spec checks
        bpe-kata data [where|fetch]                  find or download the corpora
        bpe-kata data import FILE                    file a hand-downloaded pg11.txt or tiny Shakespeare
-       bpe-kata words-budget [IMPL]                 print the word-level merge-budget table of IMPL"""
+       bpe-kata words-budget [IMPL]                 print the word-level merge-budget table of IMPL
+       bpe-kata show TEXT [--impl X] [--table T]    TEXT cut into tokens, ids beneath (--compare IMPL2)
+       bpe-kata trace CORPUS --vocab N [--impl X]   training merge by merge, with counts
+       bpe-kata curve CORPUS [--vocab 256..4096]    bytes per token against vocabulary size (--out PNG)
+       bpe-kata grade SUBMISSIONS... [-- OPTIONS]   a class table: the spec on each, in parallel, isolated"""
 
 
 def check(argv: list[str]) -> int:
@@ -172,6 +176,10 @@ def main(argv: list[str] | None = None) -> int:
             print("usage: bpe-kata words-budget [IMPL]", file=sys.stderr)
             return 2
         return words_budget(rest[0] if rest else None)
+    if command in ("show", "trace", "curve", "grade"):
+        from bpe_kata.commands import run
+
+        return run(command, rest)
     print(f"bpe-kata: unknown command {command!r}\nusage: {USAGE}", file=sys.stderr)
     return 2
 

@@ -33,6 +33,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help=f"folder holding the corpora (default: ${corpora.ENV_VAR}, then ../shared/data, then the user cache)")
     group.addoption("--bpe-report", default=None, metavar="FILE",
                     help="also write the level table and per-claim results as JSON to FILE")
+    group.addoption("--bpe-html", default=None, metavar="FILE",
+                    help="also write the report as one standalone HTML page to FILE (no network, filterable by level)")
     group.addoption("--claim", action="append", default=[], metavar="ID",
                     help="run only the tests of this claim (repeatable; a trailing * matches a prefix, e.g. merge.*)")
     group.addoption("--one-failure-per-claim", action="store_true", default=False,
@@ -332,8 +334,14 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
 def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
     config = session.config
     target = config.getoption("--bpe-report", None)
+    page = config.getoption("--bpe-html", None)
     results = config.stash.get(RESULTS_KEY, None)
-    if not target or results is None:
+    if not (target or page) or results is None:
         return
     info = report.run_info(config.stash[IMPL_VALUE_KEY], config.stash[IMPL_KEY])
-    report.write_json(Path(target), results, info)
+    if target:
+        report.write_json(Path(target), results, info)
+    if page:
+        from bpe_kata import html_report
+
+        html_report.write(Path(page), report.as_json(results, info))

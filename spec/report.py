@@ -14,6 +14,7 @@ import spec
 from spec.blame import BROKEN, ERROR, Verdict
 from spec.ledger import document_keys_in, load_claims
 from spec.levels import ALL_LEVEL_NAMES
+from spec.teaching import likely_mistakes, render as render_mistakes
 
 OUTCOMES = ("passed", "failed", "not started", "not run")
 #: Per claim only: a test that failed on another of its claims, or stopped at an error first.
@@ -178,6 +179,7 @@ def render_table(results: Results, info: dict) -> list[str]:
     """The lines printed after pytest's own output."""
     lines = ["", f"bpe-kata {info['suite_version']}: implementation {info['implementation']}"
                  f" ({info['module_file'] or info['module']})"]
+    lines += render_mistakes(results.broken_claims())  # first: one sentence per likely mistake
     header = f"{'level':<11}{'passed':>8}{'failed':>8}{'not started':>13}{'not run':>9}   status"
     lines += [header, "-" * len(header)]
     for level, counts in results.per_level().items():
@@ -279,6 +281,7 @@ def as_json(results: Results, info: dict) -> dict:
             claims[cid]["first_failure"] = results.failures.get(r["failed"][0], "")
     reasons = {level: list(r) for level, r in results.reasons.items()}
     return {**info, "levels": levels, "root_causes": results.root_causes(), "claims": claims,
+            "likely_mistakes": [m.message for m in likely_mistakes(broken)],
             "failures": results.failures, "skip_reasons": reasons,
             "document_keys": document_keys_in(claims)}
 

@@ -1,0 +1,1 @@
+"""Tools around the spec: pictures of BPE for learners (show, trace, curve) and class grading for teachers."""

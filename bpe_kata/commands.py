@@ -1,0 +1,224 @@
+"""The tools' subcommands (``bpe-kata show|trace|curve|grade``): argument parsing and output only."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from bpe_kata.extras import MissingExtra, require
+from bpe_kata.tables import TableError
+
+DEFAULT_TABLE = "tinyshakespeare:512"
+
+
+class Stop(Exception):
+    """End the command with this message and exit status."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _impl(value: str | None):
+    import os
+
+    from spec.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
+
+    if os.getcwd() not in sys.path:  # as `python -m` and `bpe-kata check` do: solutions.mine from a clone
+        sys.path.insert(0, os.getcwd())
+    try:
+        return load_implementation(value or DEFAULT_IMPL)
+    except ImplementationNotFound as error:
+        raise Stop(str(error), 2) from None
+
+
+def _call(what: str, impl_name: str, function, *args, **kwargs):
+    """Call the implementation; a function still raising NotImplementedError means its level is not started."""
+    try:
+        return function(*args, **kwargs)
+    except NotImplementedError:
+        raise Stop(f"{impl_name}: {what} is not started yet (it raises NotImplementedError); "
+                   f"write it, then `bpe-kata check {impl_name}` shows its level") from None
+    except TableError as error:
+        raise Stop(str(error), 2) from None
+
+
+def _console(plain: bool):
+    """A rich console for a terminal, or None for plain text (pipes, CI logs, --plain)."""
+    if plain or not sys.stdout.isatty():
+        return None
+    return require("rich.console", "show").Console()
+
+
+def show(argv: list[str]) -> int:
+    from bpe_kata import show as drawing
+    from bpe_kata.tables import resolve
+
+    parser = argparse.ArgumentParser(prog="bpe-kata show", description=(
+        "Cut TEXT into tokens: boundaries in alternating colours (| in plain text), each token's id beneath; "
+        "bytes that are part of a character are shown as hex, spaces as ␣."))
+    parser.add_argument("text")
+    parser.add_argument("--impl", default=None, help="the implementation that encodes (default: reference)")
+    parser.add_argument("--table", action="append", default=[], metavar="T",
+                        help="CORPUS:VOCAB to train on the fly (tinyshakespeare, alice or a file), a saved bpe-kata v1 "
+                             f"file, or gpt2 / cl100k_base (default: {DEFAULT_TABLE}); give it twice to compare two tables")
+    parser.add_argument("--train", metavar="CORPUS:VOCAB", help="the same as --table CORPUS:VOCAB")
+    parser.add_argument("--compare", metavar="IMPL2", help="a second implementation, shown beneath, differences marked")
+    parser.add_argument("--plain", action="store_true", help="plain text even on a terminal")
+    options = parser.parse_args(argv)
+    tables = ([f"train:{options.train}"] if options.train else []) + options.table or [DEFAULT_TABLE]
+    if len(tables) > 2 or (len(tables) == 2 and options.compare):
+        raise Stop("show compares two tokenizations: two tables, or one table and --compare IMPL2", 2)
+    impl_name = options.impl or "reference"
+    impl = _impl(options.impl)
+    table = _call("train" if ":" in tables[0] else "load", impl_name, resolve, impl, tables[0])
+    rows = [_call("encode", impl_name, drawing.build_row, impl, impl_name, table, options.text)]
+    if options.compare:
+        other = _impl(options.compare)
+        rows.append(_call("encode", options.compare, drawing.build_row, other, options.compare, table, options.text))
+    elif len(tables) == 2:
+        second = _call("train" if ":" in tables[1] else "load", impl_name, resolve, impl, tables[1])
+        rows.append(_call("encode", impl_name, drawing.build_row, impl, impl_name, second, options.text))
+    if len(rows) == 2:
+        drawing.compare_rows(*rows)
+    console = _console(options.plain)
+    if console is None:
+        print("\n".join(drawing.render_plain(rows)))
+    else:
+        drawing.render_rich(rows, console)
+    if len(rows) == 2:
+        same = not any(rows[0].differs) and not any(rows[1].differs)
+        print("the two tokenizations are the same" if same else "^ marks tokens the other tokenization does not have")
+    return 0
+
+
+def trace(argv: list[str]) -> int:
+    from bpe_kata.tables import corpus_text
+    from bpe_kata.trace import replay_steps
+
+    parser = argparse.ArgumentParser(prog="bpe-kata trace", description=(
+        "Training, merge by merge. An implementation's train is one call, so the trace replays the merges it "
+        "returned over the same corpus, in order, and shows each pair's count just before its merge and the "
+        "bytes per token so far."))
+    parser.add_argument("corpus", help="tinyshakespeare, alice, or a text file")
+    parser.add_argument("--vocab", type=int, required=True, help="vocab_size to train to (256 + number of merges)")
+    parser.add_argument("--impl", default=None)
+    parser.add_argument("--every", type=int, default=1, metavar="K", help="print every K-th merge (and the last)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per merge (JSON Lines)")
+    parser.add_argument("--plain", action="store_true", help="no progress bar even on a terminal")
+    options = parser.parse_args(argv)
+    impl_name = options.impl or "reference"
+    impl = _impl(options.impl)
+    text = _call("train", impl_name, corpus_text, options.corpus)
+    merges = _call("train", impl_name, impl.train, text, options.vocab)
+    every = max(options.every, 1)
+    steps = replay_steps(text, dict(merges))
+    total = len(merges)
+    console = None if options.json else _console(options.plain)
+    if not options.json:
+        print(f"{impl_name}: {total} merges on {options.corpus} ({len(text.encode('utf-8', 'surrogatepass')):,} bytes), "
+              "replayed over the corpus in training order")
+    if console is None:
+        for step in steps:
+            if step.number % every == 0 or step.number == total:
+                print(json.dumps(step.as_json(), ensure_ascii=False) if options.json else step.line(), flush=True)
+        return 0
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(TextColumn("merging"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[ratio]} bytes/token"), console=console, transient=True) as progress:
+        task = progress.add_task("trace", total=total, ratio="1.00")
+        for step in steps:
+            if step.number % every == 0 or step.number == total:
+                progress.console.print(step.line(), highlight=False, markup=False)
+            progress.update(task, advance=1, ratio=f"{step.bytes_per_token:.2f}")
+    return 0
+
+
+def curve(argv: list[str]) -> int:
+    from bpe_kata import curve as curves
+    from bpe_kata.tables import corpus_text
+
+    parser = argparse.ArgumentParser(prog="bpe-kata curve", description=(
+        "Bytes per token against vocabulary size: trains once at the largest size and replays each prefix of "
+        "the table over the corpus; the document's Alice figures are drawn beside it."))
+    parser.add_argument("corpus", help="tinyshakespeare, alice, or a text file")
+    parser.add_argument("--impl", default=None)
+    parser.add_argument("--vocab", default="256..4096", help="LOW..HIGH (doubling) or a list 300,400,512 (default 256..4096)")
+    parser.add_argument("--out", type=Path, help="also draw the curve to this PNG or SVG file (needs the tools extra)")
+    parser.add_argument("--json", action="store_true", help="the points as JSON")
+    options = parser.parse_args(argv)
+    try:
+        sizes = curves.parse_sizes(options.vocab)
+    except ValueError as error:
+        raise Stop(str(error), 2) from None
+    impl_name = options.impl or "reference"
+    impl = _impl(options.impl)
+    text = _call("train", impl_name, corpus_text, options.corpus)
+    merges = _call("train", impl_name, impl.train, text, sizes[-1])
+    points = curves.measure(text, dict(merges), sizes)
+    reference = curves.reference_points()
+    if options.json:
+        print(json.dumps([p.__dict__ for p in points]))
+    else:
+        print(f"{impl_name} on {options.corpus}:")
+        print("\n".join(curves.terminal_chart(points, reference)))
+    if options.out:
+        written = curves.plot(points, reference, f"{impl_name} on {Path(options.corpus).name}", options.out)
+        print(f"wrote {written}", file=sys.stderr if options.json else sys.stdout)
+    return 0
+
+
+def grade(argv: list[str]) -> int:
+    from bpe_kata import grade as grading
+
+    passthrough: list[str] = []
+    if "--" in argv:
+        at = argv.index("--")
+        argv, passthrough = argv[:at], argv[at + 1:]
+    parser = argparse.ArgumentParser(prog="bpe-kata grade", description=(
+        "Run the spec on each submission (a folder, .py file, module name or cmd:COMMAND) in its own child process, "
+        "in parallel, with a time limit each; print the class table. Options after -- go to every run, "
+        "e.g. -- --level train -m 'not corpus'."))
+    parser.add_argument("submissions", nargs="+")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per submission (default 300)")
+    parser.add_argument("--jobs", type=int, default=None, help="submissions run at once (default: the cores)")
+    parser.add_argument("--csv", type=Path, help="also write the table as CSV")
+    parser.add_argument("--html", type=Path, help="also write the table as a standalone HTML page")
+    parser.add_argument("--expect", type=Path, help="an expectations file, passed to every run (needs the gate runner)")
+    parser.add_argument("--plain", action="store_true")
+    options = parser.parse_args(argv)
+    if options.expect:
+        passthrough += ["--expect", str(options.expect)]
+    outcomes = grading.grade(options.submissions, passthrough, options.timeout, options.jobs)
+    console = _console(options.plain)
+    if console is None:
+        print("\n".join(grading.render_plain(outcomes)))
+    else:
+        grading.render_rich(outcomes, console)
+    if options.csv:
+        grading.write_csv(options.csv, outcomes)
+    if options.html:
+        options.html.write_text(grading.class_page(outcomes), encoding="utf-8")
+    return 0 if all(o.verdict == "green" for o in outcomes) else 1
+
+
+COMMANDS = {"show": show, "trace": trace, "curve": curve, "grade": grade}
+
+
+def run(command: str, argv: list[str]) -> int:
+    try:
+        return COMMANDS[command](argv)
+    except Stop as stop:
+        print(f"bpe-kata {command}: {stop}", file=sys.stderr)
+        return stop.status
+    except MissingExtra as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `| head`: the reader has all it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

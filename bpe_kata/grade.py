@@ -1,0 +1,182 @@
+"""``bpe-kata grade``: the spec on a class's implementations, each in its own child process.
+
+Each submission runs as ``bpe-kata check SUBMISSION --bpe-report FILE`` in a child process of
+its own (a new session, so a timeout kills everything it started), at most ``jobs`` at a time,
+under a wall-clock limit. A submission that crashes, hangs or writes no report gets a row that
+says so; the others are unaffected. The row's cells come from the child's JSON report only.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+
+from spec.levels import ALL_LEVEL_NAMES
+
+#: The command each submission runs under. Once the gate runner is on main, isolating every
+#: submission (``cmd:`` ones included) is this one line: [..., "spec.cli", "gate"].
+RUNNER = [sys.executable, "-m", "spec.cli", "check"]
+#: One process per submission: grading already runs submissions side by side.
+RUN_OPTIONS = ["-q", "-n", "0", "-p", "no:cacheprovider"]
+
+
+@dataclass
+class Outcome:
+    """One submission's row: how its child ended, and its report's levels when it wrote one."""
+
+    submission: str
+    name: str
+    seconds: float = 0.0
+    ended: str = "finished"  # finished / timed out / crashed
+    exit_code: int | None = None
+    levels: dict = field(default_factory=dict)
+    mistakes: list[str] = field(default_factory=list)
+    failed_claims: list[str] = field(default_factory=list)
+    detail: str = ""
+
+    def cell(self, level: str) -> str:
+        counts = self.levels.get(level)
+        if counts is None:
+            return "—"
+        if counts["status"] == "FAILED":
+            return f"failed {counts['failed']}"
+        return counts["status"]
+
+    @property
+    def verdict(self) -> str:
+        if self.ended != "finished":
+            return self.ended
+        if not self.levels:
+            return "no report"
+        return "green" if all(c["status"] == "green" for c in self.levels.values()) else "not green"
+
+
+def display_name(submission: str) -> str:
+    if submission.startswith("cmd:"):
+        return submission[:40]
+    path = Path(submission)
+    return path.stem if path.name == "__init__.py" else path.name.removesuffix(".py") or submission
+
+
+def command(submission: str, report: Path, extra: list[str]) -> list[str]:
+    target = submission if submission.startswith("cmd:") or not Path(submission).exists() else str(Path(submission).resolve())
+    return [*RUNNER, target, "--bpe-report", str(report), *RUN_OPTIONS, *extra]
+
+
+def run_one(submission: str, extra: list[str], timeout: float, workdir: Path) -> Outcome:
+    """Run the spec on one submission in a child process; never raises for the submission's faults."""
+    outcome = Outcome(submission, display_name(submission))
+    report = Path(tempfile.mkstemp(prefix="grade-", suffix=".json", dir=workdir)[1])
+    report.unlink()
+    start = time.monotonic()
+    child = subprocess.Popen(command(submission, report, extra), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL, start_new_session=True, text=True, errors="replace")
+    try:
+        output, _ = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        output, _ = child.communicate()
+        outcome.ended, outcome.detail = "timed out", f"no result within {timeout:g} s; stopped"
+    outcome.seconds = time.monotonic() - start
+    outcome.exit_code = child.returncode
+    if report.is_file():
+        data = json.loads(report.read_text(encoding="utf-8"))
+        outcome.levels = data.get("levels", {})
+        outcome.mistakes = data.get("likely_mistakes", [])
+        outcome.failed_claims = [cid for cid, c in data.get("claims", {}).items() if c.get("status") == "failed"]
+    elif outcome.ended == "finished":
+        outcome.ended = "crashed"
+        last = [line for line in (output or "").splitlines() if line.strip()][-1:]
+        outcome.detail = f"exit code {child.returncode}, no report" + (f": {last[0][:200]}" if last else "")
+    return outcome
+
+
+def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | None = None) -> list[Outcome]:
+    """Every submission's outcome, in the order given."""
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(submissions) or 1))
+    with tempfile.TemporaryDirectory(prefix="bpe-kata-grade-") as workdir, ThreadPoolExecutor(jobs) as pool:
+        return list(pool.map(lambda s: run_one(s, extra, timeout, Path(workdir)), submissions))
+
+
+def level_columns(outcomes: list[Outcome]) -> list[str]:
+    seen = {level for o in outcomes for level in o.levels}
+    return [level for level in ALL_LEVEL_NAMES if level in seen]
+
+
+def rows(outcomes: list[Outcome]) -> tuple[list[str], list[list[str]]]:
+    """The class table as text cells: one row per submission, one column per level."""
+    levels = level_columns(outcomes)
+    header = ["submission", *levels, "result", "seconds"]
+    body = [[o.name, *(o.cell(level) for level in levels), o.verdict + (f" ({o.detail})" if o.detail else ""),
+             f"{o.seconds:.1f}"] for o in outcomes]
+    return header, body
+
+
+def render_plain(outcomes: list[Outcome]) -> list[str]:
+    header, body = rows(outcomes)
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    return [line(header), "-" * len(line(header)), *map(line, body)]
+
+
+CELL_STYLE = {"green": "green", "not started": "yellow", "—": "dim"}
+
+
+def render_rich(outcomes: list[Outcome], console) -> None:
+    from rich.table import Table
+
+    header, body = rows(outcomes)
+    table = Table(title="bpe-kata: class results")
+    for name in header:
+        table.add_column(name, justify="right" if name == "seconds" else "left")
+    for cells in body:
+        table.add_row(*(f"[{CELL_STYLE.get(c, 'red' if c.startswith(('failed', 'timed', 'crashed', 'no report')) else 'default')}]"
+                        f"{escape_markup(c)}[/]" for c in cells[:-1]), cells[-1])
+    console.print(table)
+
+
+def escape_markup(text: str) -> str:
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def write_csv(path: Path, outcomes: list[Outcome]) -> None:
+    header, body = rows(outcomes)
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(body)
+
+
+def class_page(outcomes: list[Outcome]) -> str:
+    """The class table as one standalone HTML page, each row's likely mistakes and broken claims beneath it."""
+    header, body = rows(outcomes)
+    colour = lambda c: ("ok" if c == "green" else "todo" if c in ("not started", "not run", "partly run", "—")  # noqa: E731
+                        else "bad" if c.startswith(("failed", "timed", "crashed", "no report", "not green")) else "")
+    head = "".join(f"<th>{escape(h)}</th>" for h in header)
+    trs = "".join("<tr>" + "".join(f'<td class="{colour(c)}">{escape(c)}</td>' for c in cells) + "</tr>" for cells in body)
+    details = []
+    for o in outcomes:
+        if o.mistakes or o.failed_claims:
+            items = "".join(f"<li>{escape(m)}</li>" for m in o.mistakes)
+            claims = ", ".join(escape(c) for c in o.failed_claims)
+            details.append(f"<details><summary>{escape(o.name)}</summary><ul>{items}</ul>"
+                           f"<p>claims broken: <code>{claims}</code></p></details>")
+    style = ("body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}"
+             "td,th{padding:.25rem .7rem;border-bottom:1px solid #ddd;text-align:left}"
+             ".ok{color:#116b2e;font-weight:600}.bad{color:#b3261e;font-weight:600}.todo{color:#7a6400}")
+    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>bpe-kata: class results</title>"
+            f"<style>{style}</style></head><body><h1>bpe-kata: class results</h1><table id=\"class\"><thead><tr>{head}"
+            f"</tr></thead><tbody>{trs}</tbody></table><h2>Likely mistakes</h2>{''.join(details) or '<p>None.</p>'}"
+            "</body></html>\n")
