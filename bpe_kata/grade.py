@@ -58,7 +58,8 @@ class Outcome:
             return self.ended
         if not self.levels:
             return "no report"
-        return "green" if all(c["status"] == "green" for c in self.levels.values()) else "not green"
+        statuses = {c["status"] for c in self.levels.values()}
+        return "failed" if "FAILED" in statuses else "green" if statuses == {"green"} else "incomplete"
 
 
 def display_name(submission: str) -> str:
@@ -163,7 +164,7 @@ def class_page(outcomes: list[Outcome]) -> str:
     """The class table as one standalone HTML page, each row's likely mistakes and broken claims beneath it."""
     header, body = rows(outcomes)
     colour = lambda c: ("ok" if c == "green" else "todo" if c in ("not started", "not run", "partly run", "—")  # noqa: E731
-                        else "bad" if c.startswith(("failed", "timed", "crashed", "no report", "not green")) else "")
+                        else "bad" if c.startswith(("failed", "timed", "crashed", "no report")) else "")
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     trs = "".join("<tr>" + "".join(f'<td class="{colour(c)}">{escape(c)}</td>' for c in cells) + "</tr>" for cells in body)
     details = []

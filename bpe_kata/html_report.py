@@ -30,12 +30,15 @@ label{font-weight:600}
 """
 
 SCRIPT = """
-document.getElementById('level-filter').addEventListener('change', function () {
-  var level = this.value;
+var filter = document.getElementById('level-filter');
+function show(level) {
   document.querySelectorAll('[data-level]').forEach(function (el) {
     el.hidden = level !== 'all' && el.getAttribute('data-level') !== level;
   });
-});
+}
+filter.addEventListener('change', function () { show(this.value); history.replaceState(null, '', '#level=' + this.value); });
+var asked = decodeURIComponent(location.hash.replace(/^#level=/, ''));
+if (asked && filter.querySelector('option[value="' + asked + '"]')) { filter.value = asked; show(asked); }
 """
 
 

@@ -1,0 +1,28 @@
+"""Known-wrong: among pairs with the top count, train takes the last counted (a ``>=`` where ``>`` was meant)."""
+
+# mypy: disable-error-code="no-redef"
+from __future__ import annotations
+
+from tests.implementations.textbook import *  # noqa: F403
+from tests.implementations.textbook import get_stats, merge, utf8
+
+MISTAKE_CLAIMS: tuple[str, ...] = ("train.tie-first-counted", "train.wikipedia-walkthrough")
+
+
+def train(text: str, vocab_size: int) -> dict[tuple[int, int], int]:
+    """Textbook training with a hand-written arg-max loop that lets a later equal count replace the best."""
+    if vocab_size < 256:
+        raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
+    ids = list(utf8(text))
+    merges: dict[tuple[int, int], int] = {}
+    for idx in range(256, vocab_size):
+        stats = get_stats(ids)
+        if not stats:
+            break
+        best, top = None, 0
+        for pair, count in stats.items():
+            if count >= top:
+                best, top = pair, count
+        ids = merge(ids, best, idx)
+        merges[best] = idx
+    return merges
