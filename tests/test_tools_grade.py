@@ -1,0 +1,38 @@
+"""bpe-kata grade: one child process per submission; a hanging or crashing one never stops the others."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from spec.cli import main
+
+HANGS = '"""Hangs on import."""\nimport time\ntime.sleep(3600)\n'
+CRASHES = '"""Kills its interpreter on import."""\nimport os\nos._exit(3)\n'
+
+
+@pytest.mark.slow
+def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys):
+    (tmp_path / "hangs.py").write_text(HANGS, encoding="utf-8")
+    (tmp_path / "crashes.py").write_text(CRASHES, encoding="utf-8")
+    submissions = ["reference", "tests/implementations/wrong_pairs_no_overlap.py", "solutions/starter",
+                   str(tmp_path / "hangs.py"), str(tmp_path / "crashes.py")]
+    code = main(["grade", *submissions, "--timeout", "20", "--jobs", "5", "--csv", str(tmp_path / "class.csv"),
+                 "--html", str(tmp_path / "class.html"), "--", "--level", "pairs", "-m", "not corpus",
+                 "--hypothesis-profile", "fast"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    with open(tmp_path / "class.csv", encoding="utf-8") as handle:
+        rows = {row["submission"]: row for row in csv.DictReader(handle)}
+    assert list(rows) == ["reference", "wrong_pairs_no_overlap", "starter", "hangs", "crashes"]
+    assert [rows["reference"][level] for level in ("facts", "bytes", "pairs")] == ["green"] * 3
+    assert rows["reference"]["result"] == "green"
+    assert rows["wrong_pairs_no_overlap"]["pairs"].startswith("failed ") and rows["wrong_pairs_no_overlap"]["bytes"] == "green"
+    assert rows["starter"]["pairs"] == "not started" and rows["starter"]["result"] == "incomplete"
+    assert rows["hangs"]["result"].startswith("timed out") and float(rows["hangs"]["seconds"]) >= 20
+    assert rows["crashes"]["result"].startswith("crashed (exit code 3")
+    page = (tmp_path / "class.html").read_text(encoding="utf-8")
+    assert "<table" in page and "wrong_pairs_no_overlap" in page and "get_stats skips" in page
+    assert "http" not in page  # standalone
+    assert out.splitlines()[0].split()[:2] == ["submission", "facts"]
