@@ -45,11 +45,11 @@ def _call(what: str, impl_name: str, function, *args, **kwargs):
         raise Stop(str(error), 2) from None
 
 
-def _console(plain: bool):
+def _console(plain: bool, command: str):
     """A rich console for a terminal, or None for plain text (pipes, CI logs, --plain)."""
     if plain or not sys.stdout.isatty():
         return None
-    return require("rich.console", "show").Console()
+    return require("rich.console", command).Console()
 
 
 def show(argv: list[str]) -> int:
@@ -83,14 +83,15 @@ def show(argv: list[str]) -> int:
         rows.append(_call("encode", impl_name, drawing.build_row, impl, impl_name, second, options.text))
     if len(rows) == 2:
         drawing.compare_rows(*rows)
-    console = _console(options.plain)
+    console = _console(options.plain, "show")
     if console is None:
         print("\n".join(drawing.render_plain(rows)))
     else:
         drawing.render_rich(rows, console)
     if len(rows) == 2:
         same = not any(rows[0].differs) and not any(rows[1].differs)
-        print("the two tokenizations are the same" if same else "^ marks tokens the other tokenization does not have")
+        marker = "^ marks" if console is None else "red marks"
+        print("the two tokenizations are the same" if same else f"{marker} tokens the other tokenization does not have")
     return 0
 
 
@@ -116,7 +117,7 @@ def trace(argv: list[str]) -> int:
     every = max(options.every, 1)
     steps = replay_steps(text, dict(merges))
     total = len(merges)
-    console = None if options.json else _console(options.plain)
+    console = None if options.json else _console(options.plain, "trace")
     if not options.json:
         print(f"{impl_name}: {total} merges on {options.corpus} ({len(text.encode('utf-8', 'surrogatepass')):,} bytes), "
               "replayed over the corpus in training order")
@@ -193,7 +194,7 @@ def grade(argv: list[str]) -> int:
     if options.expect:
         passthrough += ["--expect", str(options.expect)]
     outcomes = grading.grade(options.submissions, passthrough, options.timeout, options.jobs)
-    console = _console(options.plain)
+    console = _console(options.plain, "grade")
     if console is None:
         print("\n".join(grading.render_plain(outcomes)))
     else:
