@@ -188,12 +188,14 @@ def grade(argv: list[str]) -> int:
     parser.add_argument("--jobs", type=int, default=None, help="submissions run at once (default: the cores)")
     parser.add_argument("--csv", type=Path, help="also write the table as CSV")
     parser.add_argument("--html", type=Path, help="also write the table as a standalone HTML page")
+    parser.add_argument("--reports", type=Path, metavar="DIR",
+                        help="keep each submission's JSON and HTML report in DIR (the --html page links them)")
     parser.add_argument("--expect", type=Path, help="an expectations file, passed to every run (needs the gate runner)")
     parser.add_argument("--plain", action="store_true")
     options = parser.parse_args(argv)
     if options.expect:
         passthrough += ["--expect", str(options.expect)]
-    outcomes = grading.grade(options.submissions, passthrough, options.timeout, options.jobs)
+    outcomes = grading.grade(options.submissions, passthrough, options.timeout, options.jobs, options.reports)
     console = _console(options.plain, "grade")
     if console is None:
         print("\n".join(grading.render_plain(outcomes)))
@@ -202,7 +204,8 @@ def grade(argv: list[str]) -> int:
     if options.csv:
         grading.write_csv(options.csv, outcomes)
     if options.html:
-        options.html.write_text(grading.class_page(outcomes), encoding="utf-8")
+        page = options.html.expanduser().resolve()
+        page.write_text(grading.class_page(outcomes, page.parent), encoding="utf-8")
     return 0 if all(o.verdict == "green" for o in outcomes) else 1
 
 

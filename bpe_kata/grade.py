@@ -43,6 +43,7 @@ class Outcome:
     mistakes: list[str] = field(default_factory=list)
     failed_claims: list[str] = field(default_factory=list)
     detail: str = ""
+    page: Path | None = None  # the submission's own HTML report, when kept
 
     def cell(self, level: str) -> str:
         counts = self.levels.get(level)
@@ -74,11 +75,19 @@ def command(submission: str, report: Path, extra: list[str]) -> list[str]:
     return [*RUNNER, target, "--bpe-report", str(report), *RUN_OPTIONS, *extra]
 
 
-def run_one(submission: str, extra: list[str], timeout: float, workdir: Path) -> Outcome:
-    """Run the spec on one submission in a child process; never raises for the submission's faults."""
+def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, keep: Path | None = None,
+            slot: int = 0) -> Outcome:
+    """Run the spec on one submission in a child process; never raises for the submission's faults.
+
+    With ``keep``, the child's JSON and HTML reports stay there as ``NN-NAME.json`` and ``.html``."""
     outcome = Outcome(submission, display_name(submission))
-    report = Path(tempfile.mkstemp(prefix="grade-", suffix=".json", dir=workdir)[1])
-    report.unlink()
+    if keep is not None:
+        stem = f"{slot:02d}-{''.join(c if c.isalnum() or c in '-_.' else '_' for c in outcome.name)}"
+        report, outcome.page = keep / f"{stem}.json", keep / f"{stem}.html"
+        extra = [*extra, "--bpe-html", str(outcome.page)]
+    else:
+        report = Path(tempfile.mkstemp(prefix="grade-", suffix=".json", dir=workdir)[1])
+    report.unlink(missing_ok=True)
     start = time.monotonic()
     child = subprocess.Popen(command(submission, report, extra), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              stdin=subprocess.DEVNULL, start_new_session=True, text=True, errors="replace")
@@ -99,14 +108,21 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path) ->
         outcome.ended = "crashed"
         last = [line for line in (output or "").splitlines() if line.strip()][-1:]
         outcome.detail = f"exit code {child.returncode}, no report" + (f": {last[0][:200]}" if last else "")
+    if outcome.page is not None and not outcome.page.is_file():
+        outcome.page = None
     return outcome
 
 
-def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | None = None) -> list[Outcome]:
-    """Every submission's outcome, in the order given."""
+def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | None = None,
+          keep: Path | None = None) -> list[Outcome]:
+    """Every submission's outcome, in the order given (``keep``: a folder for each one's reports)."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(submissions) or 1))
+    if keep is not None:
+        keep = keep.expanduser().resolve()
+        keep.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bpe-kata-grade-") as workdir, ThreadPoolExecutor(jobs) as pool:
-        return list(pool.map(lambda s: run_one(s, extra, timeout, Path(workdir)), submissions))
+        return list(pool.map(lambda args: run_one(args[1], extra, timeout, Path(workdir), keep, args[0]),
+                             enumerate(submissions, 1)))
 
 
 def level_columns(outcomes: list[Outcome]) -> list[str]:
@@ -160,22 +176,31 @@ def write_csv(path: Path, outcomes: list[Outcome]) -> None:
         writer.writerows(body)
 
 
-def class_page(outcomes: list[Outcome]) -> str:
-    """The class table as one standalone HTML page, each row's likely mistakes and broken claims beneath it."""
+def class_page(outcomes: list[Outcome], where: Path | None = None) -> str:
+    """The class table as one standalone HTML page, each row's likely mistakes and broken claims beneath it;
+    with ``where`` (the page's folder), each kept report is linked by a path relative to it."""
     header, body = rows(outcomes)
-    colour = lambda c: ("ok" if c == "green" else "todo" if c in ("not started", "not run", "partly run", "—")  # noqa: E731
+    colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in ("not started", "not run", "partly run", "incomplete")  # noqa: E731
                         else "bad" if c.startswith(("failed", "timed", "crashed", "no report")) else "")
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
-    trs = "".join("<tr>" + "".join(f'<td class="{colour(c)}">{escape(c)}</td>' for c in cells) + "</tr>" for cells in body)
+    def first_cell(o: Outcome, name: str) -> str:
+        if o.page is None or where is None:
+            return escape(name)
+        return f'<a href="{escape(Path(os.path.relpath(o.page, where)).as_posix())}">{escape(name)}</a>'
+
+    trs = "".join("<tr>" + f'<td>{first_cell(o, cells[0])}</td>'
+                  + "".join(f'<td class="{colour(c)}">{escape(c)}</td>' for c in cells[1:]) + "</tr>"
+                  for o, cells in zip(outcomes, body))
     details = []
     for o in outcomes:
         if o.mistakes or o.failed_claims:
             items = "".join(f"<li>{escape(m)}</li>" for m in o.mistakes)
             claims = ", ".join(escape(c) for c in o.failed_claims)
-            details.append(f"<details><summary>{escape(o.name)}</summary><ul>{items}</ul>"
+            details.append(f"<details open><summary>{escape(o.name)}</summary><ul>{items}</ul>"
                            f"<p>claims broken: <code>{claims}</code></p></details>")
     style = ("body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}"
-             "td,th{padding:.25rem .7rem;border-bottom:1px solid #ddd;text-align:left}"
+             "td,th{padding:.25rem .7rem;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}"
+             "td:last-child{text-align:right}td:nth-last-child(2){white-space:normal;min-width:14rem}.none{color:#999}summary{font-weight:600;cursor:pointer}"
              ".ok{color:#116b2e;font-weight:600}.bad{color:#b3261e;font-weight:600}.todo{color:#7a6400}")
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>bpe-kata: class results</title>"
             f"<style>{style}</style></head><body><h1>bpe-kata: class results</h1><table id=\"class\"><thead><tr>{head}"

@@ -39,7 +39,7 @@ def check(argv: list[str]) -> int:
     if any(arg in ("-h", "--help") for arg in argv):
         print("usage: bpe-kata check [IMPL] [pytest options...]\n"
               "IMPL: a dotted module name (solutions.mine), a package folder or a .py file.\n"
-              "Useful options: --level NAME, --claim ID, --require-data, --bpe-report FILE, -x, -q\n"
+              "Useful options: --level NAME, --claim ID, --require-data, --bpe-report FILE, --bpe-html FILE, -x, -q\n"
               "All pytest options are accepted; see `pytest --help` (section bpe-kata).")
         return 0
     return int(pytest.main([str(SPEC_DIR), "-p", "spec.plugin", *impl_args, *argv]))

@@ -19,7 +19,7 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys):
     submissions = ["reference", "tests/implementations/wrong_pairs_no_overlap.py", "solutions/starter",
                    str(tmp_path / "hangs.py"), str(tmp_path / "crashes.py")]
     code = main(["grade", *submissions, "--timeout", "20", "--jobs", "5", "--csv", str(tmp_path / "class.csv"),
-                 "--html", str(tmp_path / "class.html"), "--", "--level", "pairs", "-m", "not corpus",
+                 "--html", str(tmp_path / "class.html"), "--reports", str(tmp_path / "reports"), "--", "--level", "pairs", "-m", "not corpus",
                  "--hypothesis-profile", "fast"])
     out = capsys.readouterr().out
     assert code == 1, out
@@ -35,4 +35,9 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys):
     page = (tmp_path / "class.html").read_text(encoding="utf-8")
     assert "<table" in page and "wrong_pairs_no_overlap" in page and "get_stats skips" in page
     assert "http" not in page  # standalone
+    assert '<a href="reports/02-wrong_pairs_no_overlap.html">' in page  # each finished run's own report, linked
+    kept = sorted(path.name for path in (tmp_path / "reports").iterdir())
+    assert kept == [f"{n:02d}-{name}.{ext}" for n, name in ((1, "reference"), (2, "wrong_pairs_no_overlap"),
+                                                            (3, "starter")) for ext in ("html", "json")]
+    assert "pairs.adjacent-overlapping" in (tmp_path / "reports" / "02-wrong_pairs_no_overlap.html").read_text("utf-8")
     assert out.splitlines()[0].split()[:2] == ["submission", "facts"]
