@@ -74,3 +74,15 @@ def test_without_the_extra_the_message_names_it(monkeypatch):
 def test_the_starter_says_train_is_not_started(tmp_path, capsys):
     assert main(["curve", corpus(tmp_path), "--impl", "solutions.starter"]) == 1
     assert "train is not started" in capsys.readouterr().err
+
+
+def test_a_trainer_that_stops_at_count_one_draws_a_flat_curve(tmp_path, capsys):
+    """Every pair of 'abcdefgh' occurs once: the reference merges it to one token, the mistake never starts."""
+    path = tmp_path / "once.txt"
+    path.write_text("abcdefgh", encoding="utf-8")
+    curves = {}
+    for impl in ("reference", "tests/implementations/wrong_stop_at_count_one.py"):
+        assert main(["curve", str(path), "--vocab", "256,263", "--json", "--impl", impl]) == 0
+        curves[impl] = [p["bytes_per_token"] for p in json.loads(capsys.readouterr().out)]
+    assert curves["reference"] == [1.0, 8.0]
+    assert curves["tests/implementations/wrong_stop_at_count_one.py"] == [1.0, 1.0]
