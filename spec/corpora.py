@@ -77,6 +77,17 @@ def user_cache_dir() -> Path:
     return Path(base) / "bpe-kata"
 
 
+def write_cache_file(path: Path, text: str) -> None:
+    """Write atomically; a cache file that cannot be written only makes the next run slower."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
+            tmp.write(text)
+        os.replace(tmp.name, path)
+    except OSError:
+        pass
+
+
 def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 

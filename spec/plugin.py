@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from spec import blame, compare, corpora, replay, report, shapes
+from spec import blame, compare, corpora, corpus_tables, oracle, replay, report, shapes
+from spec import pieces as spec_pieces
+from spec import progress as spec_progress
 from spec.hypothesis_profiles import load_profile_from_environment
 from spec.ledger import load_claims
 from spec.levels import BY_NAME, levels_up_to, not_started_reason
@@ -119,7 +121,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Keep the tests of ``--level`` and ``--claim``, and group those sharing an expensive fixture.
 
     With pytest-xdist's ``--dist loadgroup``, tests with the same ``xdist_group`` run on one
-    worker, so a corpus training or a published table is built once. xdist reads the marks
+    worker, so a corpus training or a published table is built once; each corpus is a group of
+    its own, so two corpora can train on two workers at once. xdist reads the marks
     in this same hook, hence tryfirst.
     """
     wanted, patterns = config.getoption("--level"), config.getoption("--claim")
@@ -138,7 +141,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if level_of(item) == "pretrained":
             item.add_marker(pytest.mark.xdist_group(PUBLISHED_TABLES_GROUP))
         elif item.get_closest_marker("corpus"):
-            item.add_marker(pytest.mark.xdist_group(CORPORA_GROUP))
+            name = item.get_closest_marker("corpus").args[0]
+            item.add_marker(pytest.mark.xdist_group(f"{CORPORA_GROUP}-{name}"))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -196,22 +200,34 @@ def corpus(request: pytest.FixtureRequest, corpus_finder):
     return read
 
 
-#: The largest table the spec needs per corpus. Each corpus is trained once, at that size,
-#: and smaller tables are its prefixes: training is greedy, so the merges for a smaller
-#: vocab_size are a prefix of those for a larger one (claim train.prefix, tested on its own).
-CORPUS_TABLE_SIZES = {"tinyshakespeare": 276, "alice": 4096}
+#: The largest table of an implementation's own training that the spec reads per corpus:
+#: the first 20 merges of tiny Shakespeare, the first 12 of the Alice text. Each corpus is
+#: trained once, at that size, and smaller tables are its prefixes (training is greedy:
+#: claim train.prefix, tested on its own). Larger corpus tables are the spec's own
+#: (spec/corpus_tables.py), through which the implementation's encode is checked.
+LEARNER_TABLE_SIZES = {"tinyshakespeare": 276, "alice": 268}
 
 
 @pytest.fixture(scope="session")
-def trained(implementation):
+def progress(request: pytest.FixtureRequest):
+    """``with progress("training alice ...") as step:`` says on the terminal what runs long (spec/progress.py)."""
+    write = spec_progress.stderr_writer(request.config.pluginmanager.getplugin("capturemanager"))
+    after = spec_progress.delay_from_environment()
+    return lambda what: spec_progress.Progress(write, what, after=after)
+
+
+@pytest.fixture(scope="session")
+def trained(implementation, progress):
     """``trained(key, text, vocab_size)``: the implementation's merges, trained once per session."""
     cache: dict[tuple[str, int], object] = {}
 
     def train(key: str, text: str, vocab_size: int):
-        size = max(vocab_size, CORPUS_TABLE_SIZES.get(key, vocab_size))
+        size = max(vocab_size, LEARNER_TABLE_SIZES.get(key, vocab_size))
         if (key, size) not in cache:
+            what = f"training {key} to vocab_size {size} with the implementation's train"
             try:
-                cache[key, size] = list(implementation.train(text, size).items())
+                with progress(what if key in corpora.CORPORA else "training a case text"):
+                    cache[key, size] = list(implementation.train(text, size).items())
             except Exception as error:  # remember failures: a slow wrong train runs once
                 cache[key, size] = error
         result = cache[key, size]
@@ -223,28 +239,72 @@ def trained(implementation):
 
 
 @pytest.fixture(scope="session")
-def encoded(implementation, trained, corpus):
-    """``encoded(corpus_name, vocab_size, text=None)``: ids of ``text`` under the corpus's table.
+def spec_table(corpus, progress):
+    """``spec_table(corpus_name, vocab_size)``: the spec's own table (spec/corpus_tables.py), trained once."""
+    tables: dict[str, list] = {}
 
-    With no ``text`` this is the corpus itself, i.e. the sequence training ended with. That
-    is read off by replaying the implementation's merges (spec/replay.py) rather than by its
-    encode: the claims measured on whole corpora are about training, and encode's own
-    claims (encode.replays-training among them) are tested on their own.
+    def table(name: str, vocab_size: int) -> dict:
+        size = max(vocab_size, corpus_tables.SPEC_TABLE_SIZES.get(name, vocab_size))
+        if name not in tables or len(tables[name]) < size - 256:
+            with progress(f"training {name} to vocab_size {size} with the spec's own trainer (cached on disk)"):
+                tables[name] = corpus_tables.table(name, corpus(name), size)
+        return dict(tables[name][: vocab_size - 256])
+
+    return table
+
+
+@pytest.fixture(scope="session")
+def encoded(implementation, trained, spec_table, corpus, progress):
+    """``encoded(corpus_name, vocab_size, text=None)``: ids of ``text`` under a corpus's table.
+
+    Up to ``LEARNER_TABLE_SIZES`` the table is the implementation's own training; with no
+    ``text`` the result is then the corpus itself, i.e. the sequence training ended with,
+    read off by replaying the merges (spec/replay.py): the claims measured there are about
+    training, and encode's own claims are tested on their own.
+
+    Beyond those sizes the table is the spec's own and the ids are the implementation's
+    encode. With no ``text`` that is the whole corpus, encoded in token-aligned pieces
+    (spec/pieces.py), each checked against the spec's replay of the table: an
+    AssertionError names the first piece that differs.
     """
     cache: dict[tuple[str, int, str | None], list[int]] = {}
-    replayers: dict[str, replay.Replayer] = {}
+    replayers: dict[tuple[str, str], replay.Replayer] = {}
+
+    def replayed(name: str, whose: str, merges: dict) -> list[int]:
+        replayer = replayers.setdefault((name, whose), replay.Replayer(corpus(name)))
+        return replayer.after(shapes.merges_of(merges))
 
     def encode(name: str, vocab_size: int, text: str | None = None) -> list[int]:
         key = (name, vocab_size, text)
         if key not in cache:
             source = corpus(name)
-            merges = trained(name, source, vocab_size)
-            if text is None:
-                replayer = replayers.setdefault(name, replay.Replayer(source))
-                cache[key] = replayer.after(shapes.merges_of(merges))
+            if vocab_size <= LEARNER_TABLE_SIZES.get(name, 0):
+                merges = trained(name, source, vocab_size)
+                cache[key] = (replayed(name, "implementation", merges) if text is None
+                              else shapes.ids_of(implementation.encode(text, merges)))
             else:
-                cache[key] = shapes.ids_of(implementation.encode(text, merges))
+                merges = spec_table(name, vocab_size)
+                cache[key] = (shapes.ids_of(implementation.encode(text, merges)) if text is not None
+                              else encode_in_pieces(name, vocab_size, merges))
         return cache[key]
+
+    def encode_in_pieces(name: str, vocab_size: int, merges: dict) -> list[int]:
+        expected = replayed(name, "spec", merges)
+        pieces = spec_pieces.token_aligned_pieces(corpus(name), expected, oracle.build_vocab(merges))
+        distinct = {text: want for text, want in pieces}
+        done: dict[str, list[int]] = {}
+        with progress(f"encoding {name} at vocab_size {vocab_size} with the implementation's encode, "
+                      f"in {len(distinct):,} distinct pieces") as step:
+            for count, (text, want) in enumerate(distinct.items(), start=1):
+                got = shapes.ids_of(implementation.encode(text, merges))
+                if got != want:
+                    raise AssertionError(
+                        f"encode({text!r}) with the {name} table at vocab_size {vocab_size} gave {got}; "
+                        f"applying the table's merges in rank order gives {want}")
+                done[text] = got
+                if count % 500 == 0:
+                    step.update(f"{count:,} of {len(distinct):,} pieces")
+        return [idx for text, _ in pieces for idx in done[text]]
 
     return encode
 

@@ -16,14 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
-from spec.corpora import user_cache_dir
+from spec.corpora import user_cache_dir, write_cache_file
 from spec.published import TableUnavailable, parse_gpt2, parse_tiktoken, read_verified
 
 __all__ = ["TABLE_NAMES", "PublishedTable", "TableUnavailable", "load", "recover_splits", "split_pattern"]
@@ -141,16 +138,6 @@ def cached_splits(ranks: Mapping[bytes, int], key: str) -> list[tuple[bytes, byt
     except (OSError, ValueError, KeyError, TypeError):
         pass
     splits = recover_splits(ranks)
-    _write_quietly(path, json.dumps([len(left) for left, _ in splits]))
+    write_cache_file(path, json.dumps([len(left) for left, _ in splits]))
     return splits
 
-
-def _write_quietly(path: Path, text: str) -> None:
-    """Write atomically; a cache that cannot be written is only a slower next run."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
-            tmp.write(text)
-        os.replace(tmp.name, path)
-    except OSError:
-        pass

@@ -1,0 +1,65 @@
+"""Corpus tables the spec trains itself, once, and keeps in the user cache.
+
+The bytes-per-token curve reads the Alice text under 512 to 4,096 ids. Making an
+implementation train that table costs minutes for a correct textbook version, and what
+the curve checks is the encoding, so the spec trains the table with its own fast trainer
+(spec/fast_train.py, equal to the oracle) and the implementation's ``encode`` is checked
+against it. The implementation's training is held to the exact merges the train level
+reads (the first 20 of tiny Shakespeare, the first 12 of the Alice text).
+
+A table is cached on disk, keyed by the corpus's SHA-256 and the trainer's own source, so
+a changed trainer never reads an old table; a file that does not parse as a table is
+trained again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from spec import fast_train
+from spec.corpora import user_cache_dir, write_cache_file
+
+Pair = tuple[int, int]
+
+#: The largest table the spec trains per corpus; smaller tables are its prefixes (train.prefix).
+SPEC_TABLE_SIZES = {"alice": 4096}
+
+
+def trainer_fingerprint() -> str:
+    return hashlib.sha256(Path(fast_train.__file__).read_bytes()).hexdigest()[:12]
+
+
+def cache_path(name: str, text: str, vocab_size: int) -> Path:
+    corpus = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return user_cache_dir() / f"table-{name}-{corpus}-{trainer_fingerprint()}-{vocab_size}.json"
+
+
+def table(name: str, text: str, vocab_size: int) -> list[tuple[Pair, int]]:
+    """``spec.fast_train.train(text, vocab_size)`` as (pair, id) in order, from the cache when there."""
+    path = cache_path(name, text, vocab_size)
+    cached = _read(path, vocab_size)
+    if cached is not None:
+        return cached
+    merges = list(fast_train.train(text, vocab_size).items())
+    write_cache_file(path, json.dumps([list(pair) for pair, _ in merges]))
+    return merges
+
+
+def _read(path: Path, vocab_size: int) -> list[tuple[Pair, int]] | None:
+    """The cached table, or None when it is missing or is not a table of merges in id order."""
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(rows, list) or len(rows) > vocab_size - 256:
+        return None
+    merges = []
+    for idx, row in enumerate(rows, start=256):
+        if not (isinstance(row, list) and len(row) == 2
+                and all(type(part) is int and 0 <= part < idx for part in row)):
+            return None
+        merges.append(((row[0], row[1]), idx))
+    return merges
+
