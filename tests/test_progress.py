@@ -1,0 +1,70 @@
+"""spec/progress.py: a slow corpus step says what it is doing; a fast one says nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from spec import progress
+from spec.corpora import CorpusFinder, CorpusUnavailable
+from tests.conftest import REPO_ROOT
+
+
+def test_a_fast_step_prints_nothing():
+    lines: list[str] = []
+    with progress.Progress(lines.append, "training toy", after=60):
+        pass
+    assert lines == []
+
+
+def test_a_slow_step_says_what_runs_its_latest_status_and_when_it_ended():
+    lines: list[str] = []
+    shown = threading.Event()
+
+    def write(line: str) -> None:
+        lines.append(line)
+        shown.set()
+
+    with progress.Progress(write, "encoding alice", after=0, every=60) as step:
+        step.update("3 of 9 pieces")
+        assert shown.wait(10)
+    assert lines[0].startswith("bpe-kata: encoding alice: ")
+    assert lines[-1].startswith("bpe-kata: encoding alice: done after ")
+    assert len(lines) == 2
+
+
+def test_a_step_that_raises_is_reported_as_failed():
+    lines: list[str] = []
+    shown = threading.Event()
+    with pytest.raises(ZeroDivisionError):
+        with progress.Progress(lambda line: (lines.append(line), shown.set()), "training toy", after=0):
+            assert shown.wait(10)
+            1 / 0
+    assert "failed after" in lines[-1]
+
+
+@pytest.mark.parametrize(("value", "expected"), [("", progress.DEFAULT_AFTER), ("0", 0.0), ("5.5", 5.5),
+                                                 ("off", None), ("-1", None), ("soon", progress.DEFAULT_AFTER)])
+def test_the_delay_comes_from_the_environment(monkeypatch, value, expected):
+    monkeypatch.setenv(progress.AFTER_VAR, value)
+    assert progress.delay_from_environment() == expected
+
+
+def test_the_line_reaches_the_terminal_through_capture_and_xdist():
+    """A real run with two xdist workers and output capture on: the worker's line is in stderr."""
+    try:
+        CorpusFinder().path("alice")
+    except CorpusUnavailable as error:
+        pytest.skip(f"corpus unavailable: {error}")
+    env = {**os.environ, progress.AFTER_VAR: "0"}
+    env.pop("PYTEST_ADDOPTS", None)
+    done = subprocess.run([sys.executable, "-m", "pytest", "spec/test_train.py", "--impl", "reference",
+                           "--claim", "corpus.d1-merges", "-n", "2", "-p", "no:cacheprovider", "-q"],
+                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "bpe-kata: training alice to vocab_size 268 with the implementation's train: " in done.stderr
+    assert "done after" in done.stderr
