@@ -5,7 +5,8 @@ A learner's first correct implementation is the textbook one (recount every pair
 merge, ``min`` over ranks to encode: tests/implementations/textbook.py). This runs the core
 levels once with the reference and once with that file, in child processes from the
 repository root, as configured in pyproject.toml (every core), and prints both wall times
-and their ratio, with the machine's load (``uptime``) before and after. Both runs must
+and their ratio, with the machine's load (``uptime``) before and after. CPU times (all of a
+run's processes) are printed too: on a busy machine their ratio moves less. Both runs must
 check the same claims and pass them all, or the script exits with status 1.
 
 Target: the textbook run within 3x of the reference's.
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -55,16 +57,21 @@ def warm_spec_tables() -> None:
             sys.exit(f"corpus {name} unavailable: {error}")
 
 
-def check(impl: str, level: str, report: Path, env: dict[str, str]) -> tuple[float, dict]:
-    """One ``bpe-kata check`` run: its wall seconds and its JSON report."""
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def check(impl: str, level: str, report: Path, env: dict[str, str]) -> tuple[float, float, dict]:
+    """One ``bpe-kata check`` run: its wall seconds, CPU seconds (all its processes) and JSON report."""
     command = [sys.executable, "-m", "spec.cli", "check", impl, "--level", level, "-q", "-p", "no:cacheprovider",
                "--require-data", "--bpe-report", str(report)]
-    start = time.perf_counter()
+    cpu_before, start = children_cpu(), time.perf_counter()
     done = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, children_cpu() - cpu_before
     if done.returncode != 0:
         sys.exit(f"bpe-kata check {impl} failed (exit {done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
-    return wall, json.loads(report.read_text(encoding="utf-8"))
+    return wall, cpu, json.loads(report.read_text(encoding="utf-8"))
 
 
 def checked_claims(report: dict) -> dict[str, str]:
@@ -81,10 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     warm_spec_tables()
     print(f"{os.cpu_count()} cores; before: {uptime()}")
     with tempfile.TemporaryDirectory() as tmp:
-        ref_wall, ref_report = check("reference", args.level, Path(tmp) / "reference.json", env)
-        print(f"  reference  {ref_wall:6.1f} s")
-        learner_wall, learner_report = check(args.learner, args.level, Path(tmp) / "learner.json", env)
-        print(f"  {args.learner}  {learner_wall:6.1f} s")
+        ref_wall, ref_cpu, ref_report = check("reference", args.level, Path(tmp) / "reference.json", env)
+        print(f"  reference: wall {ref_wall:5.1f} s, CPU {ref_cpu:5.1f} s")
+        learner_wall, learner_cpu, learner_report = check(args.learner, args.level, Path(tmp) / "learner.json", env)
+        print(f"  {args.learner}: wall {learner_wall:5.1f} s, CPU {learner_cpu:5.1f} s")
     print(f"after: {uptime()}")
     ref_claims, learner_claims = checked_claims(ref_report), checked_claims(learner_report)
     if ref_claims != learner_claims or any(status != "passed" for status in ref_claims.values()):
@@ -93,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     ratio = learner_wall / ref_wall
     verdict = "met" if ratio <= TARGET_RATIO else "NOT met"
-    print(f"ratio {ratio:.2f}x over the same {len(ref_claims)} claims (target <= {TARGET_RATIO:.0f}x: {verdict})")
+    print(f"ratio {ratio:.2f}x wall ({learner_cpu / ref_cpu:.2f}x CPU) over the same {len(ref_claims)} claims "
+          f"(target <= {TARGET_RATIO:.0f}x wall: {verdict})")
     return 0
 
 
