@@ -254,7 +254,21 @@ def spec_table(corpus, progress):
 
 
 @pytest.fixture(scope="session")
-def encoded(implementation, trained, spec_table, corpus, progress):
+def corpus_table(trained, spec_table, corpus):
+    """``corpus_table(corpus_name, vocab_size)``: the table the corpus cases read at that size.
+
+    Up to ``LEARNER_TABLE_SIZES`` it is the implementation's own training; beyond, the spec's own.
+    """
+    def table(name: str, vocab_size: int) -> dict:
+        if vocab_size <= LEARNER_TABLE_SIZES.get(name, 0):
+            return dict(shapes.merges_of(trained(name, corpus(name), vocab_size)))
+        return spec_table(name, vocab_size)
+
+    return table
+
+
+@pytest.fixture(scope="session")
+def encoded(implementation, corpus_table, corpus, progress):
     """``encoded(corpus_name, vocab_size, text=None)``: ids of ``text`` under a corpus's table.
 
     Up to ``LEARNER_TABLE_SIZES`` the table is the implementation's own training; with no
@@ -277,15 +291,13 @@ def encoded(implementation, trained, spec_table, corpus, progress):
     def encode(name: str, vocab_size: int, text: str | None = None) -> list[int]:
         key = (name, vocab_size, text)
         if key not in cache:
-            source = corpus(name)
-            if vocab_size <= LEARNER_TABLE_SIZES.get(name, 0):
-                merges = trained(name, source, vocab_size)
-                cache[key] = (replayed(name, "implementation", merges) if text is None
-                              else shapes.ids_of(implementation.encode(text, merges)))
+            merges = corpus_table(name, vocab_size)
+            if text is not None:
+                cache[key] = shapes.ids_of(implementation.encode(text, merges))
+            elif vocab_size <= LEARNER_TABLE_SIZES.get(name, 0):
+                cache[key] = replayed(name, "implementation", merges)
             else:
-                merges = spec_table(name, vocab_size)
-                cache[key] = (shapes.ids_of(implementation.encode(text, merges)) if text is not None
-                              else encode_in_pieces(name, vocab_size, merges))
+                cache[key] = encode_in_pieces(name, vocab_size, merges)
         return cache[key]
 
     def encode_in_pieces(name: str, vocab_size: int, merges: dict) -> list[int]:
@@ -297,10 +309,8 @@ def encoded(implementation, trained, spec_table, corpus, progress):
                       f"in {len(distinct):,} distinct pieces") as step:
             for count, (text, want) in enumerate(distinct.items(), start=1):
                 got = shapes.ids_of(implementation.encode(text, merges))
-                if got != want:
-                    raise AssertionError(
-                        f"encode({text!r}) with the {name} table at vocab_size {vocab_size} gave {got}; "
-                        f"applying the table's merges in rank order gives {want}")
+                compare.expect_equal(got, want, f"encode({text!r}), a piece of {name}, at vocab_size {vocab_size}",
+                                     merges=merges)
                 done[text] = got
                 if count % 500 == 0:
                     step.update(f"{count:,} of {len(distinct):,} pieces")

@@ -22,13 +22,12 @@ def test_encode_case(bpe, case):
 
 
 @pytest.mark.parametrize("case", cases.params("encode", "train_encode"))
-def test_encode_with_corpus_table_case(bpe, case, corpus, trained, encoded):
+def test_encode_with_corpus_table_case(bpe, case, corpus, corpus_table, encoded):
     given_input, expected = case["input"], case["expected"]
     result = encoded(given_input["corpus"], given_input["vocab_size"], given_input.get("text"))
-    source = corpus(given_input["corpus"])
-    merges = trained(given_input["corpus"], source, given_input["vocab_size"])
-    text = given_input.get("text", source)
-    cases.expect_ids(result, expected, dict(merges_of(merges)), text_bytes=len(text.encode("utf-8")))
+    merges = corpus_table(given_input["corpus"], given_input["vocab_size"])
+    text = given_input.get("text", corpus(given_input["corpus"]))
+    cases.expect_ids(result, expected, merges, text_bytes=len(text.encode("utf-8")))
 
 
 @pytest.mark.claim("encode.lowest-rank")

@@ -24,4 +24,4 @@ def test_a_wrong_encode_fails_the_bytes_per_token_curve_naming_a_piece(tmp_path,
                           "-k", "curve-512", files=["spec/test_encode.py"], capsys=capsys)
     assert run.returncode == 1
     assert run.claim_status("corpus.d1-curve") == "failed"
-    assert "with the alice table at vocab_size 512 gave" in run.output
+    assert "a piece of alice, at vocab_size 512" in run.output
