@@ -55,7 +55,7 @@ def test_the_delay_comes_from_the_environment(monkeypatch, value, expected):
 
 
 def test_the_line_reaches_the_terminal_through_capture_and_xdist():
-    """A real run with two xdist workers and output capture on: the worker's line is in stderr."""
+    """A real run on an xdist worker, with output capture on: the worker's line is in stderr."""
     try:
         CorpusFinder().path("alice")
     except CorpusUnavailable as error:
@@ -63,7 +63,7 @@ def test_the_line_reaches_the_terminal_through_capture_and_xdist():
     env = {**os.environ, progress.AFTER_VAR: "0"}
     env.pop("PYTEST_ADDOPTS", None)
     done = subprocess.run([sys.executable, "-m", "pytest", "spec/test_train.py", "--impl", "reference",
-                           "--claim", "corpus.d1-merges", "-n", "2", "-p", "no:cacheprovider", "-q"],
+                           "--claim", "corpus.d1-merges", "-n", "1", "-p", "no:cacheprovider", "-q"],
                           cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "bpe-kata: training alice to vocab_size 268 with the implementation's train: " in done.stderr
