@@ -1,7 +1,7 @@
 """Encode a whole corpus through an implementation in short pieces, with the same result.
 
 A textbook ``encode`` (recount the pairs, merge the lowest-ranked, repeat) costs about as
-much on a whole corpus as training did, minutes for the Alice text at 4,096 ids. But where
+much on a whole corpus as training on it did (one recount per merge applied). But where
 the expected encoding has a token boundary, nothing was ever merged across it, and
 ``merge`` scans left to right afresh from there: encoding the text on either side alone
 gives the same tokens. So the spec cuts the corpus at boundaries of the expected ids
