@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
 
 import pytest
 
 from spec import progress
 from spec.corpora import CorpusFinder, CorpusUnavailable
-from tests.conftest import REPO_ROOT
+from tests.conftest import run_spec_inline
 
 
 def test_a_fast_step_prints_nothing():
@@ -54,17 +51,16 @@ def test_the_delay_comes_from_the_environment(monkeypatch, value, expected):
     assert progress.delay_from_environment() == expected
 
 
-def test_the_line_reaches_the_terminal_through_capture_and_xdist():
-    """A real run on an xdist worker, with output capture on: the worker's line is in stderr."""
+def test_the_line_crosses_output_capture_and_an_xdist_worker(tmp_path, capfd, monkeypatch):
+    """A spec run on one xdist worker, capture on: the worker's line reaches this process's stderr."""
     try:
         CorpusFinder().path("alice")
     except CorpusUnavailable as error:
         pytest.skip(f"corpus unavailable: {error}")
-    env = {**os.environ, progress.AFTER_VAR: "0"}
-    env.pop("PYTEST_ADDOPTS", None)
-    done = subprocess.run([sys.executable, "-m", "pytest", "spec/test_train.py", "--impl", "reference",
-                           "--claim", "corpus.d1-merges", "-n", "1", "-p", "no:cacheprovider", "-q"],
-                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert "bpe-kata: training alice to vocab_size 268 with the implementation's train: " in done.stderr
-    assert "done after" in done.stderr
+    monkeypatch.setenv(progress.AFTER_VAR, "0")
+    run = run_spec_inline(tmp_path, "--claim", "corpus.d1-merges", "-p", "xdist", "-n", "1",
+                          files=["spec/test_train.py"], capsys=capfd)
+    assert run.returncode == 0, run.output[-2000:]
+    assert "bringing up nodes" in run.output  # xdist's own word that the tests ran on a worker
+    assert "bpe-kata: training alice to vocab_size 268 with the implementation's train: " in run.output
+    assert "done after" in run.output
