@@ -1,0 +1,29 @@
+"""Known-wrong: train calls ``merge`` without the new id, a TypeError raised inside every training that merges.
+
+The error names a missing positional argument, as a call to an unwritten keyword would;
+it must be reported as a failure of the train level, never as "not started".
+"""
+
+# mypy: disable-error-code="no-redef"
+from __future__ import annotations
+
+from tests.implementations.textbook import *  # noqa: F403
+from tests.implementations.textbook import get_stats, merge
+
+MISTAKE_CLAIMS: tuple[str, ...] = ("train.ids-from-256", "train.wikipedia-walkthrough")
+
+
+def train(text: str, vocab_size: int) -> dict[tuple[int, int], int]:
+    """Textbook training, but the merge call forgets its third argument."""
+    if vocab_size < 256:
+        raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
+    ids = list(text.encode("utf-8"))
+    merges: dict[tuple[int, int], int] = {}
+    for idx in range(256, vocab_size):
+        stats = get_stats(ids)
+        if not stats:
+            break
+        best = max(stats, key=lambda pair: stats[pair])
+        ids = merge(ids, best)  # type: ignore[call-arg]  # the mistake: idx is missing
+        merges[best] = idx
+    return merges
