@@ -13,7 +13,7 @@ from spec import pieces as spec_pieces
 from spec import progress as spec_progress
 from spec.hypothesis_profiles import load_profile_from_environment
 from spec.ledger import load_claims
-from spec.levels import BY_NAME, levels_up_to, not_started_reason
+from spec.levels import BY_NAME, feature_not_started, levels_up_to, not_started_reason
 from spec.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
 
 load_profile_from_environment()
@@ -177,6 +177,29 @@ def bpe(request: pytest.FixtureRequest, implementation):
         if started[name]:
             pytest.skip(started[name])
     return implementation
+
+
+#: user property of a test skipped because its level is started but one optional feature is not.
+FEATURE_SKIP = "bpe_feature_not_started"
+
+
+@pytest.fixture
+def require_feature(request: pytest.FixtureRequest, bpe):
+    """``require_feature("train(tie_rule=lowest-pair)")`` skips the test as "not started" without it.
+
+    For optional parts of a started level (the ties level credits each rule on its own):
+    only the tests of the missing part are "not started", the rest of the level runs.
+    """
+    started = request.config.stash[STARTED_KEY]
+
+    def require(feature: str) -> None:
+        if feature not in started:
+            started[feature] = feature_not_started(bpe, feature)
+        if started[feature]:
+            request.node.user_properties.append((FEATURE_SKIP, feature))
+            pytest.skip(started[feature])
+
+    return require
 
 
 @pytest.fixture(scope="session")
@@ -389,7 +412,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if _RUNS:
         verdict = properties.get("bpe_verdict")
         _RUNS[-1].record(report, properties.get("bpe_level"), tuple(properties.get("claims", "").split()),
-                         blame.Verdict.from_json(verdict) if verdict else None)
+                         blame.Verdict.from_json(verdict) if verdict else None,
+                         feature_scoped=FEATURE_SKIP in properties)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

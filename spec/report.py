@@ -20,6 +20,8 @@ OUTCOMES = ("passed", "failed", "not started", "not run")
 #: Per claim only: a test that failed on another of its claims, or stopped at an error first.
 NOT_CHECKED, COULD_NOT_RUN = "not checked", "could not run"
 CLAIM_OUTCOMES = (*OUTCOMES, NOT_CHECKED, COULD_NOT_RUN)
+#: Of a level's "not started" tests, those whose level is started but lacks an optional feature (a tie rule).
+FEATURE_NOT_STARTED = "of which a feature not started"
 
 
 def _skip_reason(rep) -> str:
@@ -46,8 +48,11 @@ class Results:
     failures: dict[str, str] = field(default_factory=dict)
     reasons: dict[str, dict[str, None]] = field(default_factory=dict)  # level -> distinct skip reasons
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # failed test -> why (spec/blame.py)
+    #: tests "not started" because one optional feature of a started level is missing (a tie rule)
+    feature_skips: set[str] = field(default_factory=set)
 
-    def record(self, rep, level: str | None, claims: tuple[str, ...], verdict: Verdict | None = None) -> None:
+    def record(self, rep, level: str | None, claims: tuple[str, ...], verdict: Verdict | None = None,
+               feature_scoped: bool = False) -> None:
         outcome = _classify(rep)
         if outcome is None or (level is None and not claims):
             return
@@ -55,6 +60,8 @@ class Results:
         if previous and previous[2] == "failed":
             return  # a teardown pass never hides a failure
         self.by_test[rep.nodeid] = (level, claims, outcome)
+        if outcome == "not started" and feature_scoped:
+            self.feature_skips.add(rep.nodeid)
         if outcome in ("not started", "not run") and level:
             self.reasons.setdefault(level, {})[_skip_reason(rep)] = None
         if outcome == "failed":
@@ -80,9 +87,11 @@ class Results:
 
     def per_level(self) -> dict[str, dict[str, int]]:
         table: dict[str, dict[str, int]] = {}
-        for level, _, outcome in self.by_test.values():
+        for nodeid, (level, _, outcome) in self.by_test.items():
             if level:
-                table.setdefault(level, dict.fromkeys(OUTCOMES, 0))[outcome] += 1
+                row = table.setdefault(level, dict.fromkeys(OUTCOMES + (FEATURE_NOT_STARTED,), 0))
+                row[outcome] += 1
+                row[FEATURE_NOT_STARTED] += nodeid in self.feature_skips
         order = {name: i for i, name in enumerate(ALL_LEVEL_NAMES)}
         return dict(sorted(table.items(), key=lambda kv: order.get(kv[0], len(order))))
 
@@ -157,6 +166,8 @@ def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str
 def level_status(counts: dict[str, int]) -> str:
     if counts["failed"]:
         return "FAILED"
+    if counts["not started"] and counts.get(FEATURE_NOT_STARTED, 0) == counts["not started"] and counts["passed"]:
+        return "partly started"  # e.g. one tie rule written, the others not
     if counts["not started"]:  # what passed there needed no implementation
         return "not started"
     if counts["passed"] and not counts["not run"]:
