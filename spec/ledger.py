@@ -39,6 +39,8 @@ class Claim:
     reason: str = ""
     also_fact: bool = False
     added: bool = False
+    #: "first-counted" when the claim's values hold only under that tie rule, else ""
+    depends_on_tie_rule: str = ""
     extra: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -62,6 +64,7 @@ def load_claims(path: Path = LEDGER_PATH) -> dict[str, Claim]:
             reason=entry.get("reason", ""),
             also_fact=bool(entry.get("also_fact", False)),
             added=bool(entry.get("added", False)),
+            depends_on_tie_rule=entry.get("depends_on_tie_rule", ""),
             extra=extra,
         )
     return claims

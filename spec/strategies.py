@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from hypothesis import strategies as st
 
 #: Tiny alphabets make ties everywhere, so only the right tie rule survives.
@@ -52,3 +54,33 @@ chunky_texts = st.one_of(
 #: newlines, non-ASCII, regex metacharacters, JSON quotes and backslashes, Unicode line breaks.
 special_strings = st.sampled_from(
     ("<|endoftext|>", "<|im_start|>", "[END OF TURN]", "\n\n", "終わり", ".*+?", "a b", "\"\\", "x\u2028y", "\x85\r"))
+
+#: Text as people paste it: CR, CRLF and LF line ends, the same letters precomposed (NFC) and
+#: decomposed (NFD), stray combining marks, compatibility characters. A trainer that
+#: normalises (NFC, CRLF to LF) learns from other bytes than the text's, so every text here
+#: holds several units that normalisation would change, and repeats them so they get merged.
+UNNORMALIZED_UNITS = ("\r\n", "\r", "\n", "e\u0301", "\u00e9", "a\u0308", "\u00e4", "\u0301", "\u212b", "\u00c5",
+                      "n\u0303", "\ufb01", "\u1e9b\u0323", "a", "b", " ")
+unnormalized_texts = st.lists(st.sampled_from(UNNORMALIZED_UNITS), min_size=6, max_size=30).map(
+    lambda units: "".join(units) + "".join(units[: len(units) // 2])).filter(
+    lambda text: "\r" in text or unicodedata.normalize("NFC", text) != text)
+
+#: Any Unicode text, or text rich in what normalisation would change.
+unicode_texts = st.one_of(st.text(max_size=60), unnormalized_texts)
+
+#: Runs of one symbol, of odd length as often as even: a merge of (x, x) must take them from the
+#: left ([x, x, x] -> [Z, x]); scanning from the right gives [x, Z], and only overlapping runs show it.
+runs = st.lists(st.tuples(st.integers(0, 3), st.integers(1, 7)), min_size=1, max_size=8)
+run_id_lists = runs.map(lambda rs: [value for value, length in rs for _ in range(length)])
+#: A list of runs and a pair to merge in it, most often a run's symbol twice.
+merge_inputs = run_id_lists.flatmap(lambda ids: st.tuples(st.just(ids), st.one_of(
+    st.sampled_from(sorted(set(ids))).map(lambda v: (v, v)),
+    st.sampled_from(sorted(set(ids))).map(lambda v: (v, v)),
+    st.tuples(st.integers(0, 4), st.integers(0, 4)))))
+#: Text made of runs of a letter (odd lengths often), separated by other letters and spaces.
+run_texts = st.lists(st.tuples(st.sampled_from("aab "), st.sampled_from((1, 3, 3, 5, 7, 2, 4))),
+                     min_size=1, max_size=10).map(lambda rs: "".join(ch * n for ch, n in rs))
+
+#: Text for special tokens with non-ASCII before them, so a position in bytes is not the position
+#: in characters.
+non_ascii_pieces = st.lists(st.sampled_from(("é", "你好", "🌍", "a", " ", "ÿ")), min_size=1, max_size=4).map("".join)

@@ -37,6 +37,13 @@ def test_encode_equals_oracle(bpe, training_text, text, vocab_size):
     assert ids_of(bpe.encode(text, merges)) == oracle.encode(text, merges)
 
 
+@pytest.mark.claim("encode.lowest-rank", "merge.left-to-right")
+@given(strategies.run_texts, strategies.run_texts, strategies.vocab_sizes)
+def test_encode_merges_odd_runs_from_the_left(bpe, training_text, text, vocab_size):
+    merges = dict(merges_of(oracle.train(training_text + text, vocab_size)))
+    assert ids_of(bpe.encode(text, merges)) == oracle.encode(text, merges)
+
+
 @pytest.mark.claim("encode.lowest-rank")
 @given(strategies.tie_heavy_texts, strategies.tie_heavy_texts, strategies.vocab_sizes)
 def test_encode_follows_ranks_not_dict_order(bpe, training_text, text, vocab_size):

@@ -32,6 +32,14 @@ def test_merge_equals_oracle(bpe, ids, pair):
         expect_equal(result, expected, f"merge of {pair} in {ids}")
 
 
+@pytest.mark.claim("merge.left-to-right")
+@given(strategies.merge_inputs)
+def test_merge_takes_overlapping_runs_from_the_left(bpe, ids_and_pair):
+    """Runs of one symbol, odd lengths often: [x, x, x] with (x, x) gives [Z, x], never [x, Z]."""
+    ids, pair = ids_and_pair
+    assert ids_of(bpe.merge(list(ids), pair, 300)) == oracle.merge(ids, pair, 300)
+
+
 @pytest.mark.claim("merge.pure")
 @given(strategies.small_id_lists, pairs)
 def test_merge_never_mutates_its_input(bpe, ids, pair):

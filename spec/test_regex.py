@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, oracle, oracle_chunks, strategies
+from spec import cases, oracle, oracle_chunks, oracle_greedy, strategies
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, PATTERNS, R50K_SPLIT_PATTERN
@@ -58,17 +58,44 @@ def test_train_with_pattern_case(bpe, case):
     expect_equal(merges_of(merges), [((a, b), idx) for a, b, idx in case["expected"]["merges"]], "merges")
 
 
-@pytest.mark.claim("regex.chunk-frequency", "regex.no-cross-chunk")
-@given(strategies.chunky_texts, strategies.vocab_sizes, both_patterns)
+def _spanning_tokens(text: str, merges, pattern: str) -> list[bytes]:
+    """Learned tokens whose bytes lie inside no chunk of the text."""
+    vocab = oracle.build_vocab(dict(merges))
+    pieces = [chunk.encode("utf-8") for chunk in oracle_chunks.chunks(text, pattern)]
+    return [vocab[idx] for _, idx in merges if not any(vocab[idx] in piece for piece in pieces)]
+
+
+@pytest.mark.claim("regex.chunk-tie-first-counted", "regex.chunk-frequency")
+@given(st.one_of(strategies.chunky_texts, strategies.chunk_tie_texts), strategies.vocab_sizes, both_patterns)
 def test_train_equals_counting_every_chunk(bpe, text, vocab_size, pattern):
+    """Valid chunk training first (any tie rule), then the first-counted choice among ties, in text order."""
+    merges = merges_of(bpe.train(text, vocab_size, pattern=pattern))
+    with checking("regex.chunk-frequency"):
+        violation = oracle_greedy.violation(text, merges, vocab_size, pattern)
+        assert violation is None, violation
+    with checking("regex.chunk-tie-first-counted"):
+        expect_equal(merges, merges_of(oracle_chunks.train(text, vocab_size, pattern)), "merges")
+
+
+@pytest.mark.claim("regex.chunk-frequency", "regex.no-cross-chunk")
+@given(st.one_of(strategies.chunky_texts, strategies.unicode_texts), strategies.vocab_sizes, both_patterns)
+def test_each_merge_is_a_most_frequent_pair_over_every_chunk(bpe, text, vocab_size, pattern):
+    """Whatever the tie rule: replayed chunk by chunk, each merge had the highest count over all chunk occurrences."""
     merges = merges_of(bpe.train(text, vocab_size, pattern=pattern))
     with checking("regex.no-cross-chunk"):
-        vocab = oracle.build_vocab(dict(merges))
-        pieces = [chunk.encode("utf-8") for chunk in oracle_chunks.chunks(text, pattern)]
-        spanning = [vocab[idx] for _, idx in merges if not any(vocab[idx] in piece for piece in pieces)]
+        spanning = _spanning_tokens(text, merges, pattern)
         assert spanning == [], f"learned tokens that span two chunks: {spanning}"
     with checking("regex.chunk-frequency"):
-        expect_equal(merges, merges_of(oracle_chunks.train(text, vocab_size, pattern)), "merges")
+        violation = oracle_greedy.violation(text, merges, vocab_size, pattern)
+        assert violation is None, violation
+
+
+@pytest.mark.claim("bytes.no-normalization")
+@given(strategies.unnormalized_texts, strategies.vocab_sizes, both_patterns)
+def test_chunk_training_learns_the_bytes_as_given_never_normalised(bpe, text, vocab_size, pattern):
+    merges = merges_of(bpe.train(text, vocab_size, pattern=pattern))
+    violation = oracle_greedy.violation(text, merges, vocab_size, pattern)
+    assert violation is None, f"{violation} (CR, CRLF, NFD and NFC forms are different bytes: never normalise)"
 
 
 @pytest.mark.claim("regex.no-cross-chunk")

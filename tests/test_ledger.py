@@ -32,6 +32,7 @@ def test_ledger_entries_are_well_formed():
         assert claim.statement.strip(), claim.id
         assert set(claim.sources) <= set(DOCUMENTS), claim.id
         assert claim.sources or claim.added, f"{claim.id} cites no document"
+        assert claim.depends_on_tie_rule in ("", "first-counted"), claim.id
         if claim.kind == "informative":
             assert claim.reason.strip(), f"{claim.id} is informative but says not why"
 

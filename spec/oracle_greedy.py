@@ -1,0 +1,91 @@
+"""Is a merge table *a* valid BPE training of a text, whatever rule broke its ties?
+
+Claims that are not about ties must hold for every documented tie rule (first-counted,
+lowest-pair, CS336's bytes-greatest). Instead of one expected table, these checks replay
+the implementation's table on the text and hold each step to the definition: the id is the
+next one, the pair is *a* most frequent pair of the current sequence (chunks counted
+separately, with a pattern), and training stopped only when asked to or when no pair was
+left. Each returns what is wrong, in words, or None. Slow and obvious, like ``spec.oracle``.
+"""
+
+from __future__ import annotations
+
+from spec import oracle, oracle_chunks
+
+Pair = tuple[int, int]
+Merges = list[tuple[Pair, int]]
+
+
+def ids_wrong(merges: Merges, vocab_size: int) -> str | None:
+    """Ids not 256, 257, ... in table order, or more merges than ``vocab_size`` allows."""
+    ids = [idx for _, idx in merges]
+    if ids != list(range(256, 256 + len(ids))):
+        return f"ids in table order are {ids[:12]}{'...' if len(ids) > 12 else ''}: they must run 256, 257, ..."
+    if len(ids) > max(vocab_size - 256, 0):
+        return f"{len(ids)} merges for vocab_size {vocab_size}: at most {max(vocab_size - 256, 0)}"
+    return None
+
+
+def not_greedy(text: str, merges: Merges, pattern: str | None = None) -> str | None:
+    """The first merge, replayed in table order, whose pair was not among the most frequent then."""
+    pieces = _pieces(text, pattern)
+    for step, (pair, idx) in enumerate(merges):
+        stats = _counts(pieces)
+        if not stats:
+            return f"merge {step} {pair}→{idx} was made after no adjacent pair was left"
+        best = max(stats.values())
+        if stats.get(pair, 0) != best:
+            leader = next(p for p, n in stats.items() if n == best)
+            return (f"merge {step} {pair}→{idx}: replayed in table order, that pair occurs {stats.get(pair, 0)} "
+                    f"time(s) at that step, but {leader} occurs {best} times")
+        pieces = [oracle.merge(ids, pair, idx) for ids in pieces]
+    return None
+
+
+def stopped_early(text: str, merges: Merges, vocab_size: int, pattern: str | None = None) -> str | None:
+    """Fewer merges than asked for while some adjacent pair was still left."""
+    if len(merges) >= vocab_size - 256:
+        return None
+    pieces = _pieces(text, pattern)
+    for pair, idx in merges:
+        pieces = [oracle.merge(ids, pair, idx) for ids in pieces]
+    stats = _counts(pieces)
+    if not stats:
+        return None
+    best = max(stats, key=stats.get)
+    return f"training stopped after {len(merges)} of {vocab_size - 256} merges, while {best} still occurred {stats[best]} time(s)"
+
+
+def violation(text: str, merges: Merges, vocab_size: int, pattern: str | None = None) -> str | None:
+    """The first way ``merges`` is not greedy BPE training of ``text`` under some tie rule, or None."""
+    return (ids_wrong(merges, vocab_size) or not_greedy(text, merges, pattern)
+            or stopped_early(text, merges, vocab_size, pattern))
+
+
+def has_tie(text: str, vocab_size: int, pattern: str | None = None) -> bool:
+    """Whether greedy training of ``text`` ever meets two pairs sharing the top count (so the rule matters)."""
+    pieces = _pieces(text, pattern)
+    for idx in range(256, vocab_size):
+        stats = _counts(pieces)
+        if not stats:
+            return False
+        best = max(stats.values())
+        top = [p for p, n in stats.items() if n == best]
+        if len(top) > 1:
+            return True
+        pieces = [oracle.merge(ids, top[0], idx) for ids in pieces]
+    return False
+
+
+def _pieces(text: str, pattern: str | None) -> list[list[int]]:
+    if pattern is None:
+        return [list(text.encode("utf-8"))]
+    return [list(chunk.encode("utf-8")) for chunk in oracle_chunks.chunks(text, pattern)]
+
+
+def _counts(pieces: list[list[int]]) -> dict[Pair, int]:
+    counts: dict[Pair, int] = {}
+    for ids in pieces:
+        for pair in zip(ids, ids[1:]):
+            counts[pair] = counts.get(pair, 0) + 1
+    return counts
