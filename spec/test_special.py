@@ -73,7 +73,8 @@ def test_special_is_one_id_exactly_where_it_occurs(bpe, special, pieces, vocab_s
 
 
 @pytest.mark.claim("special.policy", "special.overlap-rule")
-@given(st.lists(st.sampled_from(["<|a|>", "<|b|>", "<|a|>b", "a", "b", " ", "<", "|"]), max_size=12).map("".join),
+@given(st.lists(st.sampled_from(["<|a|>", "<|b|>", "<|a|>b", "a", "b", " ", "<", "|", "é", "你好", "🌍"]),
+               max_size=12).map("".join),
        st.sampled_from(["all", set(), {"<|a|>"}, {"<|b|>", "<|a|>b"}]),
        st.sampled_from(["all", set(), {"<|b|>"}, {"<|a|>", "<|a|>b"}]))
 def test_policy_matches_the_textbook(bpe, text, allowed, disallowed):
@@ -105,6 +106,18 @@ def test_defaults_disallow_every_special(bpe):
         bpe.encode("fine text, then <|endoftext|>", {}, special_tokens=specials)
     assert_names_special(raised.value, "<|endoftext|>", 16)
     assert ids_of(bpe.encode("no special here", {}, special_tokens=specials)) == list(b"no special here")
+
+
+@pytest.mark.claim("special.policy")
+@given(strategies.non_ascii_pieces, strategies.special_strings, strategies.tie_heavy_texts)
+def test_a_refused_special_is_placed_by_characters_not_bytes(bpe, before, special, after):
+    """Non-ASCII text before the special: its position is a str index, whatever its UTF-8 length."""
+    text = before + special + after
+    with pytest.raises(oracle_chunks.DisallowedSpecial) as textbook:  # every special is refused by default
+        oracle_chunks.split_special(text, {special: SPECIAL_ID})
+    with pytest.raises(ValueError) as raised:
+        bpe.encode(text, {}, special_tokens={special: SPECIAL_ID})
+    assert_names_special(raised.value, textbook.value.special, textbook.value.position)
 
 
 @pytest.mark.claim("special.policy")
