@@ -229,6 +229,9 @@ def _render_failures(results: Results) -> list[str]:
             sources = "; ".join(claim.sources) if claim and claim.sources else "project addition"
             lines.append(f"  {cid}: {statement}")
             lines.append(f"      source: {sources}")
+            if claim and claim.depends_on_tie_rule:
+                lines.append(f"      holds only under the {claim.depends_on_tie_rule} tie rule: "
+                             "a trainer whose default breaks ties another documented way may fail it")
             lines.append(f"      failing tests: {', '.join(n.split('::', 1)[-1] for n in r['failed'][:4])}"
                          + (f" and {len(r['failed']) - 4} more" if len(r["failed"]) > 4 else ""))
             first = results.failures.get(r["failed"][0], "")
@@ -285,6 +288,7 @@ def as_json(results: Results, info: dict) -> dict:
         claims[cid] = {"status": claim_status(cid, r, broken), "level": claim.level if claim else None,
                        "statement": claim.statement if claim else None,
                        "sources": list(claim.sources) if claim else [],
+                       "depends_on_tie_rule": claim.depends_on_tie_rule or None if claim else None,
                        "tests": {k: v for k, v in r.items() if v}}
         if cid in broken:
             claims[cid]["broken_by"] = broken[cid]

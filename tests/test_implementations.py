@@ -10,14 +10,29 @@ import inspect
 
 import pytest
 
+from spec.ledger import load_claims
 from spec.levels import CORE_LEVELS
 from spec.plugin import PUBLISHED_TABLES_GROUP
 from tests.conftest import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
 WRONG = sorted(p.stem for p in IMPLEMENTATIONS.glob("wrong_*.py"))
-RIGHT = sorted(p.stem for p in IMPLEMENTATIONS.glob("right_*.py"))
 CORE = [level.name for level in CORE_LEVELS]
+
+
+def default_tie_rule(stem: str) -> str:
+    return getattr(importlib.import_module(f"tests.implementations.{stem}"), "DEFAULT_TIE_RULE", "first-counted")
+
+
+ALL_RIGHT = sorted(p.stem for p in IMPLEMENTATIONS.glob("right_*.py"))
+RIGHT = [stem for stem in ALL_RIGHT if default_tie_rule(stem) == "first-counted"]
+#: Right implementations whose train breaks ties another documented way by default.
+RIGHT_OTHER_TIE_RULE = [stem for stem in ALL_RIGHT if default_tie_rule(stem) != "first-counted"]
+
+#: The claims whose values hold only under the first-counted tie rule: a right implementation
+#: with another default may fail these, and nothing else (issue 9). The ledger marks each one.
+FIRST_COUNTED_ONLY = {"train.tie-first-counted", "train.wikipedia-walkthrough", "regex.chunk-tie-first-counted",
+                      "corpus.d1-curve"}
 
 
 def mistake_claims(stem: str) -> tuple[str, ...]:
@@ -26,6 +41,31 @@ def mistake_claims(stem: str) -> tuple[str, ...]:
 
 def test_there_are_enough_known_wrong_implementations():
     assert len(WRONG) >= 12 and len(RIGHT) >= 2
+    assert {default_tie_rule(stem) for stem in RIGHT_OTHER_TIE_RULE} == {"lowest-pair", "bytes-greatest"}
+
+
+def test_the_first_counted_only_claims_are_those_the_ledger_marks():
+    marked = {claim.id for claim in load_claims().values() if claim.depends_on_tie_rule == "first-counted"}
+    assert marked == FIRST_COUNTED_ONLY
+
+
+@pytest.mark.parametrize("stem", RIGHT_OTHER_TIE_RULE)
+def test_right_implementation_with_another_default_tie_rule_fails_only_first_counted_claims(tmp_path, spec_tests, stem):
+    """Every level it implements, corpus tests included; the published tables' level trains nothing, so it is left out."""
+    files = sorted({nodeid.split("::")[0] for nodeid, row in spec_tests.items() if row["level"] != "pretrained"})
+    run = run_spec_inline(tmp_path, "--impl", f"tests.implementations.{stem}", files=files)
+    assert run.report is not None, run.output[-3000:]
+    failed = {claim for claim, row in run.report["claims"].items() if row["status"] == "failed"}
+    assert failed - FIRST_COUNTED_ONLY == set(), {claim: run.report["claims"][claim]["tests"] for claim in failed}
+    assert "train.tie-first-counted" in failed  # the run did see its other rule
+    not_green = {level: row["status"] for level, row in run.report["levels"].items()
+                 if row["status"] not in ("green", "FAILED")}
+    if default_tie_rule(stem) == "bytes-greatest":  # it writes that rule only: the ties level is credited for it
+        assert not_green == {"words": "not started", "ties": "partly started"}, run.report["levels"]
+        assert run.claim_status("ties.bytes-greatest") == "passed"
+        assert run.claim_status("ties.lowest-pair") == "not started"
+    else:
+        assert not_green == {}, run.report["levels"]
 
 
 def wrong_param(stem: str):

@@ -15,7 +15,7 @@ from reference import train as _reference_train
 __all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load", "StreamDecoder"]
 
 Pair = tuple[int, int]
-RULE = "bytes-greatest"
+RULE = DEFAULT_TIE_RULE = "bytes-greatest"
 
 
 def train(text: str, vocab_size: int, *, pattern: str | None = None, tie_rule: str = RULE) -> dict[Pair, int]:
