@@ -84,3 +84,9 @@ run_texts = st.lists(st.tuples(st.sampled_from("aab "), st.sampled_from((1, 3, 3
 #: Text for special tokens with non-ASCII before them, so a position in bytes is not the position
 #: in characters.
 non_ascii_pieces = st.lists(st.sampled_from(("é", "你好", "🌍", "a", " ", "ÿ")), min_size=1, max_size=4).map("".join)
+
+#: A tie between a pair of a chunk seen once and a pair of a chunk seen often, the rare chunk
+#: first: "aaa b b" (aa twice in aaa, " b" twice). Ties in chunk training go by text order; a
+#: trainer that visits chunks by frequency (Counter.most_common) or sorted takes the other pair.
+chunk_tie_texts = st.tuples(st.sampled_from("aeoxz"), st.sampled_from("bcdty"), st.integers(2, 6), chunky_texts).map(
+    lambda t: t[0] * (t[2] + 1) + f" {t[1]}" * t[2] + t[3])

@@ -86,6 +86,22 @@ def test_known_wrong_implementation_fails_on_its_claim(tmp_path, spec_tests, ste
     assert statuses == dict.fromkeys(statuses, "failed"), run.report["claims"]
 
 
+#: Mistakes that slipped past the spec once, when only a worked case or two could show them
+#: (issue 9): the generated inputs alone must catch each, so its kin are caught too.
+CAUGHT_BY_PROPERTIES = ("wrong_train_normalizes", "wrong_regex_train_normalizes", "wrong_merge_right_to_left",
+                        "wrong_encode_merges_from_right", "wrong_special_byte_position",
+                        "wrong_regex_chunk_ties_by_frequency")
+
+
+@pytest.mark.parametrize("stem", CAUGHT_BY_PROPERTIES)
+def test_generated_inputs_alone_catch_the_mistake(tmp_path, spec_tests, stem):
+    """The worked cases left out (-k 'not case'): the property tests must fail on the mistake's first claim."""
+    claim = mistake_claims(stem)[0]
+    run = run_spec_inline(tmp_path, "--impl", str(IMPLEMENTATIONS / f"{stem}.py"), "-m", "not corpus", "-k", "not case",
+                          "--one-failure-per-claim", "--claim", claim, files=files_of_claims(spec_tests, [claim]))
+    assert run.returncode == 1 and run.claim_status(claim) == "failed", run.report and run.report["claims"]
+
+
 @pytest.mark.parametrize("stem", RIGHT)
 def test_right_implementation_written_differently_passes_every_core_level(tmp_path, spec_tests, stem):
     """Corpus tests are left out: these are deliberately slow textbook-style trainers."""
