@@ -8,7 +8,7 @@ from tests.conftest import REPO_ROOT, run_spec_inline
 
 
 def test_json_report_describes_the_run(tmp_path):
-    run = run_spec_inline(tmp_path, "--claim", "merge.*")
+    run = run_spec_inline(tmp_path, "--claim", "merge.*", "--level", "merge")
     assert run.returncode == 0
     report = run.report
     assert report["suite"] == "bpe-kata" and report["suite_version"]
