@@ -78,9 +78,10 @@ def has_tie(text: str, vocab_size: int, pattern: str | None = None) -> bool:
 
 
 def _pieces(text: str, pattern: str | None) -> list[list[int]]:
+    """The bytes training starts from: of the repaired text (lone surrogates as U+FFFD), chunk by chunk."""
     if pattern is None:
-        return [list(text.encode("utf-8"))]
-    return [list(chunk.encode("utf-8")) for chunk in oracle_chunks.chunks(text, pattern)]
+        return [list(oracle.utf8(text))]
+    return [list(chunk.encode("utf-8")) for chunk in oracle_chunks.covering_chunks(text, pattern)]
 
 
 def _counts(pieces: list[list[int]]) -> dict[Pair, int]:

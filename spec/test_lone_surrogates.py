@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import oracle, oracle_chunks, strategies
+from spec import oracle, oracle_chunks, oracle_greedy, strategies
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import ids_of, merges_of
 
@@ -31,7 +31,9 @@ def test_empty_table_encodes_the_repaired_text(bpe, text):
 @pytest.mark.level("train")
 @given(strategies.surrogate_texts, strategies.vocab_sizes)
 def test_train_learns_from_the_repaired_text(bpe, text, vocab_size):
-    assert merges_of(bpe.train(text, vocab_size)) == list(oracle.train(text, vocab_size).items())
+    """Valid training of the repaired text's bytes, whatever the tie rule (a tie rule is not this claim's business)."""
+    problem = oracle_greedy.violation(text, merges_of(bpe.train(text, vocab_size)), vocab_size)
+    assert problem is None, problem
 
 
 @pytest.mark.level("encode")
@@ -53,8 +55,9 @@ def test_decode_gives_back_the_repaired_text(bpe, training_text, text, vocab_siz
        st.sampled_from((GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN)))
 def test_split_patterns_cut_the_repaired_text(bpe, training_text, text, vocab_size, pattern):
     """A joined pair is one letter-or-symbol for the pattern, a U+FFFD is a symbol."""
-    assert merges_of(bpe.train(training_text, vocab_size, pattern=pattern)) == list(
-        oracle_chunks.train(training_text, vocab_size, pattern).items())
+    problem = oracle_greedy.violation(training_text, merges_of(bpe.train(training_text, vocab_size, pattern=pattern)),
+                                      vocab_size, pattern)
+    assert problem is None, problem
     merges = oracle.train(training_text + text, vocab_size)
     assert ids_of(bpe.encode(text, merges, pattern=pattern)) == oracle_chunks.encode(text, merges, pattern)
 

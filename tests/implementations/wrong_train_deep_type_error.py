@@ -10,7 +10,9 @@ from __future__ import annotations
 from tests.implementations.textbook import *  # noqa: F403
 from tests.implementations.textbook import get_stats, merge
 
-MISTAKE_CLAIMS: tuple[str, ...] = ("train.ids-from-256", "train.wikipedia-walkthrough")
+# The error stops every test that trains: the report names it as the root cause, and the claim
+# it most likely breaks (spec/report.py) is the one its tests explain best.
+MISTAKE_CLAIMS: tuple[str, ...] = ("train.tie-recorded",)
 
 
 def train(text: str, vocab_size: int) -> dict[tuple[int, int], int]:
