@@ -26,8 +26,11 @@ def ids_wrong(merges: Merges, vocab_size: int) -> str | None:
     return None
 
 
-def not_greedy(text: str, merges: Merges, pattern: str | None = None) -> str | None:
-    """The first merge, replayed in table order, whose pair was not among the most frequent then."""
+def not_greedy(text: str, merges: Merges, pattern: str | None = None, merge=oracle.merge) -> str | None:
+    """The first merge, replayed in table order, whose pair was not among the most frequent then.
+
+    ``merge`` replays each step (spec.mistakes passes a wrong one, to recognise a mistake).
+    """
     pieces = _pieces(text, pattern)
     for step, (pair, idx) in enumerate(merges):
         stats = _counts(pieces)
@@ -38,7 +41,7 @@ def not_greedy(text: str, merges: Merges, pattern: str | None = None) -> str | N
             leader = next(p for p, n in stats.items() if n == best)
             return (f"merge {step} {pair}→{idx}: replayed in table order, that pair occurs {stats.get(pair, 0)} "
                     f"time(s) at that step, but {leader} occurs {best} times")
-        pieces = [oracle.merge(ids, pair, idx) for ids in pieces]
+        pieces = [merge(ids, pair, idx) for ids in pieces]
     return None
 
 

@@ -32,12 +32,15 @@ def test_merge_equals_oracle(bpe, ids, pair):
         expect_equal(result, expected, f"merge of {pair} in {ids}")
 
 
-@pytest.mark.claim("merge.left-to-right")
+@pytest.mark.claim("merge.left-to-right", "merge.end-guard")
 @given(strategies.merge_inputs)
 def test_merge_takes_overlapping_runs_from_the_left(bpe, ids_and_pair):
     """Runs of one symbol, odd lengths often: [x, x, x] with (x, x) gives [Z, x], never [x, Z]."""
     ids, pair = ids_and_pair
-    assert ids_of(bpe.merge(list(ids), pair, 300)) == oracle.merge(ids, pair, 300)
+    result, expected = ids_of(bpe.merge(list(ids), pair, 300)), oracle.merge(ids, pair, 300)
+    at_the_end = result[:len(expected) - 1] == expected[:-1] and ids[-2:] == list(pair)
+    with checking("merge.end-guard" if at_the_end else "merge.left-to-right"):
+        expect_equal(result, expected, f"merge of {pair} in {ids}")
 
 
 @pytest.mark.claim("merge.pure")
