@@ -65,6 +65,17 @@ def violation(text: str, merges: Merges, vocab_size: int, pattern: str | None = 
             or stopped_early(text, merges, vocab_size, pattern))
 
 
+def merges_that_cannot_exhaust(text: str, vocab_size: int) -> int:
+    """``vocab_size`` lowered so that training ``text`` (no pattern) cannot run out of pairs.
+
+    A merge at most halves the sequence, so after k - 1 merges at least ``n / 2**(k-1)`` ids
+    are left: with ``2**k <= n`` the k-th merge always has a pair, whatever the tie rule. For
+    checks whose claim is not about running out of pairs (train.exhausted has its own tests).
+    """
+    n = len(oracle.utf8(text))
+    return min(vocab_size, 256 + max(0, n.bit_length() - 1))
+
+
 def has_tie(text: str, vocab_size: int, pattern: str | None = None) -> bool:
     """Whether greedy training of ``text`` ever meets two pairs sharing the top count (so the rule matters)."""
     pieces = _pieces(text, pattern)
