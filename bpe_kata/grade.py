@@ -184,7 +184,7 @@ def class_page(outcomes: list[Outcome], where: Path | None = None) -> str:
     """The class table as one standalone HTML page, each row's likely mistakes and broken claims beneath it;
     with ``where`` (the page's folder), each kept report is linked by a path relative to it."""
     header, body = rows(outcomes)
-    colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in ("not started", "not run", "partly run", "incomplete")  # noqa: E731
+    colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in ("not started", "partly started", "not run", "partly run", "incomplete")  # noqa: E731
                         else "bad" if c.startswith(("failed", "timed", "crashed", "no report")) else "")
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     def first_cell(o: Outcome, name: str) -> str:

@@ -12,7 +12,7 @@ import tempfile
 from html import escape
 from pathlib import Path
 
-STATUS_CLASS = {"green": "ok", "FAILED": "bad", "not started": "todo", "partly run": "todo", "not run": "todo"}
+STATUS_CLASS = {"green": "ok", "FAILED": "bad", "not started": "todo", "partly started": "todo", "partly run": "todo", "not run": "todo"}
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:60rem;color:#222;padding:0 1rem}
