@@ -108,10 +108,10 @@ class Server:
                 raise NotServed(protocol.NOT_IMPLEMENTED, f"{op}: {error}") from None
             except ValueError:
                 pass  # no signature to check: call it
-        snapshots = {name: _snapshot(value) for name, value in zip(POSITIONAL[op], positional)}
-        snapshots.update({name: _snapshot(value) for name, value in values.items()})
+        given = {**dict(zip(POSITIONAL[op], positional)), **values}
+        snapshots = {name: _snapshot(value) for name, value in given.items() if name not in refs}
         result = function(*positional, **values)
-        self.check_unchanged(op, {**dict(zip(POSITIONAL[op], positional)), **values}, snapshots, refs)
+        self.check_unchanged(op, given, snapshots, refs)
         return RESULTS[op].dump(result)
 
     def hello(self, args: dict) -> dict:
