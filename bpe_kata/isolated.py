@@ -4,8 +4,9 @@
 ``encode``, ``train``, ..., a class ``StreamDecoder``, each present only when the child's
 hello lists the feature. Every call is one request with a time limit. What goes wrong
 in the child (a hang, an exit, a crash, junk on stdout, a changed argument) becomes an
-``IsolationFault``, a BaseException so that no ``pytest.raises(Exception)`` and no
-``except Exception`` in a fixture can take it for an ordinary error: the test fails.
+``IsolationFault``, pytest's own failure exception (a BaseException), so that no
+``pytest.raises(Exception)`` and no ``except Exception`` in a fixture can take it for an
+ordinary error: the test fails.
 """
 
 from __future__ import annotations
@@ -34,7 +35,15 @@ DEFINE_AT = 2048
 LOG_TAIL = 4000
 
 
-class IsolationFault(BaseException):
+try:  # pytest caches it in a failed fixture and reports it as a failure, like pytest.fail
+    from pytest import fail as _fail
+
+    _FaultBase: type[BaseException] = _fail.Exception
+except ImportError:  # pragma: no cover  (the client used outside pytest)
+    _FaultBase = BaseException
+
+
+class IsolationFault(_FaultBase):
     """The child did not answer as the protocol says. Never a pass, never a contract error."""
 
     outcome = "failed"
@@ -100,11 +109,13 @@ class Child:
         self.next_id = 0
         self.buffer = b""
         self.starts = 0
+        self.started_at = 0  # where this child's part of the log begins
 
     # --- process -------------------------------------------------------------------------
 
     def start(self) -> dict:
         """Start the child and shake hands; the hello's result."""
+        self.started_at = self.log_size()
         self.log.seek(0, os.SEEK_END)
         self.log.write(f"--- bpe-kata: starting {shlex.join(self.command)}\n".encode())
         self.log.flush()
@@ -290,7 +301,7 @@ class Child:
         return text
 
     def log_tail(self) -> str:
-        text = self.log_since(max(0, self.log_size() - LOG_TAIL)).strip()
+        text = self.log_since(max(self.started_at, self.log_size() - LOG_TAIL)).strip()
         return f"\nthe child's stderr ends with:\n{text}" if text else ""
 
 

@@ -76,8 +76,11 @@ def gate(argv: list[str]) -> int:
     if "--impl" not in argv and not any(arg.startswith("--impl=") for arg in argv):
         print("bpe-kata gate: name the implementation: bpe-kata gate IMPL (see --help)", file=sys.stderr)
         return 2
-    strict = ["--isolated", "--strict-levels", "--require-data"]
-    return int(pytest.main([str(SPEC_DIR), "-p", "spec.plugin", *_safety_net(argv), *strict, *argv]))
+    return int(pytest.main([str(SPEC_DIR), "-p", "spec.plugin", *_safety_net(argv), *GATE_OPTIONS, *argv]))
+
+
+#: What makes a run a gate: the implementation isolated, levels and data required.
+GATE_OPTIONS = ("--isolated", "--strict-levels", "--require-data")
 
 
 def new(name: str, root: Path = PROJECT_ROOT) -> int:
