@@ -473,7 +473,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
     """The main process alone decides the exit status and writes the report; workers never do."""
     config = session.config
     results = config.stash.get(RESULTS_KEY, None)
-    if results is None or verdict.is_worker(config):
+    if results is None or verdict.is_worker(config) or config.option.collectonly:
         return
     tracker, entries = config.stash[TRACKER_KEY], config.stash[EXPECT_KEY]
     complete = tracker.complete(int(exitstatus))
