@@ -140,6 +140,7 @@ LISTED_ID_KEY = pytest.StashKey[str]()
 EXPECT_KEY = pytest.StashKey[object]()
 TRACKER_KEY = pytest.StashKey[verdict.Tracker]()
 LOG_OFFSET_KEY = pytest.StashKey[int]()
+VERDICT_LINES_KEY = pytest.StashKey[list]()
 
 
 def level_of(item: pytest.Item) -> str | None:
@@ -466,6 +467,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     info = report.run_info(config.stash[IMPL_VALUE_KEY], config.stash[IMPL_KEY])
     for line in report.render_table(results, info):
         terminalreporter.write_line(line)
+    for line in config.stash.get(VERDICT_LINES_KEY, []):
+        terminalreporter.write_line(line)
 
 
 @pytest.hookimpl(trylast=True)
@@ -479,7 +482,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
     complete = tracker.complete(int(exitstatus))
     judgement = verdict.judge(results.by_test, entries, config.getoption("--strict-levels")) if entries is not None else None
     status = verdict.exit_status(int(exitstatus), complete, judgement, tracker, config.getoption("--strict-expect"))
-    _print_verdict(config, tracker, judgement, complete)
+    config.stash[VERDICT_LINES_KEY] = _verdict_lines(tracker, judgement, complete)
     _write_expectations(config, results)
     target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
     if target or page:
@@ -506,11 +509,9 @@ def _run_record(config: pytest.Config, tracker: verdict.Tracker, judgement, comp
                 "unexpected_passes": judgement.unexpected_passes}}
 
 
-def _print_verdict(config: pytest.Config, tracker: verdict.Tracker, judgement, complete: bool) -> None:
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is None:
-        return
-    lines = [] if complete else [f"bpe-kata: INCOMPLETE run: {len(tracker.finished & tracker.selected)} of "
+def _verdict_lines(tracker: verdict.Tracker, judgement, complete: bool) -> list[str]:
+    """Printed after the level table: completeness, faults, and the expectations' outcome."""
+    lines = [""] if complete else [f"bpe-kata: INCOMPLETE run: {len(tracker.finished & tracker.selected)} of "
                                  f"{len(tracker.selected)} selected tests were seen to finish"]
     for nodeid, outcome in sorted(tracker.faults.items()):
         lines.append(f"bpe-kata: {outcome}: {nodeid}")
@@ -519,8 +520,7 @@ def _print_verdict(config: pytest.Config, tracker: verdict.Tracker, judgement, c
                      f"{len(judgement.expected)} expected, {len(judgement.unexpected_passes)} unexpected passes")
         lines += [f"  unexpected {outcome}: {nodeid}" for nodeid, outcome in list(judgement.unexpected.items())[:20]]
         lines += [f"  unexpected pass (remove it from --expect): {label}" for label in judgement.unexpected_passes]
-    for line in lines:
-        reporter.write_line(line)
+    return lines if any(lines) else []
 
 
 def _write_expectations(config: pytest.Config, results: report.Results) -> None:
