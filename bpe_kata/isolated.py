@@ -4,7 +4,7 @@
 ``encode``, ``train``, ..., a class ``StreamDecoder``, each present only when the child's
 hello lists the feature. Every call is one request with a time limit. What goes wrong
 in the child (a hang, an exit, a crash, junk on stdout, a changed argument) becomes an
-``IsolationFault``, pytest's own failure exception (a BaseException), so that no
+``IsolationFault``, a pytest outcome (a BaseException), so that no
 ``pytest.raises(Exception)`` and no ``except Exception`` in a fixture can take it for an
 ordinary error: the test fails.
 """
@@ -35,12 +35,13 @@ DEFINE_AT = 2048
 LOG_TAIL = 4000
 
 
-try:  # pytest caches it in a failed fixture and reports it as a failure, like pytest.fail
-    from pytest import fail as _fail
-
-    _FaultBase: type[BaseException] = _fail.Exception
+try:
+    # pytest's base of its own outcomes: a failed fixture caches it and the test is reported
+    # failed. Not pytest.fail's exception, which Hypothesis catches to shrink and replay
+    # (one more time limit, or one more crash, for every attempt).
+    from _pytest.outcomes import OutcomeException as _FaultBase
 except ImportError:  # pragma: no cover  (the client used outside pytest)
-    _FaultBase = BaseException
+    _FaultBase = BaseException  # type: ignore[misc,assignment]
 
 
 class IsolationFault(_FaultBase):
