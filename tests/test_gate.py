@@ -82,3 +82,18 @@ def test_junk_on_stdout_is_a_protocol_error_showing_the_line(tmp_path, capsys):
     assert_failed_and_complete(run, "merge.pure")
     assert set(run.report["faults"].values()) == {"protocol error"}
     assert "merging now, please wait" in run.output
+
+
+def test_what_the_child_printed_is_shown_with_a_failure(tmp_path, capsys):
+    chatty = tmp_path / "chatty_wrong_merge.py"
+    chatty.write_text("import sys\n"
+                      "from tests.implementations import wrong_merge_right_to_left as wrong\n"
+                      "from tests.implementations.wrong_merge_right_to_left import *  # noqa: F403\n\n\n"
+                      "def merge(ids, pair, idx):\n"
+                      "    print('looking at', list(ids))\n"
+                      "    print('merging from the right', file=sys.stderr)\n"
+                      "    return wrong.merge(ids, pair, idx)\n", encoding="utf-8")
+    run = run_gate_inline(tmp_path, str(chatty), *WRONG_MERGE, "-x", files=["spec/test_merge.py"], capsys=capsys)
+    assert run.returncode == 1
+    assert "implementation stderr" in run.output and "merging from the right" in run.output
+    assert "looking at [" in run.output  # its stdout prints went to stderr, not into the protocol
