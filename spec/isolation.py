@@ -13,6 +13,7 @@ import pytest
 
 from bpe_kata.isolated import (ChangedInput, IsolatedImplementation, IsolationFault, parse_command,
                                python_path_env, server_command)
+from spec import blame
 
 #: Which claim a changed argument breaks: merge's input list is merge.pure; any table is encode.frozen.
 CHANGED_INPUT_CLAIMS = {("merge", "ids"): "merge.pure"}
@@ -52,6 +53,13 @@ def blamed_claims(fault: BaseException, claims: tuple[str, ...]) -> tuple[str, .
         return tuple(dict.fromkeys(CHANGED_INPUT_CLAIMS.get((fault.op, name), DEFAULT_CHANGED_INPUT_CLAIM)
                                    for name in fault.names or ("table",)))
     return claims
+
+
+def fault_verdict(fault: IsolationFault, claims: tuple[str, ...]) -> blame.Verdict:
+    """A fault breaks the claims of the test under way (or the claim a changed input breaks): never
+    "could not run", since the child, not the spec, failed to do what the protocol asks."""
+    lines = str(fault).strip().splitlines() or [type(fault).__name__]
+    return blame.Verdict(blame.BROKEN, claims, "", "", f"{fault.outcome}: " + "\n".join(lines[:12]))
 
 
 def fault_of(call: pytest.CallInfo) -> IsolationFault | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from spec import blame, compare, corpora, corpus_tables, expectations, isolation, oracle, replay, report, shapes, verdict
+from spec import blame, compare, corpora, corpus_tables, expectations, isolation, oracle, replay, report, run_status, shapes
 from spec import pieces as spec_pieces
 from spec import progress as spec_progress
 from spec.hypothesis_profiles import load_profile_from_environment
@@ -87,7 +87,7 @@ def pytest_configure(config: pytest.Config) -> None:
     value = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_IMPL
     config.stash[IMPL_KEY] = _implementation(config, value)
     config.stash[EXPECT_KEY] = _expectations(config)
-    config.stash[TRACKER_KEY] = verdict.Tracker()
+    config.stash[TRACKER_KEY] = run_status.Tracker()
     config.stash[IMPL_VALUE_KEY] = value
     config.stash[STARTED_KEY] = {}
     config.stash[RESULTS_KEY] = report.Results()
@@ -130,7 +130,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 #: pytest_runtest_logreport gets no config: the results of the runs in progress, innermost last
 #: (the suite's own tests run the spec inside a running session).
 _RUNS: list[report.Results] = []
-_TRACKERS: list[verdict.Tracker] = []
+_TRACKERS: list[run_status.Tracker] = []
 
 IMPL_KEY = pytest.StashKey[object]()
 IMPL_VALUE_KEY = pytest.StashKey[str]()
@@ -138,7 +138,7 @@ STARTED_KEY = pytest.StashKey[dict]()
 RESULTS_KEY = pytest.StashKey[report.Results]()
 LISTED_ID_KEY = pytest.StashKey[str]()
 EXPECT_KEY = pytest.StashKey[object]()
-TRACKER_KEY = pytest.StashKey[verdict.Tracker]()
+TRACKER_KEY = pytest.StashKey[run_status.Tracker]()
 LOG_OFFSET_KEY = pytest.StashKey[int]()
 VERDICT_LINES_KEY = pytest.StashKey[list]()
 
@@ -198,7 +198,7 @@ def pytest_xdist_node_collection_finished(node, ids) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """``--bpe-list-tests FILE``: every selected test with its level, claims and corpus need."""
-    if not verdict.is_worker(session.config):
+    if not run_status.is_worker(session.config):
         session.config.stash[TRACKER_KEY].selected.update(item.nodeid for item in session.items)
     listing = session.config.getoption("--bpe-list-tests")
     if listing:
@@ -434,7 +434,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 def _label_failure(item: pytest.Item, call: pytest.CallInfo, rep: pytest.TestReport, claims: tuple[str, ...]) -> None:
     """Attach the verdict (spec/blame.py): which claims a failed assertion breaks, or the error's root cause."""
     if rep.failed and call.excinfo is not None and (level_of(item) or claims):
-        verdict = blame.judge(call.excinfo.value, claims, item.config.stash.get(IMPL_KEY, None), rep.longreprtext)
+        fault = isolation.fault_of(call)
+        verdict = (isolation.fault_verdict(fault, claims) if fault is not None else
+                   blame.judge(call.excinfo.value, claims, item.config.stash.get(IMPL_KEY, None), rep.longreprtext))
         rep.user_properties.append(("bpe_verdict", verdict.to_json()))
 
 
@@ -476,12 +478,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
     """The main process alone decides the exit status and writes the report; workers never do."""
     config = session.config
     results = config.stash.get(RESULTS_KEY, None)
-    if results is None or verdict.is_worker(config) or config.option.collectonly:
+    if results is None or run_status.is_worker(config) or config.option.collectonly:
         return
     tracker, entries = config.stash[TRACKER_KEY], config.stash[EXPECT_KEY]
     complete = tracker.complete(int(exitstatus))
-    judgement = verdict.judge(results.by_test, entries, config.getoption("--strict-levels")) if entries is not None else None
-    status = verdict.exit_status(int(exitstatus), complete, judgement, tracker, config.getoption("--strict-expect"))
+    judgement = run_status.judge(results.by_test, entries, config.getoption("--strict-levels")) if entries is not None else None
+    status = run_status.exit_status(int(exitstatus), complete, judgement, tracker, config.getoption("--strict-expect"))
     config.stash[VERDICT_LINES_KEY] = _verdict_lines(tracker, judgement, complete)
     _write_expectations(config, results)
     target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
@@ -497,10 +499,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
     session.exitstatus = status
 
 
-def _run_record(config: pytest.Config, tracker: verdict.Tracker, judgement, complete: bool, status: int) -> dict:
+def _run_record(config: pytest.Config, tracker: run_status.Tracker, judgement, complete: bool, status: int) -> dict:
     implementation = config.stash[IMPL_KEY]
     command = getattr(getattr(implementation, "child", None), "command", None)
-    return {"complete": complete, "exit_status": status, "spec_fingerprint": verdict.spec_fingerprint(),
+    return {"complete": complete, "exit_status": status, "spec_fingerprint": run_status.spec_fingerprint(),
             "isolated": command is not None, "command": command, "selected": len(tracker.selected),
             "finished": len(tracker.finished & tracker.selected), "faults": dict(sorted(tracker.faults.items())),
             "expectations": None if judgement is None else {
@@ -509,7 +511,7 @@ def _run_record(config: pytest.Config, tracker: verdict.Tracker, judgement, comp
                 "unexpected_passes": judgement.unexpected_passes}}
 
 
-def _verdict_lines(tracker: verdict.Tracker, judgement, complete: bool) -> list[str]:
+def _verdict_lines(tracker: run_status.Tracker, judgement, complete: bool) -> list[str]:
     """Printed after the level table: completeness, faults, and the expectations' outcome."""
     lines = [""] if complete else [f"bpe-kata: INCOMPLETE run: {len(tracker.finished & tracker.selected)} of "
                                  f"{len(tracker.selected)} selected tests were seen to finish"]
@@ -527,4 +529,4 @@ def _write_expectations(config: pytest.Config, results: report.Results) -> None:
     target = config.getoption("--write-expect")
     if target:
         path = Path(config.invocation_params.dir) / target
-        path.write_text(expectations.dumps(verdict.starting_entries(results.by_test, results.failures)), encoding="utf-8")
+        path.write_text(expectations.dumps(run_status.starting_entries(results.by_test, results.failures)), encoding="utf-8")

@@ -188,7 +188,7 @@ def test_the_proxy_offers_only_the_hello_features_and_big_tables_go_once(tmp_pat
     impl = IsolatedImplementation(server_command("reference"), env=python_path_env()).connect()
     try:
         assert callable(impl.encode) and callable(impl.StreamDecoder)
-        table = {(0, 1): 256, **{(1000 + i, 2000 + i): 5000 + i for i in range(3000)}}
+        table = {(0, 1): 256, **{(256 + k, 2): 257 + k for k in range(3000)}}  # a valid chain of merges
         assert impl.encode("ab", table) == [97, 98] and impl.encode("ab", table) == [97, 98]
         assert len(impl.child.definitions) == 1
         impl.child.kill()  # a restart defines it again

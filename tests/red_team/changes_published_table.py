@@ -11,5 +11,6 @@ from reference import *  # noqa: F403
 
 
 def encode(text, merges, **options):
+    ids = reference.encode(text, merges, **options)
     merges.setdefault((1_000_000, 1_000_000), 10**9)
-    return reference.encode(text, merges, **options)
+    return ids

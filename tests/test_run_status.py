@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from spec import expectations, verdict
+from spec import expectations, run_status
 from tests.conftest import REPO_ROOT, run_gate_inline, run_spec_inline
 
 WRONG_MERGE = str(REPO_ROOT / "tests" / "implementations" / "wrong_merge_right_to_left.py")
@@ -77,7 +77,7 @@ def test_the_report_records_the_run(tmp_path):
     run = run_gate_inline(tmp_path, "reference", "--claim", "merge.*", files=["spec/test_merge.py"])
     report = run.report
     assert run.returncode == 0 and report["complete"] is True and report["exit_status"] == 0
-    assert report["spec_fingerprint"] == verdict.spec_fingerprint() and len(report["spec_fingerprint"]) == 64
+    assert report["spec_fingerprint"] == run_status.spec_fingerprint() and len(report["spec_fingerprint"]) == 64
     assert report["command"][-3:] == ["-m", "bpe_kata.server", "reference"] and report["suite_version"]
     assert report["selected"] == report["finished"] and report["faults"] == {}
 
@@ -100,4 +100,4 @@ def test_workers_never_decide():
     class Worker:
         workerinput: dict = {}
 
-    assert verdict.is_worker(Worker()) and not verdict.is_worker(object())
+    assert run_status.is_worker(Worker()) and not run_status.is_worker(object())
