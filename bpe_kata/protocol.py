@@ -8,6 +8,7 @@ disagree on a shape.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -107,8 +108,29 @@ def _same(value):
     return value
 
 
-TEXT = Kind(str, str)
-OPTIONAL_TEXT = Kind(lambda v: None if v is None else str(v), _same)
+_SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+
+
+def _text_dump(text: str) -> str | dict:
+    """A str as a JSON string; one holding a high surrogate followed by a low one as its code points.
+
+    JSON reads the escapes ``\\ud800\\udc00`` as the one character U+10000, so a str that holds
+    those two code points side by side would arrive one code point shorter.
+    """
+    text = str(text)
+    return {"code_points": [ord(c) for c in text]} if _SURROGATE_PAIR.search(text) else text
+
+
+def _text_load(value) -> str:
+    return "".join(map(chr, value["code_points"])) if isinstance(value, dict) else value
+
+
+def _optional_text_load(value) -> str | None:
+    return None if value is None else _text_load(value)
+
+
+TEXT = Kind(_text_dump, _text_load)
+OPTIONAL_TEXT = Kind(lambda v: None if v is None else _text_dump(v), _optional_text_load)
 INT = Kind(int, int)
 PATH = Kind(lambda p: str(p), str)
 IDS = Kind(_ids, list, mutable=True)

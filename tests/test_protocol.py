@@ -204,3 +204,11 @@ def test_the_proxy_offers_only_the_hello_features_and_big_tables_go_once(tmp_pat
             starter.train("ab", 257)  # the stub raises, the server says NotImplemented
     finally:
         starter.close()
+
+
+def test_a_surrogate_pair_stays_two_code_points():
+    """JSON would read the two escapes as one character; the caller's positions must survive."""
+    text = "a\ud800\udc00<|x|>\udfff"
+    assert protocol.TEXT.dump(text) == {"code_points": [ord(c) for c in text]}
+    assert through_a_line(protocol.TEXT, text) == text and len(through_a_line(protocol.TEXT, text)) == 9
+    assert protocol.TEXT.dump("a\U00010000\ud800") == "a\U00010000\ud800"  # no pair: a plain string
