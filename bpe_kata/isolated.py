@@ -169,6 +169,7 @@ class Child:
             except (OSError, subprocess.TimeoutExpired):
                 pass
         self.kill()
+        self.log.close()
 
     # --- requests ------------------------------------------------------------------------
 

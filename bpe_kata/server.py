@@ -112,7 +112,11 @@ class Server:
         snapshots = {name: _snapshot(value) for name, value in given.items() if name not in refs}
         result = function(*positional, **values)
         self.check_unchanged(op, given, snapshots, refs)
-        return RESULTS[op].dump(result)
+        try:
+            return RESULTS[op].dump(result)
+        except Exception as error:  # noqa: BLE001  (a result of the wrong shape is not a contract error)
+            raise NotServed(protocol.OTHER_ERROR, f"{op} returned {type(result).__name__} {str(result)[:200]!r}, "
+                                                  f"which is not the contract's result ({type(error).__name__}: {error})")
 
     def hello(self, args: dict) -> dict:
         if args.get("protocol") != protocol.PROTOCOL_VERSION:

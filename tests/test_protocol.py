@@ -212,3 +212,9 @@ def test_a_surrogate_pair_stays_two_code_points():
     assert protocol.TEXT.dump(text) == {"code_points": [ord(c) for c in text]}
     assert through_a_line(protocol.TEXT, text) == text and len(through_a_line(protocol.TEXT, text)) == 9
     assert protocol.TEXT.dump("a\U00010000\ud800") == "a\U00010000\ud800"  # no pair: a plain string
+
+
+def test_a_result_of_the_wrong_shape_is_an_error_not_a_contract_error():
+    server = Server(Module(merge=lambda ids, pair, idx: None), "m")
+    error = answer(server, "merge", ids=[1, 2], pair=[1, 2], idx=256)["error"]
+    assert error["kind"] == "Error" and "NoneType" in error["message"]
