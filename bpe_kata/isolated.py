@@ -320,6 +320,7 @@ class IsolatedImplementation:
         self.__name__ = name or shlex.join(command)
         self.__file__ = None
         self.features: tuple[str, ...] = ()
+        self.code_points = False  # the child reads {"code_points": [...]} texts (its hello says so)
         self.tables: dict[int, tuple[object, str, int]] = {}  # id(table) -> (table, name, len)
 
     def connect(self) -> "IsolatedImplementation":
@@ -330,6 +331,7 @@ class IsolatedImplementation:
             if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
                 raise ProtocolError(f"the hello answer has no list of features: {hello!r}")
             self.features = tuple(features)
+            self.code_points = hello.get("code_points") is True
             for op in protocol.OPERATIONS:
                 if op in self.features:
                     setattr(self, op, self._function(op))
@@ -362,6 +364,8 @@ class IsolatedImplementation:
 
     def _argument(self, op: str, name: str, value: Any) -> Any:
         kind = ARGUMENTS[op][name]
+        if self.code_points and kind in (protocol.TEXT, protocol.OPTIONAL_TEXT) and protocol.needs_code_points(value):
+            return protocol.code_points_of(value)
         definable = next((key for key, k in DEFINABLE.items() if k is kind), None)
         if definable and isinstance(value, Mapping) and len(value) >= DEFINE_AT:
             return {"ref": self._defined(definable, value)}

@@ -111,14 +111,22 @@ def _same(value):
 _SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 
 
-def _text_dump(text: str) -> str | dict:
-    """A str as a JSON string; one holding a high surrogate followed by a low one as its code points.
+def needs_code_points(value) -> bool:
+    """A str holding a high surrogate followed by a low one, which JSON cannot carry as itself.
 
-    JSON reads the escapes ``\\ud800\\udc00`` as the one character U+10000, so a str that holds
-    those two code points side by side would arrive one code point shorter.
+    JSON reads the escapes ``\\ud800\\udc00`` as the one character U+10000, so such a str
+    would arrive one code point shorter. A child whose hello says ``"code_points": true``
+    is sent it as ``{"code_points": [...]}`` instead (``code_points_of``).
     """
-    text = str(text)
-    return {"code_points": [ord(c) for c in text]} if _SURROGATE_PAIR.search(text) else text
+    return isinstance(value, str) and _SURROGATE_PAIR.search(value) is not None
+
+
+def code_points_of(text: str) -> dict:
+    return {"code_points": [ord(c) for c in text]}
+
+
+def _text_dump(text: str) -> str:
+    return str(text)
 
 
 def _text_load(value) -> str:

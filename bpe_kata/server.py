@@ -123,7 +123,7 @@ class Server:
             raise NotServed(protocol.OTHER_ERROR, f"this server speaks protocol {protocol.PROTOCOL_VERSION}, "
                                                   f"not {args.get('protocol')!r}")
         return {"protocol": protocol.PROTOCOL_VERSION, "name": self.name, "version": getattr(self.impl, "__version__", None),
-                "features": features_of(self.impl)}
+                "features": features_of(self.impl), "code_points": True}
 
     def define(self, args: dict) -> None:
         kind = DEFINABLE.get(args.get("kind"))

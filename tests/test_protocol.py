@@ -209,9 +209,17 @@ def test_the_proxy_offers_only_the_hello_features_and_big_tables_go_once(tmp_pat
 def test_a_surrogate_pair_stays_two_code_points():
     """JSON would read the two escapes as one character; the caller's positions must survive."""
     text = "a\ud800\udc00<|x|>\udfff"
-    assert protocol.TEXT.dump(text) == {"code_points": [ord(c) for c in text]}
-    assert through_a_line(protocol.TEXT, text) == text and len(through_a_line(protocol.TEXT, text)) == 9
-    assert protocol.TEXT.dump("a\U00010000\ud800") == "a\U00010000\ud800"  # no pair: a plain string
+    assert len(through_a_line(protocol.TEXT, text)) == 8  # what a plain JSON string does to it
+    assert protocol.needs_code_points(text) and not protocol.needs_code_points("a\U00010000\ud800")
+    line = protocol.encode_line({"id": 1, "args": {"text": protocol.code_points_of(text)}})
+    assert protocol.TEXT.load(protocol.decode_line(line)["args"]["text"]) == text
+    impl = IsolatedImplementation(server_command("reference"), env=python_path_env()).connect()
+    try:
+        assert impl.code_points  # the shipped server reads them
+        with pytest.raises(ValueError, match=r"position 2\b"):
+            impl.encode("\ud800\udc00<|x|>", {}, special_tokens={"<|x|>": 300})
+    finally:
+        impl.close()
 
 
 def test_a_result_of_the_wrong_shape_is_an_error_not_a_contract_error():
