@@ -30,8 +30,11 @@ from bpe_kata.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL
 DEFAULT_CALL_TIMEOUT = 60.0
 #: Starting a child (an interpreter, an import) may take longer than a call on a loaded machine.
 MIN_START_TIMEOUT = 60.0
-#: Tables at least this long are sent once per child with ``define`` and then named by reference.
-DEFINE_AT = 2048
+#: Tables at least this long are sent once per child with ``define`` and then named by reference:
+#: merge tables from 256 merges (a corpus table is passed for each of thousands of pieces; the
+#: property tests' tables stay under 50), vocabularies from 2,048 ids (every vocabulary has the
+#: 256 bytes, and the property tests build a new one for nearly every call).
+DEFINE_AT = {"merges": 256, "vocab": 2048}
 LOG_TAIL = 4000
 
 
@@ -367,7 +370,7 @@ class IsolatedImplementation:
         if self.code_points and kind in (protocol.TEXT, protocol.OPTIONAL_TEXT) and protocol.needs_code_points(value):
             return protocol.code_points_of(value)
         definable = next((key for key, k in DEFINABLE.items() if k is kind), None)
-        if definable and isinstance(value, Mapping) and len(value) >= DEFINE_AT:
+        if definable and isinstance(value, Mapping) and len(value) >= DEFINE_AT[definable]:
             return {"ref": self._defined(definable, value)}
         return kind.dump(value)
 
