@@ -22,6 +22,8 @@ import pytest
 
 _BLAMED = "_bpe_kata_claims"
 SPEC_DIR = Path(__file__).resolve().parent
+#: Isolated runs: the protocol client raises what the child answered; it is not the implementation's code.
+CLIENT_FILES = tuple(str(SPEC_DIR.parent / "bpe_kata" / name) for name in ("isolated.py", "protocol.py"))
 LIBRARY_DIRS = tuple(
     str(Path(p).resolve()) for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
 )
@@ -74,7 +76,7 @@ def _leaf(error: BaseException) -> BaseException:
 
 def _is_library(filename: str) -> bool:
     path = str(Path(filename).resolve())
-    return path.startswith(LIBRARY_DIRS) or path.startswith(str(SPEC_DIR))
+    return path.startswith(LIBRARY_DIRS) or path.startswith((str(SPEC_DIR), *CLIENT_FILES))
 
 
 def _innermost_frame(error: BaseException, implementation_root: Path | None) -> traceback.FrameSummary | None:

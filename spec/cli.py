@@ -17,6 +17,7 @@ PROJECT_ROOT = SPEC_DIR.parent
 STARTER = PROJECT_ROOT / "solutions" / "starter"
 
 USAGE = """bpe-kata check [IMPL] [pytest options...]   run the spec against IMPL (default: reference)
+       bpe-kata gate IMPL [--expect FILE] [...]     the CI gate: IMPL isolated in a child process, strict
        bpe-kata new NAME                            copy the starter to solutions/NAME
        bpe-kata claims [--level L] [--kind K]       list the claims the spec checks
        bpe-kata data [where|fetch]                  find or download the corpora
@@ -42,7 +43,44 @@ def check(argv: list[str]) -> int:
               "Useful options: --level NAME, --claim ID, --require-data, --bpe-report FILE, --bpe-html FILE, -x, -q\n"
               "All pytest options are accepted; see `pytest --help` (section bpe-kata).")
         return 0
-    return int(pytest.main([str(SPEC_DIR), "-p", "spec.plugin", *impl_args, *argv]))
+    return int(pytest.main([str(SPEC_DIR), "-p", "spec.plugin", *_safety_net(argv), *impl_args, *argv]))
+
+
+#: In-process runs have no per-call limit; a test that hangs fails after this many seconds
+#: (pytest-timeout) rather than stopping the run.
+IN_PROCESS_TEST_TIMEOUT = "600"
+
+
+def _safety_net(argv: list[str]) -> list[str]:
+    given = any(arg == "--timeout" or arg.startswith("--timeout=") for arg in argv)
+    return ["-p", "pytest_timeout"] + ([] if given else ["--timeout", IN_PROCESS_TEST_TIMEOUT])
+
+
+GATE_HELP = """usage: bpe-kata gate IMPL [--expect FILE] [--strict-expect] [--write-expect FILE] [pytest options...]
+IMPL: a Python implementation (dotted name, package folder or .py file), run through
+      python -m bpe_kata.server, or cmd:"PROGRAM ARGS" for any program speaking docs/PROTOCOL.md
+      (also accepted as --impl IMPL). The implementation always runs in a child process.
+A level that is not started fails, corpora and published tables are required, and the
+exit status is 0 only for a complete run with no unexpected failure. See docs/GATE.md."""
+
+
+def gate(argv: list[str]) -> int:
+    """Run the spec as a CI gate: isolated, strict about levels and data, expectations allowed."""
+    import pytest
+
+    if any(arg in ("-h", "--help") for arg in argv):
+        print(GATE_HELP)
+        return 0
+    if argv and not argv[0].startswith("-"):
+        argv = ["--impl", argv[0], *argv[1:]]
+    if "--impl" not in argv and not any(arg.startswith("--impl=") for arg in argv):
+        print("bpe-kata gate: name the implementation: bpe-kata gate IMPL (see --help)", file=sys.stderr)
+        return 2
+    return int(pytest.main([str(SPEC_DIR), "-p", "spec.plugin", *_safety_net(argv), *GATE_OPTIONS, *argv]))
+
+
+#: What makes a run a gate: the implementation isolated, levels and data required.
+GATE_OPTIONS = ("--isolated", "--strict-levels", "--require-data")
 
 
 def new(name: str, root: Path = PROJECT_ROOT) -> int:
@@ -141,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     command, rest = argv[0], argv[1:]
     if command == "check":
         return check(rest)
+    if command == "gate":
+        return gate(rest)
     if command == "new":
         if len(rest) != 1:
             print("usage: bpe-kata new NAME", file=sys.stderr)

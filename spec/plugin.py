@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from spec import blame, compare, corpora, corpus_tables, oracle, replay, report, shapes
+from spec import blame, compare, corpora, corpus_tables, expectations, isolation, oracle, replay, report, run_status, shapes
 from spec import pieces as spec_pieces
 from spec import progress as spec_progress
 from spec.hypothesis_profiles import load_profile_from_environment
 from spec.ledger import load_claims
 from spec.levels import BY_NAME, feature_not_started, levels_up_to, not_started_reason
 from spec.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
+from bpe_kata import isolated as isolated_client
 
 load_profile_from_environment()
 
@@ -43,6 +44,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="once a claim has a failing test, skip its remaining tests (a quick answer to 'which claims fail?')")
     group.addoption("--bpe-list-tests", default=None, metavar="FILE",
                     help="write every collected spec test with its level and claims as JSON to FILE (for the suite's own tests)")
+    group.addoption("--isolated", action="store_true", default=False,
+                    help="run the Python implementation in a child process (python -m bpe_kata.server); "
+                         "--impl cmd:\"COMMAND ...\" runs any program speaking docs/PROTOCOL.md, always isolated")
+    group.addoption("--call-timeout", type=float, default=isolated_client.DEFAULT_CALL_TIMEOUT, metavar="SECONDS",
+                    help="isolated runs: the time limit of one call; past it the test fails 'timed out' and the child "
+                         "is restarted (default: %(default)s)")
+    group.addoption("--strict-levels", action="store_true", default=False,
+                    help="a level that is not started is a failure (unless --expect allows it); bpe-kata gate sets it")
+    group.addoption("--expect", default=None, metavar="FILE",
+                    help="expectations file (TOML or JSON): claims, tests or levels expected to fail, each with a reason")
+    group.addoption("--strict-expect", action="store_true", default=False,
+                    help="an expected failure that passes fails the run")
+    group.addoption("--write-expect", default=None, metavar="FILE",
+                    help="write this run's failures and not-started levels as a starting expectations file")
 
 
 #: The spec's markers, registered here too so that an installed (non-editable) copy works
@@ -70,32 +85,62 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--claim {pattern}: no claim has this id; `bpe-kata claims` lists them "
                                     "(a trailing * matches a prefix, e.g. --claim 'merge.*')")
     value = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_IMPL
-    try:
-        implementation = load_implementation(value)
-    except ImplementationNotFound as error:
-        raise pytest.UsageError(str(error)) from None
-    config.stash[IMPL_KEY] = implementation
+    config.stash[IMPL_KEY] = _implementation(config, value)
+    config.stash[EXPECT_KEY] = _expectations(config)
+    config.stash[TRACKER_KEY] = run_status.Tracker()
     config.stash[IMPL_VALUE_KEY] = value
     config.stash[STARTED_KEY] = {}
     config.stash[RESULTS_KEY] = report.Results()
     _RUNS.append(config.stash[RESULTS_KEY])
+    _TRACKERS.append(config.stash[TRACKER_KEY])
+
+
+def _implementation(config: pytest.Config, value: str):
+    """The module under test, or in isolated runs its stand-in (the child starts on first use)."""
+    if isolation.is_isolated(config, value):
+        return isolation.spawn(config, value)
+    try:
+        return load_implementation(value)
+    except ImplementationNotFound as error:
+        raise pytest.UsageError(str(error)) from None
+
+
+def _expectations(config: pytest.Config) -> list[expectations.Expected] | None:
+    path = config.getoption("--expect")
+    if path is None:
+        return [] if config.getoption("--strict-levels") else None
+    try:
+        return expectations.load(Path(config.invocation_params.dir) / path)
+    except expectations.ExpectationsError as error:
+        raise pytest.UsageError(str(error)) from None
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    implementation = config.stash.get(IMPL_KEY, None)
+    if isinstance(implementation, isolated_client.IsolatedImplementation):
+        implementation.close()
     results = config.stash.get(RESULTS_KEY, None)
     if results is not None and results in _RUNS:
         _RUNS.remove(results)
+    tracker = config.stash.get(TRACKER_KEY, None)
+    if tracker is not None and tracker in _TRACKERS:
+        _TRACKERS.remove(tracker)
 
 
 #: pytest_runtest_logreport gets no config: the results of the runs in progress, innermost last
 #: (the suite's own tests run the spec inside a running session).
 _RUNS: list[report.Results] = []
+_TRACKERS: list[run_status.Tracker] = []
 
 IMPL_KEY = pytest.StashKey[object]()
 IMPL_VALUE_KEY = pytest.StashKey[str]()
 STARTED_KEY = pytest.StashKey[dict]()
 RESULTS_KEY = pytest.StashKey[report.Results]()
 LISTED_ID_KEY = pytest.StashKey[str]()
+EXPECT_KEY = pytest.StashKey[object]()
+TRACKER_KEY = pytest.StashKey[run_status.Tracker]()
+LOG_OFFSET_KEY = pytest.StashKey[int]()
+VERDICT_LINES_KEY = pytest.StashKey[list]()
 
 
 def level_of(item: pytest.Item) -> str | None:
@@ -145,8 +190,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(f"{CORPORA_GROUP}-{name}"))
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids) -> None:
+    """The controller learns the selected tests from its workers (it collects none itself)."""
+    node.config.stash[TRACKER_KEY].selected.update(ids)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """``--bpe-list-tests FILE``: every selected test with its level, claims and corpus need."""
+    if not run_status.is_worker(session.config):
+        session.config.stash[TRACKER_KEY].selected.update(item.nodeid for item in session.items)
     listing = session.config.getoption("--bpe-list-tests")
     if listing:
         import json
@@ -162,8 +215,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.fixture(scope="session")
 def implementation(request: pytest.FixtureRequest):
-    """The module under test, whatever level asks for it."""
-    return request.config.stash[IMPL_KEY]
+    """The module under test, whatever level asks for it (in isolated runs, its child is started here)."""
+    implementation = request.config.stash[IMPL_KEY]
+    if isinstance(implementation, isolated_client.IsolatedImplementation):
+        implementation.connect()
+    return implementation
 
 
 @pytest.fixture
@@ -342,23 +398,25 @@ def encoded(implementation, corpus_table, corpus, progress):
     return encode
 
 
-@pytest.fixture(scope="session")
-def impl_value(request: pytest.FixtureRequest) -> str:
-    """The --impl value as a subprocess can load it: paths made absolute."""
-    value = request.config.stash[IMPL_VALUE_KEY]
-    candidate = request.config.invocation_params.dir / value
-    return str(candidate.resolve()) if ("/" in value or value.endswith(".py")) and candidate.exists() else value
-
-
 @pytest.fixture
-def subprocess_env() -> dict[str, str]:
-    """The environment a child Python needs to import the implementation the way this run did."""
-    import sys
-    paths = [p for p in sys.path if p and Path(p).is_dir()]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+def spawn_implementation(request: pytest.FixtureRequest):
+    """``spawn_implementation(env_changes=None, file_size_limit=None)``: the implementation in a fresh
+    child process of its own, connected; closed after the test. For claims that need a process."""
+    children: list[isolated_client.IsolatedImplementation] = []
+
+    def spawn(**options) -> isolated_client.IsolatedImplementation:
+        children.append(isolation.spawn(request.config, request.config.stash[IMPL_VALUE_KEY], **options))
+        return children[-1].connect()
+
+    yield spawn
+    for child in children:
+        child.close()
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
+    implementation = item.config.stash.get(IMPL_KEY, None)
+    if isinstance(implementation, isolated_client.IsolatedImplementation):
+        item.stash[LOG_OFFSET_KEY] = implementation.child.log_size()
     if not item.config.getoption("--one-failure-per-claim"):
         return
     claims = claims_of(item)
@@ -375,11 +433,19 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     from its workers), so the tally below works however the run is distributed.
     """
     rep = yield
+    fault = isolation.fault_of(call)
+    if fault is not None:
+        rep.user_properties.append(("bpe_fault", fault.outcome))
+    if rep.failed and LOG_OFFSET_KEY in item.stash:
+        log = item.config.stash[IMPL_KEY].child.log_since(item.stash[LOG_OFFSET_KEY]).strip()
+        if log:
+            rep.sections.append(("implementation stderr", log[-4000:]))
     if rep.failed and call.excinfo is not None and call.excinfo.errisinstance(NotImplementedError):
         rep.outcome = "skipped"
         where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)
         rep.longrepr = (where, 0, f"Skipped: {NOT_STARTED}: a function raised NotImplementedError")
     level, claims = level_of(item), claims_of(item)
+    claims = isolation.blamed_claims(fault, claims) if fault is not None else claims
     if level:
         rep.user_properties.append(("bpe_level", level))
     if claims:
@@ -391,7 +457,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 def _label_failure(item: pytest.Item, call: pytest.CallInfo, rep: pytest.TestReport, claims: tuple[str, ...]) -> None:
     """Attach the verdict (spec/blame.py): which claims a failed assertion breaks, or the error's root cause."""
     if rep.failed and call.excinfo is not None and (level_of(item) or claims):
-        verdict = blame.judge(call.excinfo.value, claims, item.config.stash.get(IMPL_KEY, None), rep.longreprtext)
+        fault = isolation.fault_of(call)
+        verdict = (isolation.fault_verdict(fault, claims) if fault is not None else
+                   blame.judge(call.excinfo.value, claims, item.config.stash.get(IMPL_KEY, None), rep.longreprtext))
         rep.user_properties.append(("bpe_verdict", verdict.to_json()))
 
 
@@ -407,6 +475,8 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, righ
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     properties = dict(report.user_properties)
+    if _TRACKERS:
+        _TRACKERS[-1].observe(report, "bpe_level" in properties or "claims" in properties)
     if "bpe_level" not in properties and "claims" not in properties:
         return
     if _RUNS:
@@ -423,19 +493,64 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     info = report.run_info(config.stash[IMPL_VALUE_KEY], config.stash[IMPL_KEY])
     for line in report.render_table(results, info):
         terminalreporter.write_line(line)
+    for line in config.stash.get(VERDICT_LINES_KEY, []):
+        terminalreporter.write_line(line)
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
+    """The main process alone decides the exit status and writes the report; workers never do."""
     config = session.config
-    target = config.getoption("--bpe-report", None)
-    page = config.getoption("--bpe-html", None)
     results = config.stash.get(RESULTS_KEY, None)
-    if not (target or page) or results is None:
+    if results is None or run_status.is_worker(config) or config.option.collectonly:
         return
-    info = report.run_info(config.stash[IMPL_VALUE_KEY], config.stash[IMPL_KEY])
-    if target:
-        report.write_json(Path(target), results, info)
-    if page:
-        from bpe_kata import html_report
+    tracker, entries = config.stash[TRACKER_KEY], config.stash[EXPECT_KEY]
+    complete = tracker.complete(int(exitstatus))
+    judgement = run_status.judge(results.by_test, entries, config.getoption("--strict-levels")) if entries is not None else None
+    status = run_status.exit_status(int(exitstatus), complete, judgement, tracker, config.getoption("--strict-expect"))
+    config.stash[VERDICT_LINES_KEY] = _verdict_lines(tracker, judgement, complete)
+    _write_expectations(config, results)
+    target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
+    if target or page:
+        info = {**report.run_info(config.stash[IMPL_VALUE_KEY], config.stash[IMPL_KEY]),
+                **_run_record(config, tracker, judgement, complete, status)}
+        if target:
+            report.write_json(Path(target), results, info)
+        if page:
+            from bpe_kata import html_report
 
-        html_report.write(Path(page), report.as_json(results, info))
+            html_report.write(Path(page), report.as_json(results, info))
+    session.exitstatus = status
+
+
+def _run_record(config: pytest.Config, tracker: run_status.Tracker, judgement, complete: bool, status: int) -> dict:
+    implementation = config.stash[IMPL_KEY]
+    command = getattr(getattr(implementation, "child", None), "command", None)
+    return {"complete": complete, "exit_status": status, "spec_fingerprint": run_status.spec_fingerprint(),
+            "isolated": command is not None, "command": command, "selected": len(tracker.selected),
+            "finished": len(tracker.finished & tracker.selected), "faults": dict(sorted(tracker.faults.items())),
+            "expectations": None if judgement is None else {
+                "file": config.getoption("--expect"), "strict_levels": config.getoption("--strict-levels"),
+                "unexpected_failures": judgement.unexpected, "expected_failures": judgement.expected,
+                "unexpected_passes": judgement.unexpected_passes}}
+
+
+def _verdict_lines(tracker: run_status.Tracker, judgement, complete: bool) -> list[str]:
+    """Printed after the level table: completeness, faults, and the expectations' outcome."""
+    lines = [""] if complete else [f"bpe-kata: INCOMPLETE run: {len(tracker.finished & tracker.selected)} of "
+                                 f"{len(tracker.selected)} selected tests were seen to finish"]
+    for nodeid, outcome in sorted(tracker.faults.items()):
+        lines.append(f"bpe-kata: {outcome}: {nodeid}")
+    if judgement is not None:
+        lines.append(f"bpe-kata: {len(judgement.unexpected)} unexpected failures, "
+                     f"{len(judgement.expected)} expected, {len(judgement.unexpected_passes)} unexpected passes")
+        lines += [f"  unexpected {outcome}: {nodeid}" for nodeid, outcome in list(judgement.unexpected.items())[:20]]
+        lines += [f"  unexpected pass (remove it from --expect): {label}" for label in judgement.unexpected_passes]
+    return lines if any(lines) else []
+
+
+def _write_expectations(config: pytest.Config, results: report.Results) -> None:
+    target = config.getoption("--write-expect")
+    if target:
+        path = Path(config.invocation_params.dir) / target
+        path.write_text(expectations.dumps(run_status.starting_entries(results.by_test, results.failures)), encoding="utf-8")

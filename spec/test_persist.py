@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -200,3 +201,34 @@ def test_a_save_leaves_exactly_one_file(bpe, tmp_path):
     bpe.save(path, {(97, 98): 256})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["saved.bpe"]
     assert merges_of(bpe.load(path)[0]) == [((97, 98), 256)]
+
+
+#: Long enough that its file is several kilobytes: a write cut at half of it is cut mid-way.
+LONG_TEXT = "the cat sat on the mat; the rat ate the hat. 天气很好, naïve café " * 40
+
+
+@pytest.mark.claim("persist.atomic-save")
+def test_a_save_the_disk_cuts_short_leaves_the_old_file(bpe, tmp_path, spawn_implementation):
+    """The write itself fails: the save runs in a child whose file-size limit is half the new
+    file (RLIMIT_FSIZE, SIGXFSZ ignored, so the write fails with EFBIG). The old file stays
+    whole, no stray file is left, and a reader holding the old file through a hard link
+    sees the old bytes or the new ones, never a mix or nothing."""
+    folder = tmp_path / "tokenizer"
+    folder.mkdir()
+    path = _saved(bpe, folder)
+    before = path.read_bytes()
+    held = tmp_path / "held.bpe"
+    os.link(path, held)
+    merges = bpe.train(LONG_TEXT, 600)
+    elsewhere = tmp_path / "elsewhere.bpe"
+    bpe.save(elsewhere, merges)
+    new = elsewhere.read_bytes()
+    assert len(new) > 2 * len(before), "the new table's file should be much longer than the old one"
+    limited = spawn_implementation(file_size_limit=len(new) // 2)
+    with pytest.raises(Exception):  # noqa: B017  (any error will do; saying nothing will not)
+        limited.save(path, merges)
+    assert path.read_bytes() == before, "a save that failed while writing changed the old file"
+    assert sorted(p.name for p in folder.iterdir()) == ["saved.bpe"], "a failed save left a stray file"
+    assert held.read_bytes() in (before, new), "a reader of the old file saw a mix"
+    bpe.save(path, merges)
+    assert path.read_bytes() == new and held.read_bytes() in (before, new)

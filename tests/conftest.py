@@ -90,6 +90,15 @@ def run_spec_inline(tmp_dir: Path, *args: str, files: list[str] | None = None,
     return SpecRun(code, printed.out + printed.err if printed else "", report)
 
 
+def run_gate_inline(tmp_dir: Path, impl: str, *args: str, files: list[str] | None = None,
+                    capsys: pytest.CaptureFixture[str] | None = None) -> SpecRun:
+    """``bpe-kata gate IMPL ARGS`` inside this process: safe, since the gate runs the implementation
+    in a child process and never imports it here."""
+    from spec.cli import GATE_OPTIONS
+
+    return run_spec_inline(tmp_dir, "--impl", impl, *GATE_OPTIONS, *args, files=files, capsys=capsys)
+
+
 #: Plugins a nested run has no use for; each one costs registration and hooks on every test.
 NESTED_RUN_PLUGINS_OFF = [arg for name in ("cacheprovider", "junitxml", "doctest", "pastebin",
                                            "stepwise", "faulthandler", "unraisableexception", "threadexception")

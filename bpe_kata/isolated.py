@@ -1,0 +1,417 @@
+"""The client side of the stdio protocol: an implementation running in a child process.
+
+``IsolatedImplementation`` looks like an implementation module to the spec: functions
+``encode``, ``train``, ..., a class ``StreamDecoder``, each present only when the child's
+hello lists the feature. Every call is one request with a time limit. What goes wrong
+in the child (a hang, an exit, a crash, junk on stdout, a changed argument) becomes an
+``IsolationFault``, a pytest outcome (a BaseException), so that no
+``pytest.raises(Exception)`` and no ``except Exception`` in a fixture can take it for an
+ordinary error: the test fails.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from bpe_kata import protocol
+from bpe_kata.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
+
+#: Generous for the reference: its slowest call (a whole corpus under a 100k table) takes seconds.
+DEFAULT_CALL_TIMEOUT = 60.0
+#: Starting a child (an interpreter, an import) may take longer than a call on a loaded machine.
+MIN_START_TIMEOUT = 60.0
+#: Tables at least this long are sent once per child with ``define`` and then named by reference:
+#: merge tables from 256 merges (a corpus table is passed for each of thousands of pieces; the
+#: property tests' tables stay under 50), vocabularies from 2,048 ids (every vocabulary has the
+#: 256 bytes, and the property tests build a new one for nearly every call).
+DEFINE_AT = {"merges": 256, "vocab": 2048}
+LOG_TAIL = 4000
+
+
+try:
+    # pytest's base of its own outcomes: a failed fixture caches it and the test is reported
+    # failed. Not pytest.fail's exception, which Hypothesis catches to shrink and replay
+    # (one more time limit, or one more crash, for every attempt).
+    from _pytest.outcomes import OutcomeException as _FaultBase
+except ImportError:  # pragma: no cover  (the client used outside pytest)
+    _FaultBase = BaseException  # type: ignore[misc,assignment]
+
+
+class IsolationFault(_FaultBase):
+    """The child did not answer as the protocol says. Never a pass, never a contract error."""
+
+    outcome = "failed"
+
+
+class CallTimedOut(IsolationFault):
+    outcome = "timed out"
+
+
+class ChildExited(IsolationFault):
+    outcome = "crashed"
+
+
+class ProtocolError(IsolationFault):
+    outcome = "protocol error"
+
+
+class ChangedInput(IsolationFault):
+    """The implementation changed an argument it was given (the server checked after the call)."""
+
+    outcome = "changed its input"
+
+    def __init__(self, message: str, op: str, names: Sequence[str]) -> None:
+        super().__init__(message)
+        self.op, self.names = op, tuple(names)
+
+
+class ImplementationError(Exception):
+    """The protocol's ``Error`` kind: anything but the contract's errors, raised by the implementation."""
+
+
+CONTRACT_EXCEPTIONS: dict[str, type[Exception]] = {"ValueError": ValueError, "KeyError": KeyError,
+                                                   "TypeError": TypeError}
+
+
+def server_command(value: str) -> list[str]:
+    """The command serving a Python implementation (a name or a path) with the shipped server."""
+    return [sys.executable, "-m", "bpe_kata.server", value]
+
+
+def parse_command(value: str) -> list[str] | None:
+    """``cmd:"PROGRAM ARGS"`` as an argument list, or None when ``value`` is not a ``cmd:`` value."""
+    if not value.startswith("cmd:"):
+        return None
+    words = shlex.split(value[4:])
+    if not words:
+        raise ValueError("cmd: needs a command, e.g. --impl cmd:\"node solutions/js/bpe.js\"")
+    return words
+
+
+class Child:
+    """One child process speaking the protocol; started on first use and again after a fault."""
+
+    def __init__(self, command: Sequence[str], *, cwd: str | os.PathLike | None = None,
+                 env: Mapping[str, str] | None = None, call_timeout: float = DEFAULT_CALL_TIMEOUT,
+                 file_size_limit: int | None = None) -> None:
+        self.command, self.cwd, self.env = list(command), cwd, dict(env) if env is not None else None
+        self.call_timeout, self.file_size_limit = call_timeout, file_size_limit
+        self.process: subprocess.Popen | None = None
+        self.hello: dict | None = None
+        self.definitions: dict[str, bytes] = {}  # name -> the define request's line, sent again after a restart
+        self.log = tempfile.TemporaryFile()  # the child's stderr, across restarts
+        self.next_id = 0
+        self.buffer = b""
+        self.starts = 0
+        self.started_at = 0  # where this child's part of the log begins
+
+    # --- process -------------------------------------------------------------------------
+
+    def start(self) -> dict:
+        """Start the child and shake hands; the hello's result."""
+        self.started_at = self.log_size()
+        self.log.seek(0, os.SEEK_END)
+        self.log.write(f"--- bpe-kata: starting {shlex.join(self.command)}\n".encode())
+        self.log.flush()
+        try:
+            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=self.log, cwd=self.cwd, env=self.env, start_new_session=True,
+                                            preexec_fn=self._limits if self.file_size_limit is not None else None)
+        except OSError as error:
+            raise ChildExited(f"could not start {shlex.join(self.command)}: {error}") from None
+        os.set_blocking(self.process.stdin.fileno(), False)
+        self.buffer, self.starts = b"", self.starts + 1
+        hello = self._exchange("hello", {"protocol": protocol.PROTOCOL_VERSION},
+                               max(self.call_timeout, MIN_START_TIMEOUT))
+        if not isinstance(hello, dict) or hello.get("protocol") != protocol.PROTOCOL_VERSION:
+            self.kill()
+            raise ProtocolError(f"the hello answer is not protocol {protocol.PROTOCOL_VERSION}: {hello!r}")
+        for name, line in self.definitions.items():
+            self._send_and_wait(line, self._id_of(line), f"define {name}", max(self.call_timeout, MIN_START_TIMEOUT))
+        self.hello = self.hello or hello
+        return hello
+
+    def _limits(self) -> None:  # in the child, before exec
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_size_limit, self.file_size_limit))
+
+    def kill(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        process.wait()
+        for stream in (process.stdin, process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        """Close stdin (the child exits), kill it if it lingers."""
+        process = self.process
+        if process is not None:
+            try:
+                process.stdin.close()
+                process.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+        self.log.close()
+
+    # --- requests ------------------------------------------------------------------------
+
+    def request(self, op: str, args: dict) -> Any:
+        """Send one request; its result, or the mapped exception."""
+        if self.process is None:
+            self.start()
+        return self._exchange(op, args, self.call_timeout)
+
+    def define(self, name: str, kind: str, value: Any) -> None:
+        line_id = self._new_id()
+        line = protocol.encode_line({"id": line_id, "op": "define", "args": {"name": name, "kind": kind, "value": value}})
+        if self.process is None:
+            self.start()
+        self._send_and_wait(line, line_id, f"define {name}", max(self.call_timeout, MIN_START_TIMEOUT))
+        self.definitions[name] = line
+
+    def _new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    @staticmethod
+    def _id_of(line: bytes) -> int:
+        return protocol.decode_line(line)["id"]
+
+    def _exchange(self, op: str, args: dict, timeout: float) -> Any:
+        request_id = self._new_id()
+        line = protocol.encode_line({"id": request_id, "op": op, "args": args})
+        return self._send_and_wait(line, request_id, op, timeout)
+
+    def _send_and_wait(self, line: bytes, request_id: int, what: str, timeout: float) -> Any:
+        deadline = time.monotonic() + timeout
+        try:
+            self._write(line, deadline, what)
+            response = self._read_response(request_id, deadline, what)
+        except IsolationFault:
+            self.kill()
+            raise
+        if response.get("ok") is True and "result" in response:
+            return response["result"]
+        if response.get("ok") is False and isinstance(response.get("error"), dict):
+            raise self._error(what, response["error"])
+        self.kill()
+        raise ProtocolError(f"{what}: the answer is neither a result nor an error: {_shown(line=None, response=response)}")
+
+    def _write(self, data: bytes, deadline: float, what: str) -> None:
+        fd = self.process.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise CallTimedOut(f"{what}: the child read no more of the request within {self.call_timeout:g} s")
+            _, writable, _ = select.select([], [fd], [], remaining)
+            if not writable:
+                continue
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                continue
+            except (BrokenPipeError, OSError):
+                raise ChildExited(f"{what}: the child exited before reading the request ({self._exit_status()})"
+                                  + self.log_tail()) from None
+
+    def _read_response(self, request_id: int, deadline: float, what: str) -> dict:
+        fd = self.process.stdout.fileno()
+        while True:
+            newline = self.buffer.find(b"\n")
+            if newline >= 0:
+                line, self.buffer = self.buffer[:newline], self.buffer[newline + 1:]
+                if line.strip():
+                    return self._response_of(line, request_id, what)
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise CallTimedOut(f"{what}: no answer within {self.call_timeout:g} s (--call-timeout); "
+                                   "the child was stopped and a new one started for the next test")
+            readable, _, _ = select.select([fd], [], [], remaining)
+            if not readable:
+                continue
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                if self.buffer.strip():
+                    raise ProtocolError(f"{what}: the child's last line has no line end: {_shown(self.buffer)}")
+                raise ChildExited(f"{what}: the child exited without answering ({self._exit_status()})" + self.log_tail())
+            self.buffer += chunk
+
+    def _response_of(self, line: bytes, request_id: int, what: str) -> dict:
+        try:
+            response = protocol.decode_line(line)
+        except ValueError:
+            raise ProtocolError(f"{what}: a line on the child's stdout is not a protocol message "
+                                f"(print to stderr instead): {_shown(line)}") from None
+        if response.get("id") != request_id:
+            raise ProtocolError(f"{what}: expected the answer to request {request_id}, got {_shown(line)}")
+        return response
+
+    def _error(self, what: str, error: dict) -> BaseException:
+        kind, message = error.get("kind"), str(error.get("message", ""))
+        if kind in CONTRACT_EXCEPTIONS:
+            return CONTRACT_EXCEPTIONS[kind](message)
+        if kind == protocol.NOT_IMPLEMENTED:
+            return NotImplementedError(f"{what}: {message}")
+        if kind == protocol.CHANGED_INPUT:
+            return ChangedInput(f"{what}: {message}", what, error.get("args") or ())
+        if kind == protocol.OTHER_ERROR:
+            return ImplementationError(f"{what}: {message}")
+        self.kill()
+        return ProtocolError(f"{what}: unknown error kind {kind!r}: {message}")
+
+    def _exit_status(self) -> str:
+        process = self.process
+        if process is None:
+            return "stopped"
+        try:
+            code = process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "still running"
+        return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+
+    # --- log -----------------------------------------------------------------------------
+
+    def log_size(self) -> int:
+        self.log.flush()
+        return os.fstat(self.log.fileno()).st_size
+
+    def log_since(self, offset: int) -> str:
+        self.log.flush()
+        self.log.seek(offset)
+        text = self.log.read().decode("utf-8", "replace")
+        self.log.seek(0, os.SEEK_END)
+        return text
+
+    def log_tail(self) -> str:
+        text = self.log_since(max(self.started_at, self.log_size() - LOG_TAIL)).strip()
+        return f"\nthe child's stderr ends with:\n{text}" if text else ""
+
+
+def _shown(line: bytes | None = None, response: Any = None) -> str:
+    text = repr(line[:300].decode("utf-8", "replace")) if line is not None else repr(response)[:300]
+    return text
+
+
+class IsolatedImplementation:
+    """An implementation module's stand-in whose every call goes to a child process."""
+
+    def __init__(self, command: Sequence[str], *, name: str | None = None, **child_options) -> None:
+        self.child = Child(command, **child_options)
+        self.__name__ = name or shlex.join(command)
+        self.__file__ = None
+        self.features: tuple[str, ...] = ()
+        self.code_points = False  # the child reads {"code_points": [...]} texts (its hello says so)
+        self.tables: dict[int, tuple[object, str, int]] = {}  # id(table) -> (table, name, len)
+
+    def connect(self) -> "IsolatedImplementation":
+        """Start the child and give this object the functions its hello lists."""
+        if self.child.hello is None:
+            hello = self.child.start()
+            features = hello.get("features")
+            if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+                raise ProtocolError(f"the hello answer has no list of features: {hello!r}")
+            self.features = tuple(features)
+            self.code_points = hello.get("code_points") is True
+            for op in protocol.OPERATIONS:
+                if op in self.features:
+                    setattr(self, op, self._function(op))
+            if "StreamDecoder" in self.features:
+                self.StreamDecoder = self._stream_decoder_class()
+        return self
+
+    def close(self) -> None:
+        self.child.close()
+
+    def _function(self, op: str):
+        def call(*args, **kwargs):
+            return self.call(op, *args, **kwargs)
+        call.__name__ = call.__qualname__ = op
+        return call
+
+    def call(self, op: str, *args, **kwargs) -> Any:
+        names = POSITIONAL[op]
+        if len(args) > len(names):
+            raise TypeError(f"{op}() takes {len(names)} positional arguments but {len(args)} were given")
+        for keyword in kwargs:
+            if keyword not in ARGUMENTS[op] or keyword in names[: len(args)]:
+                raise TypeError(f"{op}() got an unexpected keyword argument {keyword!r}")
+            feature = KEYWORD_FEATURES.get(op, {}).get(keyword)
+            if feature and feature not in self.features:
+                raise NotImplementedError(f"{op}: the implementation does not offer {feature} (its hello features)")
+        values = {**dict(zip(names, args)), **kwargs}
+        request = {name: self._argument(op, name, value) for name, value in values.items()}
+        return RESULTS[op].load(self.child.request(op, request))
+
+    def _argument(self, op: str, name: str, value: Any) -> Any:
+        kind = ARGUMENTS[op][name]
+        if self.code_points and kind in (protocol.TEXT, protocol.OPTIONAL_TEXT) and protocol.needs_code_points(value):
+            return protocol.code_points_of(value)
+        definable = next((key for key, k in DEFINABLE.items() if k is kind), None)
+        if definable and isinstance(value, Mapping) and len(value) >= DEFINE_AT[definable]:
+            return {"ref": self._defined(definable, value)}
+        return kind.dump(value)
+
+    def _defined(self, kind: str, table: Mapping) -> str:
+        """A big table is sent once per child; the same object (same length) is named after that."""
+        known = self.tables.get(id(table))
+        if known is not None and known[0] is table and known[2] == len(table):
+            return known[1]
+        name = f"{kind}-{len(self.tables)}"
+        self.child.define(name, kind, DEFINABLE[kind].dump(table))
+        self.tables[id(table)] = (table, name, len(table))
+        return name
+
+    def _stream_decoder_class(self):
+        implementation = self
+
+        class StreamDecoder:
+            """Each feed and flush replays the ids so far in one fresh decoder in the child."""
+
+            def __init__(self, vocab) -> None:
+                self.vocab, self.ids = vocab, []
+
+            def feed(self, token_id: int) -> str:
+                self.ids.append(token_id)
+                feeds, _ = self._replay()
+                return feeds[-1]
+
+            def flush(self) -> str:
+                return self._replay()[1]
+
+            def _replay(self) -> tuple[list[str], str]:
+                feeds, flushed = implementation.call("stream_decode", self.vocab, list(self.ids))
+                if len(feeds) != len(self.ids):
+                    implementation.child.kill()
+                    raise ProtocolError(f"stream_decode: {len(feeds)} feeds for {len(self.ids)} ids")
+                return feeds, flushed
+
+        return StreamDecoder
+
+
+def python_path_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a child Python needs to import what this process can import."""
+    paths = [p for p in sys.path if p and Path(p).is_dir()]
+    return {**(os.environ if base is None else base), "PYTHONPATH": os.pathsep.join(paths)}

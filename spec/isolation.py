@@ -1,0 +1,67 @@
+"""How the plugin runs an implementation in a child process (``--isolated``, ``--impl cmd:...``).
+
+In-process runs import the implementation into pytest itself: fast, and fine for a learner,
+but the implementation could then change the verdict. Isolated runs keep it in a child
+(bpe_kata.isolated) and turn whatever the child does wrong into a failed test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bpe_kata.isolated import (ChangedInput, IsolatedImplementation, IsolationFault, parse_command,
+                               python_path_env, server_command)
+from spec import blame
+
+#: Which claim a changed argument breaks: merge's input list is merge.pure; any table is encode.frozen.
+CHANGED_INPUT_CLAIMS = {("merge", "ids"): "merge.pure"}
+DEFAULT_CHANGED_INPUT_CLAIM = "encode.frozen"
+
+
+def python_value(config: pytest.Config, value: str) -> str:
+    """A Python ``--impl`` value as a child can load it: paths made absolute."""
+    candidate = Path(config.invocation_params.dir) / value
+    return str(candidate.resolve()) if ("/" in value or value.endswith(".py")) and candidate.exists() else value
+
+
+def command_of(config: pytest.Config, value: str) -> list[str]:
+    """The command that serves the implementation: ``cmd:`` as given, else the shipped Python server."""
+    try:
+        command = parse_command(value)
+    except ValueError as error:
+        raise pytest.UsageError(f"--impl {value}: {error}") from None
+    return command if command is not None else server_command(python_value(config, value))
+
+
+def is_isolated(config: pytest.Config, value: str) -> bool:
+    return value.startswith("cmd:") or bool(config.getoption("--isolated"))
+
+
+def spawn(config: pytest.Config, value: str, *, env_changes: dict[str, str] | None = None,
+          file_size_limit: int | None = None) -> IsolatedImplementation:
+    """A fresh child for the implementation, whatever the run's mode (for tests that need a process)."""
+    env = {**python_path_env(), **(env_changes or {})}
+    return IsolatedImplementation(command_of(config, value), name=value, cwd=config.invocation_params.dir, env=env,
+                                  call_timeout=config.getoption("--call-timeout"), file_size_limit=file_size_limit)
+
+
+def blamed_claims(fault: BaseException, claims: tuple[str, ...]) -> tuple[str, ...]:
+    """A changed argument is the implementation breaking a claim of its own, whatever the test checked."""
+    if isinstance(fault, ChangedInput):
+        return tuple(dict.fromkeys(CHANGED_INPUT_CLAIMS.get((fault.op, name), DEFAULT_CHANGED_INPUT_CLAIM)
+                                   for name in fault.names or ("table",)))
+    return claims
+
+
+def fault_verdict(fault: IsolationFault, claims: tuple[str, ...]) -> blame.Verdict:
+    """A fault breaks the claims of the test under way (or the claim a changed input breaks): never
+    "could not run", since the child, not the spec, failed to do what the protocol asks."""
+    lines = str(fault).strip().splitlines() or [type(fault).__name__]
+    return blame.Verdict(blame.BROKEN, claims, "", "", f"{fault.outcome}: " + "\n".join(lines[:12]))
+
+
+def fault_of(call: pytest.CallInfo) -> IsolationFault | None:
+    excinfo = call.excinfo
+    return excinfo.value if excinfo is not None and isinstance(excinfo.value, IsolationFault) else None

@@ -1,0 +1,64 @@
+"""docs/GATE.md, tried from a scratch folder: write an expectations file, gate with it, publish JUnit.
+
+Real ``bpe-kata gate`` processes: the report and the JUnit file
+come from the main process, complete (the second run
+uses two xdist workers, each with its own child). The spec is narrowed to the decode claims to stay quick.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+
+NARROW = ["--claim", "decode.*", "-m", "not corpus", "-q", "-p", "no:cacheprovider"]
+
+#: A learner-style file: the reference with strict UTF-8 decoding (decode.replace-128 fails).
+MY_BPE = '''
+import reference
+from reference import *  # noqa: F403
+
+
+def decode(ids, vocab):
+    return b"".join(vocab[i] for i in ids).decode("utf-8")
+'''
+
+
+def gate(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    command = [shutil.which("bpe-kata") or str(Path(sys.executable).with_name("bpe-kata")), "gate", *args, *NARROW]
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture
+def scratch(tmp_path) -> Path:
+    (tmp_path / "my_bpe.py").write_text(MY_BPE, encoding="utf-8")
+    return tmp_path
+
+
+def test_the_recipe_from_a_scratch_folder(scratch):
+    """The file itself writes the expectations; the same file served through cmd: is gated with them."""
+    first = gate(scratch, "my_bpe.py", "--write-expect", "bpe-kata-expect.toml", "-n", "0")
+    assert first.returncode == 1, first.stdout[-3000:] + first.stderr[-3000:]
+    written = (scratch / "bpe-kata-expect.toml").read_text(encoding="utf-8")
+    assert 'claim = "decode.replace-128"' in written
+
+    served = f'cmd:"{sys.executable}" -m bpe_kata.server my_bpe.py'
+    second = gate(scratch, served, "-n", "2", "--expect", "bpe-kata-expect.toml", "--junitxml", "bpe-kata.xml",
+                  "--bpe-report", "bpe-kata.json")
+    assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]
+    report = json.loads((scratch / "bpe-kata.json").read_text(encoding="utf-8"))
+    assert report["complete"] is True and report["exit_status"] == 0 and report["isolated"] is True
+    assert report["selected"] == report["finished"] > 0
+    assert report["expectations"]["unexpected_failures"] == {} and report["expectations"]["expected_failures"]
+    assert report["claims"]["decode.replace-128"]["status"] == "failed"
+    cases = ElementTree.parse(scratch / "bpe-kata.xml").getroot().iter("testcase")
+    assert sum(1 for _ in cases) == report["selected"]

@@ -1,0 +1,228 @@
+"""The stdio protocol (docs/PROTOCOL.md): its values, the shipped server, and the client's faults."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import pytest
+from hypothesis import given, strategies as st
+
+from bpe_kata import protocol
+from bpe_kata.isolated import (CallTimedOut, ChangedInput, ChildExited, ImplementationError, IsolatedImplementation,
+                               ProtocolError, parse_command, python_path_env, server_command)
+from bpe_kata.server import Server, features_of
+
+# --- values ---------------------------------------------------------------------------------
+
+tables = st.dictionaries(st.tuples(st.integers(0, 400), st.integers(0, 400)), st.integers(256, 9999), max_size=20)
+vocabularies = st.dictionaries(st.integers(0, 9999), st.binary(max_size=6), max_size=20)
+
+
+def through_a_line(kind: protocol.Kind, value):
+    """dump, one protocol line there and back, load: what the other side gets."""
+    line = protocol.encode_line({"id": 1, "ok": True, "result": kind.dump(value)})
+    return kind.load(protocol.decode_line(line)["result"])
+
+
+@given(st.text())
+def test_any_text_survives_a_line_lone_surrogates_included(text):
+    assert through_a_line(protocol.TEXT, text) == text
+
+
+def test_a_lone_surrogate_travels_as_an_escape():
+    assert b"\\ud800" in protocol.encode_line({"id": 1, "args": {"text": "a\ud800"}})
+
+
+@given(tables)
+def test_merge_tables_keep_their_order(table):
+    assert list(through_a_line(protocol.MERGES, table).items()) == list(table.items())
+
+
+@given(vocabularies)
+def test_vocabularies_keep_every_byte(vocab):
+    assert through_a_line(protocol.VOCAB, vocab) == vocab
+
+
+def test_word_level_values_and_the_loaded_tokenizer():
+    assert through_a_line(protocol.WORD_MERGES, [(("l", "o"), 7)]) == [(("l", "o"), 7)]
+    assert through_a_line(protocol.WORD_PAIRS, [(("l", "o"), 7), ("lo", "w")]) == [("l", "o"), ("lo", "w")]
+    assert through_a_line(protocol.CORPUS, {"low": 5, "lower": 2}) == {"low": 5, "lower": 2}
+    loaded = ({(97, 98): 256}, None, {"<|x|>": 300})
+    assert through_a_line(protocol.LOADED, loaded) == loaded
+    assert through_a_line(protocol.SPECIAL_SET, "all") == "all"
+    assert through_a_line(protocol.SPECIAL_SET, frozenset({"<|x|>"})) == {"<|x|>"}
+
+
+def test_a_line_that_is_not_an_object_is_refused():
+    for line in (b"[1, 2]\n", b"hello\n", b'"text"\n'):
+        with pytest.raises(ValueError):
+            protocol.decode_line(line)
+
+
+def test_cmd_values_are_split_like_a_shell():
+    assert parse_command('cmd:node "my dir/bpe.js" --fast') == ["node", "my dir/bpe.js", "--fast"]
+    assert parse_command("solutions.mine") is None
+    with pytest.raises(ValueError):
+        parse_command("cmd:  ")
+
+
+# --- the server, in this process --------------------------------------------------------------
+
+class Module:
+    """A stand-in module: whatever functions a test gives it."""
+
+    def __init__(self, **functions) -> None:
+        self.__dict__.update(functions)
+
+
+def answer(server: Server, op: str, **args) -> dict:
+    return server.handle({"id": 7, "op": op, "args": args})
+
+
+def test_hello_lists_functions_and_the_keywords_their_signatures_take():
+    def train(text, vocab_size, *, pattern=None):
+        return {}
+
+    def encode(text, merges, **options):
+        return []
+
+    features = features_of(Module(train=train, encode=encode))
+    assert {"train", "train(pattern=)", "encode", "encode(pattern=)", "encode(special_tokens=)"} <= set(features)
+    assert "train(tie_rule=)" not in features and "decode" not in features
+
+
+def test_missing_functions_keywords_and_stubs_are_not_implemented():
+    def train(text, vocab_size):
+        raise NotImplementedError
+
+    server = Server(Module(train=train, merge=lambda ids, pair, idx: []), "m")
+    kinds = [answer(server, "decode", ids=[], vocab=[])["error"]["kind"],
+             answer(server, "train", text="a", vocab_size=300, pattern="x")["error"]["kind"],
+             answer(server, "train", text="a", vocab_size=300)["error"]["kind"]]
+    assert kinds == ["NotImplemented"] * 3
+
+
+def test_contract_errors_keep_their_kind_and_others_are_error():
+    def decode(ids, vocab):
+        raise KeyError(ids[0])
+
+    def merge(ids, pair, idx):
+        raise ZeroDivisionError("oops")
+
+    server = Server(Module(decode=decode, merge=merge), "m")
+    assert answer(server, "decode", ids=[5], vocab=[])["error"] == {"kind": "KeyError", "message": "5"}
+    error = answer(server, "merge", ids=[1], pair=[1, 2], idx=256)["error"]
+    assert error["kind"] == "Error" and "ZeroDivisionError: oops" in error["message"]
+
+
+def test_a_changed_argument_is_reported_and_a_definition_put_back():
+    def encode(text, merges):
+        merges[(1, 1)] = 999
+        return []
+
+    server = Server(Module(encode=encode), "m")
+    answer(server, "define", name="t", kind="merges", value=[[97, 98, 256]])
+    for merges in ([[97, 98, 256]], {"ref": "t"}):
+        error = answer(server, "encode", text="ab", merges=merges)["error"]
+        assert (error["kind"], error["args"]) == ("ChangedInput", ["merges"])
+    assert dict(server.definitions["t"][0]) == {(97, 98): 256}
+
+
+# --- the client, with real children -------------------------------------------------------------
+
+def child_program(tmp_path, body: str) -> list[str]:
+    """A tiny protocol program: answers hello, then does ``body`` for every other request."""
+    path = tmp_path / "child.py"
+    path.write_text(textwrap.dedent('''
+        import json, os, sys, time
+        for line in sys.stdin:
+            request = json.loads(line)
+            if request["op"] == "hello":
+                print(json.dumps({"id": request["id"], "ok": True,
+                                  "result": {"protocol": 1, "name": "t", "features": ["merge", "get_stats"]}}), flush=True)
+                continue
+        ''') + textwrap.indent(textwrap.dedent(body), "    "), encoding="utf-8")
+    return [sys.executable, str(path)]
+
+
+def test_a_call_past_its_time_limit_times_out_and_the_next_call_gets_a_new_child(tmp_path):
+    marker = tmp_path / "slept-once"
+    body = f'''
+        if not os.path.exists({str(marker)!r}):
+            open({str(marker)!r}, "w").close()
+            time.sleep(60)
+        print(json.dumps({{"id": request["id"], "ok": True, "result": [1]}}), flush=True)
+    '''
+    impl = IsolatedImplementation(child_program(tmp_path, body), call_timeout=1).connect()
+    with pytest.raises(CallTimedOut):
+        impl.merge([1, 2], (1, 2), 300)
+    assert impl.merge([1, 2], (1, 2), 300) == [1]
+    assert impl.child.starts == 2
+    impl.close()
+
+
+@pytest.mark.parametrize("body, fault, shown", [
+    ('sys.exit(3)', ChildExited, "exit status 3"),
+    ('print("debugging...", flush=True)', ProtocolError, "debugging..."),
+    ('print(json.dumps({"id": 999, "ok": True, "result": []}), flush=True)', ProtocolError, "999"),
+    ('print(json.dumps({"id": request["id"], "ok": "yes"}), flush=True)', ProtocolError, "neither"),
+    ('print(json.dumps({"id": request["id"], "ok": False, "error": {"kind": "Odd", "message": "m"}}), flush=True)',
+     ProtocolError, "Odd"),
+])
+def test_an_exit_junk_or_a_wrong_answer_is_a_fault_that_says_what_happened(tmp_path, body, fault, shown):
+    impl = IsolatedImplementation(child_program(tmp_path, body), call_timeout=20).connect()
+    with pytest.raises(fault) as raised:
+        impl.merge([1, 2], (1, 2), 300)
+    assert shown in str(raised.value)
+    impl.close()
+
+
+def test_faults_are_not_exceptions_a_test_could_expect():
+    for fault in (CallTimedOut, ChildExited, ProtocolError, ChangedInput):
+        assert not issubclass(fault, Exception)
+    assert issubclass(ImplementationError, Exception)
+
+
+def test_the_proxy_offers_only_the_hello_features_and_big_tables_go_once(tmp_path):
+    impl = IsolatedImplementation(server_command("reference"), env=python_path_env()).connect()
+    try:
+        assert callable(impl.encode) and callable(impl.StreamDecoder)
+        table = {(0, 1): 256, **{(256 + k, 2): 257 + k for k in range(3000)}}  # a valid chain of merges
+        assert impl.encode("ab", table) == [97, 98] and impl.encode("ab", table) == [97, 98]
+        assert len(impl.child.definitions) == 1
+        impl.child.kill()  # a restart defines it again
+        assert impl.encode("\x00\x01", table) == [256]
+    finally:
+        impl.close()
+    starter = IsolatedImplementation(server_command("solutions.starter"), env=python_path_env()).connect()
+    try:
+        assert not hasattr(starter, "nonexistent") and callable(starter.train)
+        with pytest.raises(NotImplementedError):
+            starter.train("ab", 257, pattern="x")  # no train(pattern=) in its hello
+        with pytest.raises(NotImplementedError):
+            starter.train("ab", 257)  # the stub raises, the server says NotImplemented
+    finally:
+        starter.close()
+
+
+def test_a_surrogate_pair_stays_two_code_points():
+    """JSON would read the two escapes as one character; the caller's positions must survive."""
+    text = "a\ud800\udc00<|x|>\udfff"
+    assert len(through_a_line(protocol.TEXT, text)) == 8  # what a plain JSON string does to it
+    assert protocol.needs_code_points(text) and not protocol.needs_code_points("a\U00010000\ud800")
+    line = protocol.encode_line({"id": 1, "args": {"text": protocol.code_points_of(text)}})
+    assert protocol.TEXT.load(protocol.decode_line(line)["args"]["text"]) == text
+    impl = IsolatedImplementation(server_command("reference"), env=python_path_env()).connect()
+    try:
+        assert impl.code_points  # the shipped server reads them
+        with pytest.raises(ValueError, match=r"position 2\b"):
+            impl.encode("\ud800\udc00<|x|>", {}, special_tokens={"<|x|>": 300})
+    finally:
+        impl.close()
+
+
+def test_a_result_of_the_wrong_shape_is_an_error_not_a_contract_error():
+    server = Server(Module(merge=lambda ids, pair, idx: None), "m")
+    error = answer(server, "merge", ids=[1, 2], pair=[1, 2], idx=256)["error"]
+    assert error["kind"] == "Error" and "NoneType" in error["message"]
