@@ -97,6 +97,10 @@ CORE_LEVELS: tuple[Level, ...] = (
 
 #: Beyond the core: what production tokenizers add, then the word-level classic and other tie rules.
 LATER_LEVELS_SPEC: tuple[Level, ...] = (
+    # Beyond the core because the documents' own code (text.encode("utf-8")) raises here: a rule
+    # production tokenizers add, as tiktoken does, not a mistake in the textbook algorithm.
+    Level("surrogates", "a str holding surrogate code points encodes as tiktoken encodes it",
+          ("train", "encode", "decode", "build_vocab")),
     Level("regex", "split patterns: merges learned and applied inside chunks only",
           ("train", "encode", "decode", "build_vocab", "train(pattern=)", "encode(pattern=)")),
     Level("special", "special tokens: reserved ids, atomic, an explicit policy for special text",

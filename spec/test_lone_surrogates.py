@@ -1,10 +1,12 @@
-"""Surrogate code points in a Python str: every level repairs them first, as tiktoken does.
+"""Level surrogates: a Python str holding surrogate code points is repaired first, as tiktoken does.
 
 A str may hold surrogates (U+D800..U+DFFF), which have no UTF-8 form. The rule, tiktoken's:
 a high surrogate directly followed by a low one is the character that UTF-16 pair spells,
-every other surrogate is U+FFFD (``spec.oracle.scalar_text``). Each test names its level,
-so a learner meets the rule with the function it concerns. The examples are in
-``spec/cases/bytes.json``; the comparison with tiktoken itself is in ``test_pretrained``.
+every other surrogate is U+FFFD (``spec.oracle.scalar_text``). It is a level of its own,
+beyond the core: the documents' textbook code (``text.encode("utf-8")``) raises on such a
+str, and is still a correct BPE. The tests with a split pattern or special tokens need
+those features too, and are "not started" without them. The examples are in
+``spec/cases/surrogates.json``; the comparison with tiktoken itself is in ``test_pretrained``.
 """
 
 from __future__ import annotations
@@ -12,23 +14,27 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import oracle, oracle_chunks, oracle_greedy, strategies
+from spec import cases, oracle, oracle_chunks, oracle_greedy, strategies
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import ids_of, merges_of
 
-pytestmark = pytest.mark.claim("bytes.lone-surrogates")
+pytestmark = [pytest.mark.level("surrogates"), pytest.mark.claim("surrogates.repaired")]
 
 SPECIAL = "<|end|>"
 SPECIAL_ID = 1000  # beyond every table the strategies can train
 
 
-@pytest.mark.level("bytes")
+@pytest.mark.parametrize("case", cases.params("surrogates", "encode"))
+def test_encode_case(bpe, case):
+    merges = cases.merges_from(case["input"]["merges"])
+    cases.expect_ids(ids_of(bpe.encode(case["input"]["text"], merges)), case["expected"], merges)
+
+
 @given(strategies.surrogate_texts)
 def test_empty_table_encodes_the_repaired_text(bpe, text):
     assert ids_of(bpe.encode(text, {})) == list(oracle.utf8(text))
 
 
-@pytest.mark.level("train")
 @given(strategies.surrogate_texts, strategies.vocab_sizes)
 def test_train_learns_from_the_repaired_text(bpe, text, vocab_size):
     """Valid training of the repaired text's bytes, whatever the tie rule (a tie rule is not this claim's business)."""
@@ -36,25 +42,24 @@ def test_train_learns_from_the_repaired_text(bpe, text, vocab_size):
     assert problem is None, problem
 
 
-@pytest.mark.level("encode")
 @given(strategies.surrogate_texts, strategies.surrogate_texts, strategies.vocab_sizes)
 def test_encode_replays_merges_on_the_repaired_text(bpe, training_text, text, vocab_size):
     merges = oracle.train(training_text + text, vocab_size)
     assert ids_of(bpe.encode(text, merges)) == oracle.encode(text, merges)
 
 
-@pytest.mark.level("roundtrip")
 @given(strategies.surrogate_texts, strategies.surrogate_texts, strategies.vocab_sizes)
 def test_decode_gives_back_the_repaired_text(bpe, training_text, text, vocab_size):
     merges = bpe.train(training_text, vocab_size)
     assert bpe.decode(bpe.encode(text, merges), bpe.build_vocab(merges)) == oracle.scalar_text(text)
 
 
-@pytest.mark.level("regex")
 @given(strategies.surrogate_texts, strategies.surrogate_texts, strategies.vocab_sizes,
        st.sampled_from((GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN)))
-def test_split_patterns_cut_the_repaired_text(bpe, training_text, text, vocab_size, pattern):
+def test_split_patterns_cut_the_repaired_text(bpe, require_feature, training_text, text, vocab_size, pattern):
     """A joined pair is one letter-or-symbol for the pattern, a U+FFFD is a symbol."""
+    require_feature("train(pattern=)")
+    require_feature("encode(pattern=)")
     problem = oracle_greedy.violation(training_text, merges_of(bpe.train(training_text, vocab_size, pattern=pattern)),
                                       vocab_size, pattern)
     assert problem is None, problem
@@ -62,10 +67,10 @@ def test_split_patterns_cut_the_repaired_text(bpe, training_text, text, vocab_si
     assert ids_of(bpe.encode(text, merges, pattern=pattern)) == oracle_chunks.encode(text, merges, pattern)
 
 
-@pytest.mark.level("special")
 @given(st.lists(strategies.surrogate_texts, min_size=1, max_size=4))
-def test_specials_are_found_in_the_text_as_given(bpe, pieces):
+def test_specials_are_found_in_the_text_as_given(bpe, require_feature, pieces):
     """Allowed: the special's id between the repaired pieces. Disallowed: the caller's position."""
+    require_feature("encode(special_tokens=)")
     text = SPECIAL.join(pieces)
     specials = {SPECIAL: SPECIAL_ID}
     expected = oracle_chunks.encode_special(text, {}, specials, "all", "all")

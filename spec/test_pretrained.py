@@ -202,12 +202,12 @@ surrogate_texts = st.lists(st.one_of(st.sampled_from(("\ud800", "\ud83c", "\udc0
                            max_size=24).map("".join)
 
 
-@pytest.mark.claim("pretrained.reproduce", "bytes.lone-surrogates")
+@pytest.mark.claim("pretrained.reproduce", "surrogates.repaired")
 @pytest.mark.parametrize("name", TABLES)
 @given(text=surrogate_texts)
 def test_surrogates_are_repaired_as_tiktoken_repairs_them(bpe, published, vocab_of, name, text):
     table, encoding = published(name)
-    with checking("bytes.lone-surrogates", "pretrained.reproduce"):
+    with checking("surrogates.repaired", "pretrained.reproduce"):
         assert_reproduces(bpe, vocab_of(table), table, encoding, text)
 
 

@@ -12,7 +12,7 @@ from tests.implementations._rehome import rehome
 from tests.implementations.textbook import *  # noqa: F403
 from tests.implementations.textbook import get_stats, merge  # noqa: F401  (used by the rehomed functions)
 
-MISTAKE_CLAIMS: tuple[str, ...] = ("bytes.lone-surrogates",)
+MISTAKE_CLAIMS: tuple[str, ...] = ("surrogates.repaired",)
 
 
 def utf8(text: str) -> bytes:
