@@ -138,3 +138,18 @@ def test_starter_reports_every_level_not_started(tmp_path):
     assert run.report["failures"] == {}
     # the table's "why" section: one reason per level, not one per test
     assert {level: len(reasons) for level, reasons in run.report["skip_reasons"].items()} == dict.fromkeys(statuses, 1)
+
+
+def test_documents_shaped_trainer_fails_only_the_claim_its_empty_max_breaks(tmp_path, spec_tests):
+    """minbpe's shape (``max`` over the pair counts, no empty check) over the whole core: one claim broken.
+
+    Its error shows in tests of four levels; every other claim those tests name is "could not
+    run", never "failed", so the verdict names exactly the one mistake the code has.
+    """
+    run = run_spec_inline(tmp_path, "--impl", str(IMPLEMENTATIONS / "wrong_train_max_on_empty.py"), "--level", "roundtrip",
+                          "-m", "not corpus", files=files_of_levels(spec_tests, CORE))
+    assert run.report is not None, run.output[-3000:]
+    failed = {claim for claim, row in run.report["claims"].items() if row["status"] == "failed"}
+    assert failed == {"train.exhausted"}, {claim: run.report["claims"][claim]["tests"] for claim in failed}
+    statuses = {row["status"] for row in run.report["claims"].values()}
+    assert statuses <= {"passed", "failed", "could not run", "not run"}, statuses
