@@ -11,6 +11,7 @@ import { PatternError } from "./patterns.mjs";
 import { train } from "./train.mjs";
 import { streamDecode } from "./stream.mjs";
 import { segmentWord, trainWords } from "./words.mjs";
+import { withCallerCodePoints } from "./special.mjs";
 import { load, save } from "./persist.mjs";
 
 const FEATURES = [
@@ -52,7 +53,7 @@ const optional = (args, name, fallback) => (args[name] === undefined ? fallback 
 const OPERATIONS = {
   hello: [["protocol"], (args) => {
     if (args.protocol !== 1) throw new ProtocolError("Error", `this implementation speaks protocol 1, not ${args.protocol}`);
-    return { protocol: 1, name: "bpe-kata-js", version: "0.1.0", features: FEATURES };
+    return { protocol: 1, name: "bpe-kata-js", version: "0.1.0", features: FEATURES, code_points: true };
   }],
   get_stats: [["ids"], (args) => getStats(args.ids)],
   merge: [["ids", "pair", "idx"], (args) => merge(args.ids, args.pair, args.idx)],
@@ -96,6 +97,14 @@ function handle(request) {
   const args = request.args ?? {};
   for (const name of Object.keys(args)) {
     if (!keywords.includes(name)) throw new ProtocolError("NotImplemented", `${request.op} does not take ${name}`);
+  }
+  const text = args.text;
+  if (text && typeof text === "object" && Array.isArray(text.code_points)) {
+    // A Python str whose surrogate pair arrived as two code points (docs/PROTOCOL.md): a JS string
+    // joins them, so positions are counted in the caller's code points while the call runs.
+    let joined = "";
+    for (const cp of text.code_points) joined += String.fromCodePoint(cp);
+    return withCallerCodePoints(text.code_points, () => run({ ...args, text: joined }));
   }
   return run(args);
 }
