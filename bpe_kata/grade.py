@@ -1,8 +1,10 @@
 """``bpe-kata grade``: the spec on a class's implementations, each in its own child process.
 
-Each submission runs as ``bpe-kata check SUBMISSION --bpe-report FILE`` in a child process of
-its own (a new session, so a timeout kills everything it started), at most ``jobs`` at a time,
-under a wall-clock limit. A submission that crashes, hangs or writes no report gets a row that
+Each submission runs as ``bpe-kata check SUBMISSION --isolated --bpe-report FILE`` in a child
+process of its own, and the submission itself in a grandchild behind the stdio protocol, so no
+submission can write its own verdict (levels it has not started stay "not started", unlike
+``bpe-kata gate``, which fails them). Each child is a new session, so a timeout kills everything
+it started; at most ``jobs`` run at a time, under a wall-clock limit. A submission that crashes, hangs or writes no report gets a row that
 says so; the others are unaffected. The row's cells come from the child's JSON report only.
 """
 
@@ -23,8 +25,8 @@ from pathlib import Path
 
 from spec.levels import ALL_LEVEL_NAMES
 
-#: The command each submission runs under. Once the gate runner is on main, isolating every
-#: submission (``cmd:`` ones included) is this one line: [..., "spec.cli", "gate"].
+#: The command each submission runs under, with ``--isolated`` after the submission (``command``),
+#: so the submission never runs in the process that decides its row.
 RUNNER = [sys.executable, "-m", "spec.cli", "check"]
 #: One process per submission: grading already runs submissions side by side.
 RUN_OPTIONS = ["-q", "-n", "0", "-p", "no:cacheprovider"]
@@ -74,7 +76,7 @@ def display_name(submission: str) -> str:
 
 def command(submission: str, report: Path, extra: list[str]) -> list[str]:
     target = submission if submission.startswith("cmd:") or not Path(submission).exists() else str(Path(submission).resolve())
-    return [*RUNNER, target, "--bpe-report", str(report), *RUN_OPTIONS, *extra]
+    return [*RUNNER, target, "--isolated", "--bpe-report", str(report), *RUN_OPTIONS, *extra]
 
 
 def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, keep: Path | None = None,

@@ -31,13 +31,14 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys):
     assert rows["wrong_pairs_no_overlap"]["pairs"].startswith("failed ") and rows["wrong_pairs_no_overlap"]["bytes"] == "green"
     assert rows["starter"]["pairs"] == "not started" and rows["starter"]["result"] == "incomplete"
     assert rows["hangs"]["result"].startswith("timed out") and float(rows["hangs"]["seconds"]) >= 20
-    assert rows["crashes"]["result"].startswith("crashed (exit code 3")
+    # Isolated: the submission dies in its own child, and the run that judges it reports failures.
+    assert rows["crashes"]["result"] == "failed" and rows["crashes"]["pairs"].startswith("failed ")
     page = (tmp_path / "class.html").read_text(encoding="utf-8")
     assert "<table" in page and "wrong_pairs_no_overlap" in page and "get_stats skips" in page
     assert "http" not in page  # standalone
     assert '<a href="reports/02-wrong_pairs_no_overlap.html">' in page  # each finished run's own report, linked
     kept = sorted(path.name for path in (tmp_path / "reports").iterdir())
     assert kept == [f"{n:02d}-{name}.{ext}" for n, name in ((1, "reference"), (2, "wrong_pairs_no_overlap"),
-                                                            (3, "starter")) for ext in ("html", "json")]
+                                                            (3, "starter"), (5, "crashes")) for ext in ("html", "json")]
     assert "pairs.adjacent-overlapping" in (tmp_path / "reports" / "02-wrong_pairs_no_overlap.html").read_text("utf-8")
     assert out.splitlines()[0].split()[:2] == ["submission", "facts"]
