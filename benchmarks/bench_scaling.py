@@ -7,8 +7,8 @@ the classic quadratic trap: one chunk as long as the text, every pair the same).
 exponent k of time ~ size^k is fitted by least squares on the log-log points; near-linear
 (k <= 1.15) is the target. Times are this process's CPU seconds.
 
-Peak memory of training is measured in a child process (peak RSS above the child's own
-before training, so the text and the interpreter do not count), per input byte, on 8 MB of
+Peak memory of training is measured in a child process (peak RSS above the child's RSS
+just before training, so the text and the interpreter do not count; Linux only), per input byte, on 8 MB of
 mixed text, with GPT-4's split pattern and without; the target is under 100 bytes per byte.
 
 Usage:
@@ -79,15 +79,21 @@ def scaling_rows(quick: bool) -> list[Row]:
 
 
 _CHILD = """
-import json, resource, sys
+import json, sys
 sys.path[:0] = [{root!r}, {root!r} + "/benchmarks"]
 from _common import mixed_text
 from reference import train
+
+def status(field):
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith(field + ":"))
+
 text = mixed_text({size})
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")  # the peak starts again from now (it is inherited from the parent across fork/exec)
+before = status("VmRSS")
 train(text, {vocab}, pattern={pattern!r})
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps((after - before) * 1024))
+print(json.dumps(status("VmHWM") - before))
 """
 
 

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Every benchmark in one run, printed as one table with the machine's load beside each figure.
+
+Runs, in this order: training with GPT-4's split against Hugging Face tokenizers, rustbpe
+and bpeasy (bench_peers_train); training without a pattern against the textbook
+(bench_train, textbook sampled); encoding with the published tables against tiktoken and
+Hugging Face (bench_pretrained); scaling and memory (bench_scaling); the suite itself
+(bench_suite); and a learner's loop (bench_learner, when that script is present). Each
+section prints its own lines as it goes; the table comes last. The load column is the
+one-minute load average (``uptime``) when the measurement started: on a shared machine
+read the ratios, which come from runs interleaved in one process, not the seconds.
+
+Usage:
+    python benchmarks/run_all.py              # everything, under ten minutes on 2 cores
+    python benchmarks/run_all.py --quick      # smaller sizes, no suite or learner runs: under a minute
+    python benchmarks/run_all.py --markdown   # the table as Markdown, for benchmarks/README.md
+Needs the ``bench`` extra for the peers: pip install -e '.[bench]'
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from _common import REPO_ROOT, Row, load_average, print_rows
+
+import bench_peers_train
+import bench_pretrained
+import bench_scaling
+import bench_suite
+import bench_train
+
+LEARNER_SCRIPT = REPO_ROOT / "benchmarks" / "bench_learner.py"
+
+
+def learner_rows(quick: bool = False) -> list[Row]:
+    """The learner's loop (bench_learner.py, when present): its wall times and ratio, from its output."""
+    if not LEARNER_SCRIPT.exists():
+        print("learner's loop: benchmarks/bench_learner.py not present; skipped", file=sys.stderr)
+        return []
+    load = load_average()
+    done = subprocess.run([sys.executable, str(LEARNER_SCRIPT)], cwd=REPO_ROOT, capture_output=True, text=True)
+    print(done.stdout, end="")
+    found = re.search(r"ratio (\S+)x wall \((\S+)x CPU\).*target <= (\S+)x wall: ([^)]+)\)", done.stdout)
+    walls = re.findall(r"wall\s+(\S+) s, CPU\s+(\S+) s", done.stdout)
+    if done.returncode != 0 or not found or len(walls) < 2:
+        return [Row("learner's loop (bench_learner.py)", "failed", verdict=f"exit {done.returncode}", load=load)]
+    (ref_wall, ref_cpu), (learner_wall, learner_cpu) = walls[:2]
+    return [Row("learner's loop: check --level roundtrip, textbook impl vs reference",
+                f"{learner_wall}s wall, {learner_cpu}s CPU", f"reference {ref_wall}s wall, {ref_cpu}s CPU",
+                f"{found.group(1)}x wall", f"<= {found.group(3)}x", found.group(4), load)]
+
+
+SECTIONS = {
+    "training with a split pattern, against the peers": bench_peers_train.run,
+    "training without a pattern, against the textbook": bench_train.rows,
+    "encoding with the published tables": bench_pretrained.rows,
+    "scaling and memory": bench_scaling.rows,
+    "the suite itself": bench_suite.rows,
+    "a learner's loop": learner_rows,
+}
+FULL_ONLY = {"the suite itself", "a learner's loop"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes; the suite and learner runs left out")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    print(f"python {sys.version.split()[0]}; {before}", flush=True)
+    rows: list[Row] = []
+    for title, section in SECTIONS.items():
+        if args.quick and title in FULL_ONLY:
+            continue
+        print(f"== {title}", flush=True)
+        rows += section(args.quick)
+    after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    print(f"\n{len(rows)} figures in {time.perf_counter() - start:.0f}s; before: {before}; after: {after}")
+    print("CPU seconds unless marked wall; load = one-minute load average when the measurement started.\n")
+    print_rows(rows, markdown=args.markdown)
+    missed = [row.task for row in rows if row.verdict not in ("met", "")]
+    if missed:
+        print(f"\n{len(missed)} target(s) missed: see benchmarks/README.md for why", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.exit(main())
