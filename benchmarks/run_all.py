@@ -79,7 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.quick and title in FULL_ONLY:
             continue
         print(f"== {title}", flush=True)
+        began = time.perf_counter()
         rows += section(args.quick)
+        print(f"   ({title}: {time.perf_counter() - began:.0f}s)", flush=True)
     after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     print(f"\n{len(rows)} figures in {time.perf_counter() - start:.0f}s; before: {before}; after: {after}")
     print("CPU seconds unless marked wall; load = one-minute load average when the measurement started.\n")
