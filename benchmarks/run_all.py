@@ -6,7 +6,8 @@ and bpeasy (bench_peers_train); training without a pattern against the textbook
 (bench_train, textbook sampled); encoding with the published tables against tiktoken and
 Hugging Face (bench_pretrained); scaling and memory (bench_scaling); the suite itself
 (bench_suite); and a learner's loop (bench_learner, when that script is present). Each
-section prints its own lines as it goes; the table comes last. The load column is the
+section runs in a fresh Python process and prints its own lines as it goes; the table
+comes last. The load column is the
 one-minute load average (``uptime``) when the measurement started: on a shared machine
 read the ratios, which come from runs interleaved in one process, not the seconds.
 
@@ -20,6 +21,7 @@ Needs the ``bench`` extra for the peers: pip install -e '.[bench]'
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -28,13 +30,39 @@ from pathlib import Path
 
 from _common import REPO_ROOT, Row, load_average, print_rows
 
-import bench_peers_train
-import bench_pretrained
-import bench_scaling
-import bench_suite
-import bench_train
+BENCH_DIR = REPO_ROOT / "benchmarks"
+LEARNER_SCRIPT = BENCH_DIR / "bench_learner.py"
+ROWS_MARK = "@@run_all rows@@ "
+_CHILD = """
+import dataclasses, json, sys
+sys.path[:0] = [{bench_dir!r}]
+import {module}
+rows = {module}.{function}({quick})
+print({mark!r} + json.dumps([dataclasses.asdict(row) for row in rows]), flush=True)
+"""
 
-LEARNER_SCRIPT = REPO_ROOT / "benchmarks" / "bench_learner.py"
+
+def in_child(module: str, function: str):
+    """A section that runs ``module.function(quick)`` in a fresh Python process and reads its rows back.
+
+    A fresh process per section keeps one section's heap (the peers' tables, the textbook's
+    lists) from slowing the next one's garbage collection, and its peak memory from adding up.
+    """
+    def section(quick: bool) -> list[Row]:
+        code = _CHILD.format(bench_dir=str(BENCH_DIR), module=module, function=function, quick=quick,
+                             mark=ROWS_MARK)
+        rows: list[Row] = []
+        with subprocess.Popen([sys.executable, "-c", code], cwd=REPO_ROOT, stdout=subprocess.PIPE,
+                              text=True) as child:
+            for line in child.stdout:
+                if line.startswith(ROWS_MARK):
+                    rows = [Row(**fields) for fields in json.loads(line[len(ROWS_MARK):])]
+                else:
+                    print(line, end="", flush=True)
+        if child.returncode != 0:
+            sys.exit(f"{module}.{function} failed (exit {child.returncode})")
+        return rows
+    return section
 
 
 def learner_rows(quick: bool = False) -> list[Row]:
@@ -56,11 +84,11 @@ def learner_rows(quick: bool = False) -> list[Row]:
 
 
 SECTIONS = {
-    "training with a split pattern, against the peers": bench_peers_train.run,
-    "training without a pattern, against the textbook": bench_train.rows,
-    "encoding with the published tables": bench_pretrained.rows,
-    "scaling and memory": bench_scaling.rows,
-    "the suite itself": bench_suite.rows,
+    "training with a split pattern, against the peers": in_child("bench_peers_train", "run"),
+    "training without a pattern, against the textbook": in_child("bench_train", "rows"),
+    "encoding with the published tables": in_child("bench_pretrained", "rows"),
+    "scaling and memory": in_child("bench_scaling", "rows"),
+    "the suite itself": in_child("bench_suite", "rows"),
     "a learner's loop": learner_rows,
 }
 FULL_ONLY = {"the suite itself", "a learner's loop"}
