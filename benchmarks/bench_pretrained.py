@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Time the reference's encode with a published table against tiktoken, on one corpus.
 
-Both encode the whole corpus once, in this process, each with a cold cache (nothing
-encoded before: the reference's chunk cache lives only inside one ``encode`` call). Their
-tokens must agree exactly, ids renumbered as published; the script exits with status 1
-if they do not. It also times loading each table: verifying and parsing the published
+Both encode the whole corpus in this process, interleaved: once cold (nothing encoded
+before: the reference's chunk cache lives only inside one ``encode`` call), then once warm
+(a second call: tiktoken and Hugging Face keep what they learned). For GPT-2, Hugging Face
+``tokenizers`` loaded with the published encoder.json and vocab.bpe runs beside them (the
+``bench`` extra). Tokens must agree exactly, ids renumbered as published; the script exits
+with status 1 if they do not. The reference's time is then cut into its parts (split,
+chunk loop, join), each beside its floor. It also times loading each table: verifying and parsing the published
 files, recovering cl100k_base's merges (without and with the on-disk cache), and building
 tiktoken's own Encoding.
 
@@ -24,7 +27,7 @@ import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
+sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "benchmarks")]
 
 from spec import pretrained, published, tiktoken_tables  # noqa: E402
 from spec.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
@@ -76,22 +79,114 @@ def cpu_timed(func, *args, **kwargs):
     return result, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def bench(name: str, text: str, encode) -> float:
-    """One cold encode each; returns the CPU-time ratio reference / tiktoken."""
+def hf_gpt2():
+    """Hugging Face tokenizers' BPE loaded with GPT-2's published encoder.json and vocab.bpe."""
+    import json
+
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    vocab = json.loads(published.read_verified("encoder.json"))
+    lines = published.read_verified("vocab.bpe").decode("utf-8").splitlines()
+    merges = [tuple(line.split(" ")) for line in lines[1:] if line and not line.startswith("#")]
+    tokenizer = Tokenizer(models.BPE(vocab=vocab, merges=merges))
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    return lambda text: tokenizer.encode(text).ids
+
+
+def parts(name: str, text: str) -> dict[str, tuple[float, str, float]]:
+    """CPU seconds of the reference's parts, each with the floor it cannot go under: part -> (s, floor, s).
+
+    split: ``whole_matches`` (findall and the coverage check) against ``regex.findall`` alone;
+    chunk loop: finding the distinct chunks and encoding each once, against ``set(chunks)``;
+    join: looking every chunk's ids up and joining them, against joining them without lookups.
+    """
+    from itertools import chain
+
+    from reference.encoding import _encode_chunks
+    from reference.splitting import compile_pattern, whole_matches
+
+    table = pretrained.load(name)
+    compiled = compile_pattern(table.pattern)
+    cache: dict = {"": ()}
+    chunks, _, split = cpu_timed(whole_matches, table.pattern, text)
+    _, _, findall = cpu_timed(compiled.findall, text)
+    lazy, _, loop = cpu_timed(_encode_chunks, chunks, table.merges, cache)  # returns a lazy join
+    _, _, distinct = cpu_timed(set, chunks)
+    _, _, join = cpu_timed(list, lazy)
+    looked_up = [cache[chunk] for chunk in chunks]
+    _, _, join_floor = cpu_timed(lambda: list(chain.from_iterable(looked_up)))
+    return {"split": (split, "regex findall alone", findall),
+            "chunk loop": (loop, "set(chunks)", distinct),
+            "join": (join, "joining without lookups", join_floor)}
+
+
+def bench(name: str, text: str, encode, warm: bool = True) -> list[tuple[str, float, float]]:
+    """Cold then warm encodes, interleaved; returns (who, CPU s, wall s) per run, checked against tiktoken."""
     table = pretrained.load(name)
     encoding = tiktoken_tables.encoding(name)
-    want, tiktoken_wall, tiktoken_cpu = cpu_timed(encoding.encode, text)
-    got, reference_wall, reference_cpu = cpu_timed(encode, text, table.merges, pattern=table.pattern,
-                                                   special_tokens=table.special_tokens)
-    if table.to_published(got) != want:
-        print(f"  {name}: MISMATCH: the reference's tokens differ from tiktoken's", file=sys.stderr)
-        sys.exit(1)
-    ratio = reference_cpu / tiktoken_cpu
-    verdict = "within" if ratio <= TARGET_RATIO else "OVER"
-    print(f"  encode {name}: {len(want):,} tokens; CPU tiktoken {tiktoken_cpu:.3f}s, reference {reference_cpu:.3f}s: "
-          f"ratio {ratio:.2f}x ({verdict} the {TARGET_RATIO}x target); "
-          f"wall {tiktoken_wall:.3f}s vs {reference_wall:.3f}s ({reference_wall / tiktoken_wall:.2f}x)")
-    return ratio
+    runs = []
+    others = [("HF tokenizers", hf_gpt2())] if name == "gpt2" and _have_tokenizers() else []
+    for when in ("cold", "warm") if warm else ("cold",):
+        want, tiktoken_wall, tiktoken_cpu = cpu_timed(encoding.encode, text, allowed_special=set())
+        got, reference_wall, reference_cpu = cpu_timed(encode, text, table.merges, pattern=table.pattern,
+                                                       special_tokens=table.special_tokens)
+        if table.to_published(got) != want:
+            print(f"  {name}: MISMATCH: the reference's tokens differ from tiktoken's", file=sys.stderr)
+            sys.exit(1)
+        runs += [(f"tiktoken {when}", tiktoken_cpu, tiktoken_wall), (f"reference {when}", reference_cpu, reference_wall)]
+        for who, other in others:
+            theirs, wall, cpu = cpu_timed(other, text)
+            if theirs != want:
+                print(f"  {name}: {who}'s tokens differ from tiktoken's", file=sys.stderr)
+            runs.append((f"{who} {when}", cpu, wall))
+    for who, cpu, wall in runs:
+        print(f"  encode {name}: {who}: {cpu:.3f}s CPU, {wall:.3f}s wall")
+    return runs
+
+
+def _have_tokenizers() -> bool:
+    try:
+        import tokenizers  # noqa: F401
+    except ImportError:
+        print("  (Hugging Face tokenizers not installed: pip install -e '.[bench]')", file=sys.stderr)
+        return False
+    return True
+
+
+def rows(quick: bool = False) -> list:
+    """run_all's rows: each table cold and warm against tiktoken (and HF for GPT-2), then the parts."""
+    from _common import Row, load_average, verdict
+
+    from reference import encode
+
+    text = find_corpus().read_text(encoding="utf-8")
+    out = []
+    for name in pretrained.TABLE_NAMES:
+        load = load_average()
+        runs = {who: (cpu, wall) for who, cpu, wall in bench(name, text, encode)}
+        for when in ("cold", "warm"):
+            ref_cpu, ref_wall = runs[f"reference {when}"]
+            for who in (f"tiktoken {when}", f"HF tokenizers {when}"):
+                if who not in runs:
+                    continue
+                cpu, wall = runs[who]
+                target = f"<= {TARGET_RATIO}x" if who.startswith("tiktoken") else ""
+                out.append(Row(f"encode {name}, tiny Shakespeare, {when}: reference vs {who.split(' ')[0]}"
+                               f"{' tokenizers' if who.startswith('HF') else ''}",
+                               f"{ref_cpu:.2f}s CPU ({ref_wall:.2f}s wall)", f"{cpu:.2f}s CPU ({wall:.2f}s wall)",
+                               f"{ref_cpu / cpu:.2f}x", target,
+                               verdict(ref_cpu / cpu, TARGET_RATIO) if target else "", load))
+        if quick:
+            continue
+        load = load_average()
+        cost = parts(name, text)
+        tiktoken_cpu = runs["tiktoken cold"][0]
+        for part, (seconds, floor_name, floor_seconds) in cost.items():
+            out.append(Row(f"encode {name}, reference cold, part '{part}'", f"{seconds:.3f}s CPU",
+                           f"floor ({floor_name}) {floor_seconds:.3f}s CPU",
+                           f"{seconds / floor_seconds:.1f}x its floor", "",
+                           f"= {seconds / tiktoken_cpu:.2f}x tiktoken's whole encode", load))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,8 +208,14 @@ def main(argv: list[str] | None = None) -> int:
     from reference import encode
 
     print(f"corpus {corpus.name}: {len(text.encode('utf-8')):,} bytes")
-    ratios = [bench(name, text, encode) for name in args.tables]
-    print(f"worst CPU-time ratio {max(ratios):.2f}x (target: at most {TARGET_RATIO}x)")
+    ratios = []
+    for name in args.tables:
+        runs = dict((who, cpu) for who, cpu, _ in bench(name, text, encode))
+        ratios.append(runs["reference cold"] / runs["tiktoken cold"])
+        print(f"  {name}: cold CPU ratio {ratios[-1]:.2f}x, warm {runs['reference warm'] / runs['tiktoken warm']:.2f}x")
+        for part, (seconds, floor_name, floor_seconds) in parts(name, text).items():
+            print(f"    {part}: {seconds:.3f}s CPU; floor ({floor_name}) {floor_seconds:.3f}s CPU")
+    print(f"worst cold CPU-time ratio {max(ratios):.2f}x (target: at most {TARGET_RATIO}x)")
     return 0
 
 

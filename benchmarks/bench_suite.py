@@ -70,6 +70,23 @@ def remove_project_bytecode() -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+def rows(quick: bool = False) -> list:
+    """run_all's rows: each command once, bytecode cached as usual."""
+    sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+    from _common import Row, load_average, verdict
+
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "BPE_IMPL")}
+    out = []
+    for name in COMMANDS:
+        load = load_average()
+        wall, cpu, _ = run(name, env)
+        budget = BUDGETS.get(name)
+        out.append(Row(f"suite: {name}", f"{wall:.1f}s wall, {cpu:.1f}s CPU", f"budget {budget:.0f}s" if budget else "",
+                       f"{wall / budget:.2f} of budget" if budget else "", f"<= {budget:.0f}s wall" if budget else "",
+                       verdict(wall, budget) if budget else "", load))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=1, help="runs of each command (default 1)")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from heapq import heapify
+from itertools import islice, repeat
 
 from .pair_ranking import _NONE, LazyPairRanking, learn_merges
 from .scalar_text import original_position, scalar_text
@@ -72,15 +73,16 @@ class _ChunkPairIndex(LazyPairRanking):
             data = chunk.encode("utf-8")
             if len(data) < 2:
                 continue  # no pair, now or ever
-            start, end = len(vals), len(vals) + len(data)
+            # One int object per position, shared by prev, next and places (see training).
+            positions = list(range(len(vals), len(vals) + len(data)))
             vals.extend(data)
-            weight.extend([times] * len(data))
+            weight.extend(repeat(times, len(data)))
             prev.append(_NONE)
-            prev.extend(range(start, end - 1))
-            nxt.extend(range(start + 1, end))
+            prev.extend(islice(positions, len(data) - 1))
+            nxt.extend(islice(positions, 1, None))
             nxt.append(_NONE)
-            for offset, pair in enumerate(zip(data, data[1:])):
-                add_place(pair, []).append(start + offset)
+            for pos, pair in zip(positions, zip(data, data[1:])):
+                add_place(pair, []).append(pos)
         self.vals, self.weight, self.prev, self.next = vals, weight, prev, nxt
         self.places = places
         self.count = {pair: sum(weight[p] for p in found) for pair, found in places.items()}

@@ -22,6 +22,7 @@ Three facts keep the bookkeeping small:
 
 from __future__ import annotations
 
+from collections import Counter
 from heapq import heapify
 
 from .chunk_training import train_chunks
@@ -87,15 +88,15 @@ class _PairIndex(LazyPairRanking):
 
     def __init__(self, ids: list[int], key=None) -> None:
         self.key = key = key or heap_key(DEFAULT_TIE_RULE, {})
-        n = len(ids)
         self.vals = ids
-        self.prev = list(range(-1, n - 1))
-        self.next = list(range(1, n + 1))
-        if n:
-            self.next[-1] = _NONE
+        # One int object per position, shared by prev, next and places (slices and zip
+        # reuse the objects): this keeps memory per input byte well under 100 bytes.
+        positions = list(range(len(ids)))
+        self.prev = [_NONE] + positions[:-1] if ids else []
+        self.next = positions[1:] + [_NONE] if ids else []
         places: dict[Pair, list[int]] = {}
         add_place = places.setdefault
-        for pos, pair in enumerate(zip(ids, ids[1:])):
+        for pos, pair in zip(positions, zip(ids, ids[1:])):
             add_place(pair, []).append(pos)
         self.places = places
         self.count = {pair: len(found) for pair, found in places.items()}
@@ -116,7 +117,10 @@ class _PairIndex(LazyPairRanking):
         places, first = self.places, self.first
         positions = places.pop(pair)
         del self.count[pair], first[pair]
-        lost: dict[Pair, int] = {}  # retired occurrences per pair, settled at the end
+        # The x and y of each ``x a b y`` replaced: each retires one (x, a) and one (b, y).
+        # Counted at the end in one go (``Counter``), not per occurrence in a dict.
+        lefts: list[int] = []
+        rights: list[int] = []
         born: list[Pair] = []
         for pos in positions:
             after = nxt[pos]
@@ -127,8 +131,7 @@ class _PairIndex(LazyPairRanking):
             beyond = nxt[after]
             if before != _NONE:
                 x = vals[before]
-                gone = (x, left)
-                lost[gone] = lost.get(gone, 0) + 1
+                lefts.append(x)
                 new = (x, idx)
                 found = places.get(new)
                 if found is None:
@@ -139,8 +142,7 @@ class _PairIndex(LazyPairRanking):
                     found.append(before)
             if beyond != _NONE:
                 y = vals[beyond]
-                gone = (right, y)
-                lost[gone] = lost.get(gone, 0) + 1
+                rights.append(y)
                 new = (idx, y)
                 found = places.get(new)
                 if found is None:
@@ -153,6 +155,10 @@ class _PairIndex(LazyPairRanking):
             vals[pos] = idx
             nxt[pos] = beyond
             nxt[after] = _NONE
+        lost = {(x, left): times for x, times in Counter(lefts).items()}
+        for y, times in Counter(rights).items():
+            gone = (right, y)
+            lost[gone] = lost.get(gone, 0) + times
         for new in born:
             self._settle(new, len(places[new]) - lost.pop(new, 0))
         for gone, retired in lost.items():
