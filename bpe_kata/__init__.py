@@ -1,1 +1,2 @@
-"""Tools around the spec: pictures of BPE for learners (show, trace, curve) and class grading for teachers."""
+"""Tools around the spec: pictures of BPE for learners (show, trace, curve), class grading for teachers,
+and mutation testing of the reference against the spec (``mutation``)."""
