@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -151,13 +153,36 @@ def test_reordered_merge_lines_fail(bpe, tmp_path):
 
 
 @pytest.mark.claim("persist.corrupt-file-errors")
-@pytest.mark.parametrize("garbage", [b"\x80\x04\x95\x1a\x00\x00\x00\x00\x00\x00\x00}\x94.", b"\xff\xfe\x00b\x00p\x00",
-                                     b"bpe-kata v1\npattern null\nspecials 0\nmerges 1\n97 98 \xff\n"],
-                         ids=["pickle", "utf-16", "bad-utf-8-in-a-merge"])
-def test_binary_garbage_fails_with_its_line(bpe, tmp_path, garbage):
+@pytest.mark.parametrize("garbage, line", [
+    (b"\x80\x04\x95\x1a\x00\x00\x00\x00\x00\x00\x00}\x94.", 1),
+    (b"\xff\xfe\x00b\x00p\x00", 1),
+    (b"bpe-kata v1\npattern null\nspecials 0\nmerges 1\n97 98 \xff\n", 5),
+    (b"bpe-kata v1\npattern \"\xe4\xbd\"\nspecials 0\nmerges 0\n", 2),
+    (b"bpe-kata v1\npattern null\nspecials 2\n300 \"<|a|>\"\n301 \"<|\xc3|>\"\nmerges 0\n", 5),
+], ids=["pickle", "utf-16", "bad-utf-8-in-a-merge", "half-a-character-in-the-pattern", "bad-utf-8-in-a-special"])
+def test_binary_garbage_fails_with_its_line(bpe, tmp_path, garbage, line):
     path = tmp_path / "garbage.bpe"
     path.write_bytes(garbage)
-    assert_load_fails_at(bpe, path, 5 if garbage.startswith(b"bpe-kata") else 1)
+    assert_load_fails_at(bpe, path, line)
+
+
+@pytest.mark.claim("persist.format")
+def test_a_save_is_utf8_with_newlines_whatever_the_locale(bpe, tmp_path, impl_value, subprocess_env):
+    """The format is UTF-8 text: a save made under an ASCII-only locale (LC_ALL=C, UTF-8 mode off)
+    writes the same tokenizer, and its lines end in \\n."""
+    path = tmp_path / "c-locale.bpe"
+    merges, pattern, specials = {(0xC3, 0xA9): 256, (256, 0xE4): 257}, " ?\u00e9+|\u4f60|\\s+", {"<|\u7ec8|>": 300}
+    program = ("import sys; from spec.loader import load_implementation; "  # ascii(): argv stays ASCII
+               f"load_implementation(sys.argv[1]).save(sys.argv[2], {ascii(merges)}, pattern={ascii(pattern)}, "
+               f"special_tokens={ascii(specials)})")
+    env = {**subprocess_env, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    done = subprocess.run([sys.executable, "-c", program, impl_value, str(path)], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, f"save failed under LC_ALL=C PYTHONUTF8=0: {done.stderr[-2000:]}"
+    data = path.read_bytes()
+    assert b"\r" not in data and data.decode("utf-8").endswith("\n")
+    loaded, loaded_pattern, loaded_specials = bpe.load(path)
+    assert (merges_of(loaded), loaded_pattern, dict(loaded_specials)) == (list(merges.items()), pattern, specials)
 
 
 class FailingMapping(Mapping):
