@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import textwrap
 from collections import Counter
 from pathlib import Path
@@ -220,3 +221,45 @@ def test_results_only_prints_the_table_and_gates_on_the_ledger(tmp_path, capsys)
 def test_results_only_without_a_run_says_to_run_first(tmp_path, capsys):
     assert mutation.main(["--results-only"], root=tmp_path) == 2
     assert "run `bpe-kata mutate` first" in capsys.readouterr().err
+
+
+# --- session caches under mutmut's recording run (spec/mutmut_calls.py) ------------------------
+
+
+class FakeMutmutState:
+    def __init__(self) -> None:
+        self._stats: set[str] = set()
+
+
+@pytest.fixture
+def recording(monkeypatch):
+    """A stand-in for mutmut's recording run: its state module imported, MUTANT_UNDER_TEST=stats."""
+    import types
+    state = FakeMutmutState()
+    module = types.ModuleType("mutmut.state")
+    module.state = lambda: state
+    monkeypatch.setitem(sys.modules, "mutmut.state", module)
+    monkeypatch.setenv("MUTANT_UNDER_TEST", "stats")
+    return state
+
+
+def test_a_reused_cached_value_records_the_calls_that_computed_it(recording):
+    from spec.mutmut_calls import SharedCalls
+    calls = SharedCalls()
+    recording._stats.add("reference.core.x_get_stats")  # called by the first test before the cache
+    with calls.computing("table"):
+        recording._stats.add("reference.training.x_train")
+    assert recording._stats == {"reference.core.x_get_stats", "reference.training.x_train"}
+    recording._stats.clear()  # mutmut's teardown: the next test starts with nothing recorded
+    calls.reused("table")
+    assert recording._stats == {"reference.training.x_train"}
+
+
+def test_outside_a_recording_run_nothing_is_recorded(monkeypatch):
+    from spec.mutmut_calls import SharedCalls
+    monkeypatch.delenv("MUTANT_UNDER_TEST", raising=False)
+    calls = SharedCalls()
+    with calls.computing("table"):
+        pass
+    calls.reused("table")
+    assert calls.calls == {}
