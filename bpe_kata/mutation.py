@@ -278,6 +278,30 @@ def run_mutmut(mutmut_args: list[str], env: dict[str, str], root: Path) -> int:
     return subprocess.run(command, cwd=root, env=env, check=False).returncode
 
 
+def toml_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)  # a JSON string is a TOML basic string
+
+
+def render_draft(survivors: list[Mutant]) -> str:
+    """Ledger entries for ``survivors``, category and reason left for a person to decide.
+
+    ``load_ledger`` refuses them until both are filled in, so a draft cannot pass the gate unread.
+    """
+    blocks = []
+    for mutant in survivors:
+        blocks.append("\n".join([
+            f"# {mutant.name} ({mutant.status})",
+            "[[accepted]]",
+            f"module = {toml_string(mutant.module)}",
+            f"function = {toml_string(mutant.function)}",
+            f"original = {toml_string(mutant.original)}",
+            f"mutated = {toml_string(mutant.mutated)}",
+            f'category = "?"  # {" | ".join(CATEGORIES)}, or kill it with a spec test instead',
+            'why = ""',
+        ]))
+    return "\n\n".join(blocks) + "\n"
+
+
 def print_report(mutants: list[Mutant], ledger: list[Accepted], ledger_path: Path, want_gate: bool) -> int:
     print("\n".join(render_table(tally(mutants))))
     survivors = [m for m in mutants if m.status in ("survived", "no tests", "suspicious")]
@@ -305,7 +329,8 @@ contract allows. Options mutmut run takes pass through, e.g. --max-children 2, o
   --gate          fail on a survivor not accepted in the ledger, or a ledger entry that no longer survives
   --results-only  do not run: read the results of the last run in mutants/
   --ledger FILE   the accepted survivors (default mutation/accepted.toml)
-  --data-dir DIR  where the corpora are (default: found as the spec finds them)"""
+  --data-dir DIR  where the corpora are (default: found as the spec finds them)
+  --draft FILE    write ledger entries for the survivors the ledger lacks, category and why to fill in"""
 
 
 def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
@@ -317,6 +342,7 @@ def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
     parser.add_argument("--results-only", action="store_true")
     parser.add_argument("--ledger", type=Path, default=None)
     parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--draft", type=Path, default=None)
     options, mutmut_args = parser.parse_known_args(argv)
     ledger_path = options.ledger or root / LEDGER
     try:
@@ -329,7 +355,13 @@ def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
     if not any(mutants_dir.rglob("*.py.meta")):
         print("bpe-kata mutate: no results in mutants/: run `bpe-kata mutate` first", file=sys.stderr)
         return status or 2
-    verdict = print_report(read_results(mutants_dir), ledger, ledger_path, options.gate)
+    mutants = read_results(mutants_dir)
+    verdict = print_report(mutants, ledger, ledger_path, options.gate)
+    if options.draft:
+        missing = gate(mutants, ledger).unexpected
+        options.draft.write_text(render_draft(missing), encoding="utf-8")
+        print(f"wrote {len(missing)} draft entries to {options.draft}: fill in category and why, then move "
+              f"them into {ledger_path}")
     return status or verdict
 
 

@@ -263,3 +263,17 @@ def test_outside_a_recording_run_nothing_is_recorded(monkeypatch):
         pass
     calls.reused("table")
     assert calls.calls == {}
+
+
+def test_a_draft_lists_the_unaccepted_survivors_and_cannot_pass_unread(tmp_path):
+    write_run(tmp_path)
+    ledger, draft = tmp_path / "accepted.toml", tmp_path / "draft.toml"
+    ledger.write_text("", encoding="utf-8")
+    mutation.main(["--results-only", "--ledger", str(ledger), "--draft", str(draft)], root=tmp_path)
+    text = draft.read_text(encoding="utf-8")
+    assert text.count("[[accepted]]") == 2 and 'mutated = "return ids[:n + 1]"' in text
+    with pytest.raises(mutation.LedgerError, match="category"):
+        mutation.load_ledger(draft)
+    filled = text.replace('category = "?"', 'category = "not-pinned"').replace('why = ""', 'why = "reviewed"')
+    ledger.write_text(filled, encoding="utf-8")
+    assert mutation.main(["--results-only", "--gate", "--ledger", str(ledger)], root=tmp_path) == 0
