@@ -112,6 +112,7 @@ GPT2_WITH_A_GROUP = GPT2_SPLIT_PATTERN.replace(r" ?\p{L}+", r" ?(\p{L})\p{L}*")
 
 
 @pytest.mark.level("facts")
+@pytest.mark.claim("regex.gpt2-chunks")
 @given(strategies.chunky_texts)
 def test_the_grouped_pattern_has_the_whole_matches_of_gpt2(text):
     assert oracle_chunks.chunks(text, GPT2_WITH_A_GROUP) == oracle_chunks.chunks(text, GPT2_SPLIT_PATTERN)
