@@ -183,6 +183,9 @@ def test_a_save_is_utf8_with_newlines_whatever_the_locale(bpe, tmp_path, impl_va
     assert b"\r" not in data and data.decode("utf-8").endswith("\n")
     loaded, loaded_pattern, loaded_specials = bpe.load(path)
     assert (merges_of(loaded), loaded_pattern, dict(loaded_specials)) == (list(merges.items()), pattern, specials)
+    here = tmp_path / "this-locale.bpe"  # and the same save made here: this process's save is what mutmut sees
+    bpe.save(here, merges, pattern=pattern, special_tokens=specials)
+    assert here.read_bytes() == data, "the same save gives other bytes under LC_ALL=C than here"
 
 
 class FailingMapping(Mapping):
