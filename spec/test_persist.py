@@ -228,3 +228,13 @@ def test_a_save_leaves_exactly_one_file(bpe, tmp_path):
     bpe.save(path, {(97, 98): 256})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["saved.bpe"]
     assert merges_of(bpe.load(path)[0]) == [((97, 98), 256)]
+
+
+@pytest.mark.claim("persist.corrupt-file-errors")
+def test_a_number_of_4000_digits_loads_and_one_of_4001_does_not(bpe, tmp_path):
+    """The contract refuses numbers of *more than* 4000 digits: 4000 is still a number."""
+    big = "1" + "0" * 3999
+    file = "bpe-kata v1\npattern null\nspecials 0\nmerges 1\n97 98 {}\n"
+    merges, _, _ = bpe.load(write_text(tmp_path / "long.bpe", file.format(big)))
+    assert merges_of(merges) == [((97, 98), int(big))]
+    assert_load_fails_at(bpe, write_text(tmp_path / "longer.bpe", file.format(big + "0")), 5)

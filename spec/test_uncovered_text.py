@@ -53,3 +53,20 @@ def test_train_and_encode_refuse_what_the_pattern_leaves_out(bpe, text, vocab_si
     with pytest.raises(ValueError) as raised:
         bpe.encode(text, merges, pattern=pattern)
     assert_names_position(raised.value, position)
+
+
+#: 🌍 given as its UTF-16 surrogate pair: two of the caller's characters, one once repaired.
+PAIR = "\ud83c\udf0d"
+
+
+@pytest.mark.claim("bytes.lone-surrogates")
+@pytest.mark.parametrize("text, position", [(PAIR + PAIR + " x", 4), ("a" + PAIR + "b" + PAIR + "\n", 6)],
+                         ids=["after-two-pairs", "between-pairs"])
+def test_the_position_counts_the_callers_characters_across_surrogate_pairs(bpe, text, position):
+    """A position in an error message is a ``str`` index into the text as given (spec/CONTRACT.md, bytes)."""
+    with pytest.raises(ValueError) as raised:
+        bpe.train(text, 300, pattern=r"\S+")
+    assert_names_position(raised.value, position)
+    with pytest.raises(ValueError) as raised:
+        bpe.encode(text, {}, pattern=r"\S+")
+    assert_names_position(raised.value, position)
