@@ -52,7 +52,8 @@ tie_heavy_words = st.lists(st.text(alphabet="ab", min_size=1, max_size=6), max_s
 def test_each_rule_combines_with_a_split_pattern(bpe, rule, text, vocab_size, pattern):
     """With both keywords, the rule breaks the ties among pairs counted inside chunks."""
     result = merges_of(bpe.train(text, vocab_size, pattern=pattern, tie_rule=rule))
-    assert result == merges_of(oracle_chunks.train(text, vocab_size, pattern, rule))
+    with checking(RULE_CLAIMS[rule]):  # the counts inside chunks are regex's, checked there
+        expect_equal(result, merges_of(oracle_chunks.train(text, vocab_size, pattern, rule)), "merges")
 
 
 @pytest.mark.claim("ties.unknown-rule", "train.tie-first-counted")
