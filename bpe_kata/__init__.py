@@ -1,2 +1,3 @@
-"""Tools around the spec: pictures of BPE for learners (show, trace, curve) and class grading for
-teachers; and the runner for isolated implementations: the stdio protocol, its server and its client."""
+"""Tools around the spec: pictures of BPE for learners (show, trace, curve), class grading for
+teachers, mutation testing of the reference against the spec (``mutation``); and the runner for
+isolated implementations: the stdio protocol, its server and its client."""

@@ -1,4 +1,4 @@
-"""The ``bpe-kata`` command: start a solution, check an implementation, list claims, get corpora."""
+"""The ``bpe-kata`` command: start a solution, check an implementation, list claims, get corpora, mutate."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ USAGE = """bpe-kata check [IMPL] [pytest options...]   run the spec against IMPL
        bpe-kata show TEXT [--impl X] [--table T]    TEXT cut into tokens, ids beneath (--compare IMPL2)
        bpe-kata trace CORPUS --vocab N [--impl X]   training merge by merge, with counts
        bpe-kata curve CORPUS [--vocab 256..4096]    bytes per token against vocabulary size (--out PNG)
-       bpe-kata grade SUBMISSIONS... [-- OPTIONS]   a class table: the spec on each, in parallel, isolated"""
+       bpe-kata grade SUBMISSIONS... [-- OPTIONS]   a class table: the spec on each, in parallel, isolated
+       bpe-kata mutate [--gate] [mutmut options...]  mutation-test the reference against the spec (dev extra)"""
 
 
 def check(argv: list[str]) -> int:
@@ -220,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
         from bpe_kata.commands import run
 
         return run(command, rest)
+    if command == "mutate":
+        from bpe_kata import mutation
+        return mutation.main(rest)
     print(f"bpe-kata: unknown command {command!r}\nusage: {USAGE}", file=sys.stderr)
     return 2
 

@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping
 
 import regex
 
-from spec import oracle
+from spec import oracle, oracle_ties
 
 Pair = tuple[int, int]
 
@@ -38,10 +38,14 @@ def covering_chunks(text: str, pattern: str) -> list[str]:
     return chunks(text, pattern)
 
 
-def train(text: str, vocab_size: int, pattern: str) -> dict[Pair, int]:
-    """Merges learned inside chunks: counts over the full chunk list, ties to the pair counted first."""
+def train(text: str, vocab_size: int, pattern: str, tie_rule: str = "first-counted") -> dict[Pair, int]:
+    """Merges learned inside chunks: counts over the full chunk list, ties broken by ``tie_rule``.
+
+    The default rule takes the pair counted first; the others are ``spec.oracle_ties.choose``.
+    """
     pieces = [list(chunk.encode("utf-8")) for chunk in covering_chunks(text, pattern)]
     merges: dict[Pair, int] = {}
+    vocab = {i: bytes([i]) for i in range(256)}
     for idx in range(256, vocab_size):
         stats: dict[Pair, int] = {}
         for ids in pieces:  # chunks in text order, so the first key is the first occurrence
@@ -49,9 +53,11 @@ def train(text: str, vocab_size: int, pattern: str) -> dict[Pair, int]:
                 stats[pair] = stats.get(pair, 0) + 1
         if not stats:
             break
-        pair = max(stats, key=stats.get)
+        top = max(stats.values())
+        pair = oracle_ties.choose(tie_rule, [p for p, n in stats.items() if n == top], vocab)
         pieces = [oracle.merge(ids, pair, idx) for ids in pieces]
         merges[pair] = idx
+        vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
     return merges
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from spec import blame, compare, corpora, corpus_tables, expectations, isolation, oracle, replay, report, run_status, shapes
+from spec import (blame, compare, corpora, corpus_tables, expectations, isolation, mutmut_calls, oracle, replay, report,
+                  run_status, shapes)
 from spec import pieces as spec_pieces
 from spec import progress as spec_progress
 from spec.hypothesis_profiles import load_profile_from_environment
@@ -299,16 +300,19 @@ def progress(request: pytest.FixtureRequest):
 def trained(implementation, progress):
     """``trained(key, text, vocab_size)``: the implementation's merges, trained once per session."""
     cache: dict[tuple[str, int], object] = {}
+    calls = mutmut_calls.SharedCalls()  # under mutmut, every test reusing a table depends on train
 
     def train(key: str, text: str, vocab_size: int):
         size = max(vocab_size, LEARNER_TABLE_SIZES.get(key, vocab_size))
         if (key, size) not in cache:
             what = f"training {key} to vocab_size {size} with the implementation's train"
-            try:
-                with progress(what if key in corpora.CORPORA else "training a case text"):
-                    cache[key, size] = list(implementation.train(text, size).items())
-            except Exception as error:  # remember failures: a slow wrong train runs once
-                cache[key, size] = error
+            with calls.computing((key, size)):
+                try:
+                    with progress(what if key in corpora.CORPORA else "training a case text"):
+                        cache[key, size] = list(implementation.train(text, size).items())
+                except Exception as error:  # remember failures: a slow wrong train runs once
+                    cache[key, size] = error
+        calls.reused((key, size))
         result = cache[key, size]
         if isinstance(result, Exception):
             raise result
@@ -367,16 +371,20 @@ def encoded(implementation, corpus_table, corpus, progress):
         replayer = replayers.setdefault((name, whose), replay.Replayer(corpus(name)))
         return replayer.after(shapes.merges_of(merges))
 
+    calls = mutmut_calls.SharedCalls()
+
     def encode(name: str, vocab_size: int, text: str | None = None) -> list[int]:
         key = (name, vocab_size, text)
         if key not in cache:
-            merges = corpus_table(name, vocab_size)
-            if text is not None:
-                cache[key] = shapes.ids_of(implementation.encode(text, merges))
-            elif vocab_size <= LEARNER_TABLE_SIZES.get(name, 0):
-                cache[key] = replayed(name, "implementation", merges)
-            else:
-                cache[key] = encode_in_pieces(name, vocab_size, merges)
+            with calls.computing(key):
+                merges = corpus_table(name, vocab_size)
+                if text is not None:
+                    cache[key] = shapes.ids_of(implementation.encode(text, merges))
+                elif vocab_size <= LEARNER_TABLE_SIZES.get(name, 0):
+                    cache[key] = replayed(name, "implementation", merges)
+                else:
+                    cache[key] = encode_in_pieces(name, vocab_size, merges)
+        calls.reused(key)
         return cache[key]
 
     def encode_in_pieces(name: str, vocab_size: int, merges: dict) -> list[int]:

@@ -65,10 +65,12 @@ def test_decode_needs_only_the_vocabulary(bpe):
 
 
 @pytest.mark.claim("decode.vocab-order")
-def test_unknown_id_is_a_clear_error_naming_it(bpe):
-    vocab = bpe.build_vocab({(97, 97): 256})
+@pytest.mark.parametrize("ids, merges", [([97, 4242], {(97, 97): 256}), ([4242], None)],
+                         ids=["after-a-known-id", "empty-vocabulary"])
+def test_unknown_id_is_a_clear_error_naming_it(bpe, ids, merges):
+    vocab = {} if merges is None else bpe.build_vocab(merges)  # an empty vocabulary knows no id at all
     with pytest.raises((KeyError, ValueError, IndexError)) as caught:
-        bpe.decode([97, 4242], vocab)
+        bpe.decode(ids, vocab)
     assert "4242" in str(caught.value)
 
 

@@ -14,6 +14,7 @@ from hypothesis import given, strategies as st
 from spec import cases, oracle, oracle_format, strategies
 from spec.compare import expect_fields
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
+from spec.blame import checking
 from spec.shapes import ids_of, merges_of
 
 pytestmark = pytest.mark.level("persist")
@@ -152,13 +153,35 @@ def test_reordered_merge_lines_fail(bpe, tmp_path):
 
 
 @pytest.mark.claim("persist.corrupt-file-errors")
-@pytest.mark.parametrize("garbage", [b"\x80\x04\x95\x1a\x00\x00\x00\x00\x00\x00\x00}\x94.", b"\xff\xfe\x00b\x00p\x00",
-                                     b"bpe-kata v1\npattern null\nspecials 0\nmerges 1\n97 98 \xff\n"],
-                         ids=["pickle", "utf-16", "bad-utf-8-in-a-merge"])
-def test_binary_garbage_fails_with_its_line(bpe, tmp_path, garbage):
+@pytest.mark.parametrize("garbage, line", [
+    (b"\x80\x04\x95\x1a\x00\x00\x00\x00\x00\x00\x00}\x94.", 1),
+    (b"\xff\xfe\x00b\x00p\x00", 1),
+    (b"bpe-kata v1\npattern null\nspecials 0\nmerges 1\n97 98 \xff\n", 5),
+    (b"bpe-kata v1\npattern \"\xe4\xbd\"\nspecials 0\nmerges 0\n", 2),
+    (b"bpe-kata v1\npattern null\nspecials 2\n300 \"<|a|>\"\n301 \"<|\xc3|>\"\nmerges 0\n", 5),
+], ids=["pickle", "utf-16", "bad-utf-8-in-a-merge", "half-a-character-in-the-pattern", "bad-utf-8-in-a-special"])
+def test_binary_garbage_fails_with_its_line(bpe, tmp_path, garbage, line):
     path = tmp_path / "garbage.bpe"
     path.write_bytes(garbage)
-    assert_load_fails_at(bpe, path, 5 if garbage.startswith(b"bpe-kata") else 1)
+    assert_load_fails_at(bpe, path, line)
+
+
+@pytest.mark.claim("persist.format")
+def test_a_save_is_utf8_with_newlines_whatever_the_locale(bpe, tmp_path, spawn_implementation):
+    """The format is UTF-8 text: a save made under an ASCII-only locale (LC_ALL=C, UTF-8 mode off)
+    writes the same tokenizer, and its lines end in \\n."""
+    path = tmp_path / "c-locale.bpe"
+    merges, pattern, specials = {(0xC3, 0xA9): 256, (256, 0xE4): 257}, " ?\u00e9+|\u4f60|\\s+", {"<|\u7ec8|>": 300}
+    child = spawn_implementation(env_changes={"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"})
+    with checking("persist.format"):
+        child.save(path, merges, pattern=pattern, special_tokens=specials)
+    data = path.read_bytes()
+    assert b"\r" not in data and data.decode("utf-8").endswith("\n")
+    loaded, loaded_pattern, loaded_specials = bpe.load(path)
+    assert (merges_of(loaded), loaded_pattern, dict(loaded_specials)) == (list(merges.items()), pattern, specials)
+    here = tmp_path / "this-locale.bpe"  # and the same save made here: this process's save is what mutmut sees
+    bpe.save(here, merges, pattern=pattern, special_tokens=specials)
+    assert here.read_bytes() == data, "the same save gives other bytes under LC_ALL=C than here"
 
 
 class FailingMapping(Mapping):
@@ -232,3 +255,13 @@ def test_a_save_the_disk_cuts_short_leaves_the_old_file(bpe, tmp_path, spawn_imp
     assert held.read_bytes() in (before, new), "a reader of the old file saw a mix"
     bpe.save(path, merges)
     assert path.read_bytes() == new and held.read_bytes() in (before, new)
+
+
+@pytest.mark.claim("persist.corrupt-file-errors")
+def test_a_number_of_4000_digits_loads_and_one_of_4001_does_not(bpe, tmp_path):
+    """The contract refuses numbers of *more than* 4000 digits: 4000 is still a number."""
+    big = "1" + "0" * 3999
+    file = "bpe-kata v1\npattern null\nspecials 0\nmerges 1\n97 98 {}\n"
+    merges, _, _ = bpe.load(write_text(tmp_path / "long.bpe", file.format(big)))
+    assert merges_of(merges) == [((97, 98), int(big))]
+    assert_load_fails_at(bpe, write_text(tmp_path / "longer.bpe", file.format(big + "0")), 5)

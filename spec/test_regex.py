@@ -131,3 +131,28 @@ def test_encode_merges_inside_chunks_only(bpe, training_text, text, vocab_size, 
 def test_round_trip_with_a_pattern(bpe, training_text, text, vocab_size, pattern):
     merges = bpe.train(training_text, vocab_size, pattern=pattern)
     assert bpe.decode(bpe.encode(text, merges, pattern=pattern), bpe.build_vocab(merges)) == text
+
+
+#: GPT-2's pattern with the first letter of a word in a capture group: the same whole matches,
+#: but ``regex.findall`` would return the group (one letter) instead of the chunk.
+GPT2_WITH_A_GROUP = GPT2_SPLIT_PATTERN.replace(r" ?\p{L}+", r" ?(\p{L})\p{L}*")
+
+
+@pytest.mark.level("facts")
+@pytest.mark.claim("regex.gpt2-chunks")
+@given(strategies.chunky_texts)
+def test_the_grouped_pattern_has_the_whole_matches_of_gpt2(text):
+    assert oracle_chunks.chunks(text, GPT2_WITH_A_GROUP) == oracle_chunks.chunks(text, GPT2_SPLIT_PATTERN)
+
+
+@pytest.mark.claim("regex.no-cross-chunk", "regex.chunk-frequency")
+@given(strategies.chunky_texts, strategies.vocab_sizes)
+def test_a_pattern_with_capture_groups_cuts_at_whole_matches(bpe, text, vocab_size):
+    """Chunks are the pattern's whole matches, whatever groups it holds (spec/CONTRACT.md, regex)."""
+    merges = bpe.train(text, vocab_size, pattern=GPT2_WITH_A_GROUP)
+    with checking("regex.chunk-frequency"):  # against its own training with the group-free pattern: any tie rule
+        expect_equal(merges_of(merges), merges_of(bpe.train(text, vocab_size, pattern=GPT2_SPLIT_PATTERN)), "merges")
+    table = dict(merges_of(merges))
+    with checking("regex.no-cross-chunk"):
+        expect_equal(ids_of(bpe.encode(text, merges, pattern=GPT2_WITH_A_GROUP)),
+                     oracle_chunks.encode(text, table, GPT2_SPLIT_PATTERN), "ids")

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
-from spec import cases, oracle, oracle_ties, strategies
+from spec import cases, oracle, oracle_chunks, oracle_ties, strategies
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.levels import TIE_RULES, feature_not_started
+from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import merges_of
 
 pytestmark = pytest.mark.level("ties")
@@ -55,6 +57,22 @@ def test_each_rule_equals_its_textbook_version_on_tie_heavy_texts(bpe, rule, tex
         assert oracle.first_step_not_greedy(text, result) is None, "replayed in the table's order, a merge was not the most frequent pair"
     with checking(RULE_CLAIMS[rule]):
         expect_equal(result, merges_of(oracle_ties.train(text, vocab_size, rule)), "merges")
+
+
+#: Words of two letters between spaces: a split pattern makes chunks of them, and ties stay everywhere.
+tie_heavy_words = st.lists(st.text(alphabet="ab", min_size=1, max_size=6), max_size=10).map(" ".join)
+
+
+@pytest.mark.parametrize("rule", [pytest.param(rule, marks=pytest.mark.claim(claim, "regex.chunk-frequency"), id=rule)
+                                  for rule, claim in RULE_CLAIMS.items()], indirect=True)
+@given(text=tie_heavy_words, vocab_size=strategies.vocab_sizes,
+       pattern=st.sampled_from((GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN)))
+def test_each_rule_combines_with_a_split_pattern(bpe, require_feature, rule, text, vocab_size, pattern):
+    """With both keywords, the rule breaks the ties among pairs counted inside chunks."""
+    require_feature("train(pattern=)")
+    result = merges_of(bpe.train(text, vocab_size, pattern=pattern, tie_rule=rule))
+    with checking(RULE_CLAIMS[rule]):  # the counts inside chunks are regex's, checked there
+        expect_equal(result, merges_of(oracle_chunks.train(text, vocab_size, pattern, rule)), "merges")
 
 
 @pytest.fixture

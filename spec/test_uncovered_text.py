@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec import cases, oracle, oracle_chunks, oracle_greedy, strategies
+from spec.blame import checking
 from spec.shapes import ids_of, merges_of
 
 pytestmark = [pytest.mark.level("regex"), pytest.mark.claim("regex.covers-text")]
@@ -54,3 +55,25 @@ def test_train_and_encode_refuse_what_the_pattern_leaves_out(bpe, text, vocab_si
     with pytest.raises(ValueError) as raised:
         bpe.encode(text, merges, pattern=pattern)
     assert_names_position(raised.value, position)
+
+
+#: 🌍 given as its UTF-16 surrogate pair: two of the caller's characters, one once repaired.
+PAIR = "\ud83c\udf0d"
+
+
+@pytest.mark.level("surrogates")  # a str holding surrogate code points is that level's, beyond regex's own
+@pytest.mark.claim("surrogates.repaired")
+@pytest.mark.parametrize("text, position", [(PAIR + PAIR + " x", 4), ("a" + PAIR + "b" + PAIR + "\n", 6)],
+                         ids=["after-two-pairs", "between-pairs"])
+def test_the_position_counts_the_callers_characters_across_surrogate_pairs(bpe, require_feature, text, position):
+    """A position in an error message is a ``str`` index into the text as given (spec/CONTRACT.md, surrogates)."""
+    require_feature("train(pattern=)")
+    require_feature("encode(pattern=)")
+    with checking("regex.covers-text"), pytest.raises(ValueError) as raised:
+        bpe.train(text, 300, pattern=r"\S+")
+    with checking("surrogates.repaired"):
+        assert_names_position(raised.value, position)
+    with checking("regex.covers-text"), pytest.raises(ValueError) as raised:
+        bpe.encode(text, {}, pattern=r"\S+")
+    with checking("surrogates.repaired"):
+        assert_names_position(raised.value, position)

@@ -11,7 +11,7 @@ import { PatternError } from "./patterns.mjs";
 import { train } from "./train.mjs";
 import { streamDecode } from "./stream.mjs";
 import { segmentWord, trainWords } from "./words.mjs";
-import { withCallerCodePoints } from "./special.mjs";
+import { withCallerCodePoints } from "./caller.mjs";
 import { load, save } from "./persist.mjs";
 
 const FEATURES = [

@@ -67,7 +67,7 @@ export function encode(text, table, { pattern = null, specialTokens = null, allo
       for (const id of encodeIds(Array.from(utf8Bytes(plain)), table)) out.push(id);
     } else {
       const offset = start ? codePointCount(text.slice(0, start)) : 0;
-      for (const chunk of chunksOf(pattern, plain.toWellFormed(), offset)) for (const id of table.chunk(chunk)) out.push(id);
+      for (const chunk of chunksOf(pattern, plain.toWellFormed(), offset, start)) for (const id of table.chunk(chunk)) out.push(id);
     }
   }
   return out;

@@ -6,6 +6,7 @@
 // the regex module's. Any other pattern goes through `translate`, which rewrites the few
 // constructs whose meaning differs (\s \S \d \D, `.`, `$`, possessive quantifiers); whatever
 // JavaScript then cannot compile is answered with a ValueError.
+import { callerPositionOfUnits } from "./caller.mjs";
 
 // The regex module's \s is Unicode White_Space (JavaScript's \s adds U+FEFF and lacks U+0085).
 const WS = "\\p{White_Space}";
@@ -56,23 +57,24 @@ export function compilePattern(pattern) {
 /**
  * Every whole match of the pattern in text, in order, empty ones left out. The matches must
  * cover the text: a character in no match is a ValueError naming its position (in code
- * points, as Python counts, plus `offset`), since it would otherwise vanish from the tokens.
+ * points, as Python counts, plus `offset`; `offsetUnits` is the same start in UTF-16 units),
+ * since it would otherwise vanish from the tokens.
  */
-export function chunksOf(pattern, text, offset = 0) {
+export function chunksOf(pattern, text, offset = 0, offsetUnits = 0) {
   const re = compilePattern(pattern);
   const out = [];
   let covered = 0; // UTF-16 units covered so far; matches come in order and never overlap
   for (const match of text.matchAll(re)) {
-    if (match.index > covered) throw uncovered(pattern, text, covered, offset);
+    if (match.index > covered) throw uncovered(pattern, text, covered, offset, offsetUnits);
     covered = match.index + match[0].length;
     if (match[0]) out.push(match[0]);
   }
-  if (covered < text.length) throw uncovered(pattern, text, covered, offset);
+  if (covered < text.length) throw uncovered(pattern, text, covered, offset, offsetUnits);
   return out;
 }
 
-function uncovered(pattern, text, at, offset) {
-  const position = offset + codePointCount(text.slice(0, at));
+function uncovered(pattern, text, at, offset, offsetUnits) {
+  const position = callerPositionOfUnits(offsetUnits + at) ?? offset + codePointCount(text.slice(0, at));
   const character = String.fromCodePoint(text.codePointAt(at));
   const error = new Error(`the split pattern ${JSON.stringify(pattern)} does not cover the text: the character `
     + `${JSON.stringify(character)} at position ${position} is in no match and would be lost; a split pattern must `

@@ -4,6 +4,7 @@
 
 import { valueError } from "./core.mjs";
 import { codePointCount } from "./patterns.mjs";
+import { callerPositionOfUnits } from "./caller.mjs";
 
 /** Reject specials that could not round-trip: empty strings, bad ids, shared ids. */
 export function checkSpecialTokens(specialTokens) {
@@ -22,22 +23,6 @@ function policySet(policy, known, name) {
     throw valueError(`${name} must be 'all' or a collection of special strings, not ${JSON.stringify(policy)}`);
   }
   return new Set(policy.filter((s) => known.has(s)));
-}
-
-/** The code points the caller sent, while a call on such a text runs (else null). */
-let callerCodePoints = null;
-
-export function withCallerCodePoints(codePoints, run) {
-  callerCodePoints = codePoints;
-  try { return run(); } finally { callerCodePoints = null; }
-}
-
-/** The caller's character position of a UTF-16 index into the text it sent. */
-function callerPosition(text, unitIndex) {
-  if (!callerCodePoints) return codePointCount(text.slice(0, unitIndex));
-  let units = 0, position = 0;
-  while (units < unitIndex) units += callerCodePoints[position++] > 0xffff ? 2 : 1;
-  return position;
 }
 
 const escape = (s) => s.replace(/[\\^$.*+?()[\]{}|\/]/g, "\\$&");
@@ -62,7 +47,7 @@ export function splitSpecial(text, specialTokens, allowedSpecial, disallowedSpec
   for (const match of text.matchAll(finder)) {
     const special = match[0];
     if (disallowed.has(special)) {
-      throw valueError(`disallowed special token "${special}" at position ${callerPosition(text, match.index)} of the text: pass it in allowed_special to encode it as its id, or leave it out of disallowed_special to encode it as plain text`);
+      throw valueError(`disallowed special token "${special}" at position ${callerPositionOfUnits(match.index) ?? codePointCount(text.slice(0, match.index))} of the text: pass it in allowed_special to encode it as its id, or leave it out of disallowed_special to encode it as plain text`);
     }
     if (match.index > start) pieces.push([text.slice(start, match.index), start]);
     pieces.push(ids.get(special));

@@ -93,7 +93,8 @@ def encode(text: str, merges: dict[Pair, int]) -> list[int]:
 #     def build_vocab(merges, special_tokens=None): ...
 #
 # pattern (regex): a pattern for the `regex` module (spec/patterns.py has GPT-2's and GPT-4's).
-#   Cut the text into chunks, regex.findall(pattern, text); train counts pairs inside chunks
+#   Cut the text into chunks, the whole matches in order (regex.findall when the pattern has
+#   no groups; with groups, m.group() of regex.finditer); train counts pairs inside chunks
 #   only (ties: first occurrence scanning the chunks in text order); encode merges inside
 #   each chunk only. Counting each distinct chunk once, times how often it occurs, is faster.
 #   The matches must cover the text: a character in no match (r"\w+" on "hi there!") raises
@@ -184,4 +185,5 @@ def segment_word(word: str, merges: list, end_of_word: str | None = "_") -> list
 #     def train(text, vocab_size, *, tie_rule="first-counted"): ...
 # "first-counted" (the default above), "lowest-pair" (the smallest pair of ids among the
 # tied) or "bytes-greatest" (the greatest (bytes of left, bytes of right)); any other name
-# raises ValueError listing these three. See spec/CONTRACT.md.
+# raises ValueError listing these three. With pattern= too, the rule breaks ties among the
+# pairs counted inside chunks. See spec/CONTRACT.md.
