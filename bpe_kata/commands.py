@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -22,16 +23,31 @@ class Stop(Exception):
 
 
 def _impl(value: str | None):
-    import os
-
     from spec.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
 
     if os.getcwd() not in sys.path:  # as `python -m` and `bpe-kata check` do: solutions.mine from a clone
         sys.path.insert(0, os.getcwd())
+    if value and value.startswith("cmd:"):
+        return _isolated(value)
     try:
         return load_implementation(value or DEFAULT_IMPL)
     except ImplementationNotFound as error:
         raise Stop(str(error), 2) from None
+
+
+def _isolated(value: str):
+    """A ``cmd:`` implementation behind the stdio protocol, connected; closed when the command ends."""
+    import atexit
+
+    from bpe_kata.isolated import IsolatedImplementation, IsolationFault, parse_command, python_path_env
+
+    try:
+        implementation = IsolatedImplementation(parse_command(value), name=value, cwd=os.getcwd(),
+                                                env=python_path_env()).connect()
+    except (ValueError, IsolationFault) as error:
+        raise Stop(f"--impl {value}: {error}", 2) from None
+    atexit.register(implementation.close)
+    return implementation
 
 
 def _call(what: str, impl_name: str, function, *args, **kwargs):

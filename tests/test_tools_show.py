@@ -107,3 +107,23 @@ def test_a_terminal_gets_colours(tmp_path):
     render_rich([Row("t", tokens_of(ids, token_bytes(merges)), [False] * len(ids))], console)
     assert "\x1b[" in console.export_text(styles=True, clear=False)  # coloured
     assert " ".join(str(i) for i in ids) in " ".join(console.export_text().split())
+
+
+def test_a_cmd_implementation_is_drawn_through_the_protocol(tmp_path, capsys):
+    """``--impl cmd:...`` runs the implementation in a child, as the spec's isolated runs do."""
+    import shlex
+    import sys
+
+    import reference
+
+    corpus = table_file(tmp_path)
+    command = f"cmd:{shlex.quote(sys.executable)} -m bpe_kata.server reference"
+    code, lines, err = shown(capsys, "aaabac", "--impl", command, "--table", f"{corpus}:259")
+    assert code == 0, err
+    [(labels, ids)] = token_rows(lines)
+    assert ids == reference.encode("aaabac", reference.train(WALKTHROUGH, 259))
+
+
+def test_a_cmd_that_is_no_implementation_is_a_clear_error(capsys):
+    code, _, err = shown(capsys, "abc", "--impl", "cmd:/nonexistent/bpe-binary")
+    assert code == 2 and "cmd:/nonexistent/bpe-binary" in err
