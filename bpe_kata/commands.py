@@ -1,4 +1,4 @@
-"""The tools' subcommands (``bpe-kata show|trace|curve|grade``): argument parsing and output only."""
+"""The tools' subcommands (``bpe-kata show|trace|curve|grade|matrix``): argument parsing and output only."""
 
 from __future__ import annotations
 
@@ -225,7 +225,41 @@ def grade(argv: list[str]) -> int:
     return 0 if all(o.verdict == "green" for o in outcomes) else 1
 
 
-COMMANDS = {"show": show, "trace": trace, "curve": curve, "grade": grade}
+def matrix(argv: list[str]) -> int:
+    import datetime
+
+    from bpe_kata import matrix as conformance
+    from bpe_kata.matrix_html import render
+
+    passthrough: list[str] = []
+    if "--" in argv:
+        at = argv.index("--")
+        argv, passthrough = argv[:at], argv[at + 1:]
+    parser = argparse.ArgumentParser(prog="bpe-kata matrix", description=(
+        "Run every installed library adapter (bpe_kata/adapters) through bpe-kata gate, in parallel, and print "
+        "which levels each passes, its tie rule and how each failed claim differs. Options after -- go to every "
+        "gate run, e.g. -- --level train."))
+    parser.add_argument("--only", action="append", metavar="LIBRARY", help="only this library (repeatable)")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per library (default 600)")
+    parser.add_argument("--jobs", type=int, default=None, help="libraries run at once (default: the cores)")
+    parser.add_argument("--json", type=Path, help="write the matrix as JSON")
+    parser.add_argument("--html", type=Path, help="write the matrix as a standalone HTML page")
+    parser.add_argument("--reports", type=Path, metavar="DIR", help="keep each library's gate JSON and HTML report")
+    options = parser.parse_args(argv)
+    rows = [r for r in conformance.installed() if not options.only or r.library in options.only]
+    if not rows:
+        raise Stop("no adapter's library is installed: pip install 'bpe-kata[matrix]'", 2)
+    conformance.run(rows, passthrough, options.timeout, options.jobs, options.reports)
+    measured = datetime.date.today().isoformat()
+    print("\n".join(conformance.render_plain(rows)))
+    if options.json:
+        options.json.write_text(json.dumps(conformance.as_json(rows, measured), indent=1), encoding="utf-8")
+    if options.html:
+        options.html.write_text(render(rows, measured), encoding="utf-8")
+    return 0 if all(r.outcome and r.outcome.ended == "finished" for r in rows) else 1
+
+
+COMMANDS = {"show": show, "trace": trace, "curve": curve, "grade": grade, "matrix": matrix}
 
 
 def run(command: str, argv: list[str]) -> int:

@@ -47,6 +47,7 @@ class Outcome:
     detail: str = ""
     page: Path | None = None  # the submission's own HTML report, when kept
     complete: bool = True  # False when the report says some selected tests never finished
+    report: dict = field(default_factory=dict)  # the child's whole JSON report, when it wrote one
 
     def cell(self, level: str) -> str:
         counts = self.levels.get(level)
@@ -74,13 +75,13 @@ def display_name(submission: str) -> str:
     return path.stem if path.name == "__init__.py" else path.name.removesuffix(".py") or submission
 
 
-def command(submission: str, report: Path, extra: list[str]) -> list[str]:
+def command(submission: str, report: Path, extra: list[str], runner: list[str] = RUNNER) -> list[str]:
     target = submission if submission.startswith("cmd:") or not Path(submission).exists() else str(Path(submission).resolve())
-    return [*RUNNER, target, "--isolated", "--bpe-report", str(report), *RUN_OPTIONS, *extra]
+    return [*runner, target, "--isolated", "--bpe-report", str(report), *RUN_OPTIONS, *extra]
 
 
 def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, keep: Path | None = None,
-            slot: int = 0) -> Outcome:
+            slot: int = 0, runner: list[str] = RUNNER) -> Outcome:
     """Run the spec on one submission in a child process; never raises for the submission's faults.
 
     With ``keep``, the child's JSON and HTML reports stay there as ``NN-NAME.json`` and ``.html``."""
@@ -93,7 +94,7 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
         report = Path(tempfile.mkstemp(prefix="grade-", suffix=".json", dir=workdir)[1])
     report.unlink(missing_ok=True)
     start = time.monotonic()
-    child = subprocess.Popen(command(submission, report, extra), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    child = subprocess.Popen(command(submission, report, extra, runner), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              stdin=subprocess.DEVNULL, start_new_session=True, text=True, errors="replace")
     try:
         output, _ = child.communicate(timeout=timeout)
@@ -104,7 +105,7 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
     outcome.seconds = time.monotonic() - start
     outcome.exit_code = child.returncode
     if report.is_file():
-        data = json.loads(report.read_text(encoding="utf-8"))
+        data = outcome.report = json.loads(report.read_text(encoding="utf-8"))
         outcome.levels = data.get("levels", {})
         outcome.mistakes = data.get("likely_mistakes", [])
         outcome.failed_claims = [cid for cid, c in data.get("claims", {}).items() if c.get("status") == "failed"]
@@ -120,14 +121,15 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
 
 
 def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | None = None,
-          keep: Path | None = None) -> list[Outcome]:
-    """Every submission's outcome, in the order given (``keep``: a folder for each one's reports)."""
+          keep: Path | None = None, runner: list[str] = RUNNER) -> list[Outcome]:
+    """Every submission's outcome, in the order given (``keep``: a folder for each one's reports;
+    ``runner``: the command each one runs under, ``bpe-kata check`` unless told)."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(submissions) or 1))
     if keep is not None:
         keep = keep.expanduser().resolve()
         keep.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bpe-kata-grade-") as workdir, ThreadPoolExecutor(jobs) as pool:
-        return list(pool.map(lambda args: run_one(args[1], extra, timeout, Path(workdir), keep, args[0]),
+        return list(pool.map(lambda args: run_one(args[1], extra, timeout, Path(workdir), keep, args[0], runner),
                              enumerate(submissions, 1)))
 
 

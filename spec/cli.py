@@ -27,7 +27,8 @@ USAGE = """bpe-kata check [IMPL] [pytest options...]   run the spec against IMPL
        bpe-kata trace CORPUS --vocab N [--impl X]   training merge by merge, with counts
        bpe-kata curve CORPUS [--vocab 256..4096]    bytes per token against vocabulary size (--out PNG)
        bpe-kata grade SUBMISSIONS... [-- OPTIONS]   a class table: the spec on each, in parallel, isolated
-       bpe-kata mutate [--gate] [mutmut options...]  mutation-test the reference against the spec (dev extra)"""
+       bpe-kata mutate [--gate] [mutmut options...]  mutation-test the reference against the spec (dev extra)
+       bpe-kata matrix [--html F] [--json F]        the gate on every installed BPE library (matrix extra)"""
 
 
 def check(argv: list[str]) -> int:
@@ -217,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             print("usage: bpe-kata words-budget [IMPL]", file=sys.stderr)
             return 2
         return words_budget(rest[0] if rest else None)
-    if command in ("show", "trace", "curve", "grade"):
+    if command in ("show", "trace", "curve", "grade", "matrix"):
         from bpe_kata.commands import run
 
         return run(command, rest)

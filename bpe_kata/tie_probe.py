@@ -1,0 +1,64 @@
+"""Which documented tie rule an implementation's default ``train`` follows.
+
+Run as ``python -m bpe_kata.tie_probe IMPL`` (a child process: the library may crash or hang);
+prints one JSON object. It trains on the ties cases' texts (spec/cases/ties.json) and on small
+texts where the three documented rules all disagree, and compares each table with the
+reference's under every rule. A rule is named only when it matches on every probe.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+from reference import train as reference_train
+from spec.cases import load_file
+from spec.levels import TIE_RULES
+from spec.loader import load_implementation
+
+TIES_FILE = Path(__file__).resolve().parent.parent / "spec" / "cases" / "ties.json"
+
+
+def _disagreeing_texts(count: int = 6, seed: int = 0) -> list[tuple[str, int]]:
+    """Small texts on which every documented rule learns a different table."""
+    rng, found = random.Random(seed), []
+    while len(found) < count:
+        text = "".join(rng.choice("abcdZ ") for _ in range(rng.randint(8, 16)))
+        tables = {json.dumps(sorted(reference_train(text, 260, tie_rule=r).items())) for r in TIE_RULES}
+        if len(tables) == len(TIE_RULES):
+            found.append((text, 260))
+    return found
+
+
+def probes() -> list[tuple[str, int]]:
+    from_cases = {(c["input"]["text"], c["input"]["vocab_size"]) for c in load_file(TIES_FILE)["cases"]}
+    return sorted(from_cases) + _disagreeing_texts()
+
+
+def identify(impl) -> dict:
+    if not callable(getattr(impl, "train", None)):
+        return {"rule": None, "verdict": "no trainer", "probes": []}
+    matches = {rule: 0 for rule in TIE_RULES}
+    seen = []
+    for text, vocab_size in probes():
+        learned = [list(pair) + [idx] for pair, idx in dict(impl.train(text, vocab_size)).items()]
+        agree = [r for r in TIE_RULES
+                 if learned == [list(p) + [i] for p, i in reference_train(text, vocab_size, tie_rule=r).items()]]
+        for rule in agree:
+            matches[rule] += 1
+        seen.append({"text": text, "vocab_size": vocab_size, "merges": learned, "agrees_with": agree})
+    whole = [rule for rule, n in matches.items() if n == len(seen)]
+    verdict = whole[0] if len(whole) == 1 else "none of the documented rules" if not whole else "undecided"
+    return {"rule": whole[0] if len(whole) == 1 else None, "verdict": verdict, "matches": matches,
+            "probes": seen}
+
+
+def main(argv: list[str]) -> int:
+    print(json.dumps(identify(load_implementation(argv[0]))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
