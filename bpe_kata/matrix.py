@@ -60,10 +60,14 @@ def probe_ties(adapter: str, timeout: float) -> dict:
                               timeout=timeout, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return {"rule": None, "verdict": "probe timed out"}
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+    try:
+        answer = json.loads(done.stdout) if done.returncode == 0 else None
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}, no answer"])[-1]
         return {"rule": None, "verdict": f"probe failed: {last[:160]}"}
-    return json.loads(done.stdout)
+    return answer
 
 
 def classify(row: Row, claims=None, notes: dict | None = None) -> dict:

@@ -20,6 +20,18 @@ pre{background:#fff;border:1px solid #ddd;padding:.4rem;white-space:pre-wrap;fon
 .source{color:#555;font-size:.9rem}
 """
 
+#: ``#open=LIBRARY`` (or ``#open=all``) opens that row's cells, for a link that shows one library's claims.
+SCRIPT = """
+var asked = decodeURIComponent(location.hash.replace(/^#open=/, ''));
+if (asked && asked !== location.hash) {
+  document.querySelectorAll('#matrix tbody tr').forEach(function (row) {
+    if (asked === 'all' || row.getAttribute('data-library') === asked) {
+      row.querySelectorAll('details').forEach(function (d) { d.open = true; });
+    }
+  });
+}
+"""
+
 
 def _status_class(text: str) -> str:
     if text == "green":
@@ -63,5 +75,6 @@ def render(rows: list[Row], measured: str) -> str:
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>bpe-kata: conformance matrix</title>"
             f"<style>{STYLE}</style></head><body><h1>bpe-kata: conformance matrix</h1>"
             f'<p class="source">measured {escape(measured)}; each library through its adapter in bpe_kata/adapters, '
-            "run by <code>bpe-kata gate</code>. Open a cell for its claims.</p>"
-            f'<table id="matrix"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></body></html>\n')
+            "run by <code>bpe-kata gate</code>. Open a cell for its claims; <code>#open=all</code> opens every cell.</p>"
+            f'<table id="matrix"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+            f"<script>{SCRIPT}</script></body></html>\n")
