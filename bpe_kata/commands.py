@@ -242,6 +242,9 @@ def matrix(argv: list[str]) -> int:
     parser.add_argument("--only", action="append", metavar="LIBRARY", help="only this library (repeatable)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per library (default 600)")
     parser.add_argument("--jobs", type=int, default=None, help="libraries run at once (default: the cores)")
+    parser.add_argument("--call-timeout", type=float, default=10.0, help=(
+        "seconds per call to a library (default 10, several times what the reference needs for the slowest "
+        "call): a call past it fails its claim as 'timed out' and the run goes on"))
     parser.add_argument("--json", type=Path, help="write the matrix as JSON")
     parser.add_argument("--html", type=Path, help="write the matrix as a standalone HTML page")
     parser.add_argument("--reports", type=Path, metavar="DIR", help="keep each library's gate JSON and HTML report")
@@ -249,6 +252,7 @@ def matrix(argv: list[str]) -> int:
     rows = [r for r in conformance.installed() if not options.only or r.library in options.only]
     if not rows:
         raise Stop("no adapter's library is installed: pip install 'bpe-kata[matrix]'", 2)
+    passthrough = ["--call-timeout", f"{options.call_timeout:g}", *passthrough]
     conformance.run(rows, passthrough, options.timeout, options.jobs, options.reports)
     measured = datetime.date.today().isoformat()
     print("\n".join(conformance.render_plain(rows)))

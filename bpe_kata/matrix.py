@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 from bpe_kata import grade
-from bpe_kata.adapters import ADAPTERS
+from bpe_kata.adapters import ADAPTERS, VARIANTS
 from spec.levels import ALL_LEVEL_NAMES
 from spec.ledger import load_claims
 
@@ -41,7 +41,8 @@ class Row:
 
     @property
     def name(self) -> str:
-        return f"{self.library} {self.version}"
+        variant = VARIANTS.get(self.adapter)
+        return f"{self.library} {self.version}" + (f" ({variant})" if variant else "")
 
 
 def installed(adapters: dict[str, str] = ADAPTERS) -> list[Row]:
@@ -148,7 +149,7 @@ def render_plain(rows: list[Row]) -> list[str]:
 
 def as_json(rows: list[Row], measured: str) -> dict:
     return {"measured": measured, "python": sys.version.split()[0], "levels": levels_seen(rows), "rows": [
-        {"library": r.library, "version": r.version, "adapter": r.adapter, "tie_rule": r.ties,
+        {"library": r.library, "version": r.version, "name": r.name, "adapter": r.adapter, "tie_rule": r.ties,
          "ended": r.outcome.ended if r.outcome else None, "seconds": round(r.outcome.seconds, 1) if r.outcome else None,
          "levels": r.outcome.levels if r.outcome else {}, "differences": r.differences,
          "claims": {cid: c.get("status") for cid, c in (r.outcome.report.get("claims", {}) if r.outcome else {}).items()}}

@@ -8,8 +8,12 @@ says why. ``bpe-kata matrix`` runs each one through ``bpe-kata gate``.
 #: Adapter module -> the distribution it wraps (its version goes in the matrix).
 ADAPTERS = {
     "bpe_kata.adapters.with_tiktoken": "tiktoken",
+    "bpe_kata.adapters.with_tiktoken_reference_trained": "tiktoken",
     "bpe_kata.adapters.with_tokenizers": "tokenizers",
     "bpe_kata.adapters.with_rustbpe": "rustbpe",
     "bpe_kata.adapters.with_bpeasy": "bpeasy",
     "bpe_kata.adapters.with_sentencepiece": "sentencepiece",
 }
+
+#: Adapters that measure a library with help: the row's name says which.
+VARIANTS = {"bpe_kata.adapters.with_tiktoken_reference_trained": "tables trained by the reference"}

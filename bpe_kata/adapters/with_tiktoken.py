@@ -23,14 +23,15 @@ def _encoding(merges, special_tokens, pattern):
                              special_tokens=dict(special_tokens or {}))
 
 
-_cached = PerTable(lambda merges, specials: {})
+_cached = PerTable(lambda merges: {})
 
 
 def _encoding_for(merges, special_tokens, pattern):
-    per_pattern = _cached(merges, special_tokens)
-    if pattern not in per_pattern:
-        per_pattern[pattern] = _encoding(merges, special_tokens, pattern)
-    return per_pattern[pattern]
+    built = _cached(merges)  # specials and pattern arrive afresh with each call: keyed by value
+    key = (pattern, tuple(sorted((special_tokens or {}).items())))
+    if key not in built:
+        built[key] = _encoding(merges, special_tokens, pattern)
+    return built[key]
 
 
 def encode(text, merges, *, special_tokens=None, allowed_special=frozenset(), disallowed_special="all",

@@ -73,19 +73,20 @@ def _tokenizer(pieces: dict[int, bytes], merges, pattern, specials) -> Tokenizer
     return tokenizer
 
 
-_for_table = PerTable(lambda merges, specials: {})
+_for_table = PerTable(lambda merges: {})
 
 
 def encode(text, merges, *, special_tokens=None, allowed_special=frozenset(), disallowed_special="all",
            pattern=None):
     special_tokens = special_tokens or {}
     allowed = tuple(sorted(special_tokens if allowed_special == "all" else set(allowed_special) & set(special_tokens)))
-    built = _for_table(merges, special_tokens)
-    if (pattern, allowed) not in built:
+    built = _for_table(merges)  # specials and pattern arrive afresh with each call: keyed by value
+    key = (pattern, tuple((s, special_tokens[s]) for s in allowed))
+    if key not in built:
         pieces = token_bytes(merges)
         pieces.update({special_tokens[s]: s.encode("utf-8") for s in allowed})
-        built[pattern, allowed] = _tokenizer(pieces, merges, pattern, allowed)
-    return built[pattern, allowed].encode(text, add_special_tokens=False).ids
+        built[key] = _tokenizer(pieces, merges, pattern, allowed)
+    return built[key].encode(text, add_special_tokens=False).ids
 
 
 def build_vocab(merges, special_tokens=None):
