@@ -84,7 +84,7 @@ def classify(row: Row, claims=None, notes: dict | None = None) -> dict:
         tie_bound = claim is not None and claim.depends_on_tie_rule == "first-counted"
         if tie_bound and rule not in (None, "first-counted"):
             kind = ALTERNATIVE
-        elif tie_bound and row.ties.get("verdict") == "none of the documented rules":
+        elif tie_bound and str(row.ties.get("verdict", "")).startswith("none of the documented rules"):
             kind = UNDOCUMENTED_TIES
         elif entry.get("first_failure", "").startswith("timed out"):
             kind = SLOW

@@ -3,7 +3,8 @@
 Run as ``python -m bpe_kata.tie_probe IMPL`` (a child process: the library may crash or hang);
 prints one JSON object. It trains on the ties cases' texts (spec/cases/ties.json) and on small
 texts where the three documented rules all disagree, and compares each table with the
-reference's under every rule. A rule is named only when it matches on every probe.
+reference's under every rule. A rule is named only when it matches on every probe; a library
+that follows none is checked against the undocumented rules seen in the wild (``UNDOCUMENTED``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import random
 import sys
 from pathlib import Path
 
+from reference import get_stats as reference_get_stats
+from reference import merge as reference_merge
 from reference import train as reference_train
 from spec.cases import load_file
 from spec.levels import TIE_RULES
@@ -30,6 +33,35 @@ def _disagreeing_texts(count: int = 6, seed: int = 0) -> list[tuple[str, int]]:
         if len(tables) == len(TIE_RULES):
             found.append((text, 260))
     return found
+
+
+def _byte_level_rank() -> dict[int, int]:
+    """Each byte's place when bytes are sorted by GPT-2's printable stand-in character (the order
+    tokenizers' byte-level alphabet gets its ids in): printable ASCII and Latin-1 first."""
+    kept = {*range(33, 127), *range(161, 173), *range(174, 256)}
+    stand_in, extra = {}, 256
+    for b in range(256):
+        stand_in[b], extra = (b, extra) if b in kept else (extra, extra + 1)
+    return {b: place for place, b in enumerate(sorted(range(256), key=stand_in.get))}
+
+
+def train_lowest_byte_level_pair(text: str, vocab_size: int) -> dict:
+    """Ties to the lowest pair of ids when a byte's id is its byte-level rank (merges keep theirs):
+    an undocumented rule, named here so that a library following it is recognised."""
+    ids, merges, key = list(text.encode("utf-8")), {}, _byte_level_rank()
+    for idx in range(256, vocab_size):
+        stats = reference_get_stats(ids)
+        if not stats:
+            break
+        top = max(stats.values())
+        best = min((p for p, n in stats.items() if n == top), key=lambda p: (key[p[0]], key[p[1]]))
+        merges[best], key[idx] = idx, idx
+        ids = reference_merge(ids, best, idx)
+    return merges
+
+
+#: Rules no document names, recognised so the matrix can say which one a library follows.
+UNDOCUMENTED = {"lowest-pair in byte-level alphabet order": train_lowest_byte_level_pair}
 
 
 def probes() -> list[tuple[str, int]]:
@@ -51,6 +83,11 @@ def identify(impl) -> dict:
         seen.append({"text": text, "vocab_size": vocab_size, "merges": learned, "agrees_with": agree})
     whole = [rule for rule, n in matches.items() if n == len(seen)]
     verdict = whole[0] if len(whole) == 1 else "none of the documented rules" if not whole else "undecided"
+    if not whole:
+        named = [name for name, rule in UNDOCUMENTED.items()
+                 if all([list(p) + [i] for p, i in rule(x["text"], x["vocab_size"]).items()] == x["merges"]
+                        for x in seen)]
+        verdict += f" ({named[0]})" if named else ""
     return {"rule": whole[0] if len(whole) == 1 else None, "verdict": verdict, "matches": matches,
             "probes": seen}
 

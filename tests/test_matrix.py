@@ -100,7 +100,9 @@ def test_the_matrix_names_each_library_its_tie_rule_and_its_differences(two_libr
     assert set(rows) == set(TWO) and "train" in data["levels"]
     assert rows["rustbpe"]["tie_rule"]["verdict"] == "lowest-pair"
     assert rows["rustbpe"]["differences"]["train.tie-first-counted"]["class"] == matrix.ALTERNATIVE
-    assert rows["tokenizers"]["tie_rule"]["verdict"] == "none of the documented rules"
+    assert rows["tokenizers"]["tie_rule"]["verdict"] == ("none of the documented rules "
+                                                         "(lowest-pair in byte-level alphabet order)")
+    assert rows["tokenizers"]["differences"]["train.tie-first-counted"]["class"] == matrix.UNDOCUMENTED_TIES
     for row in rows.values():
         assert row["levels"]["train"]["status"] == "FAILED"
         assert all(d["first_failure"] for d in row["differences"].values())

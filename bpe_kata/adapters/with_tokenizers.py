@@ -62,14 +62,17 @@ def train(text, vocab_size, *, pattern=None):
     return merges
 
 
-def _tokenizer(pieces: dict[int, bytes], merges, pattern, specials) -> Tokenizer:
+def _tokenizer(pieces: dict[int, bytes], merges, pattern, specials=None) -> Tokenizer:
     vocab = {_text(piece): idx for idx, piece in pieces.items()}
+    vocab.update(specials or {})  # an added token keeps the id its text has in the vocabulary
     learned = [(_text(pieces[a]), _text(pieces[b])) for (a, b), _ in sorted(merges.items(), key=lambda kv: kv[1])]
     tokenizer = Tokenizer(models.BPE(vocab=vocab, merges=learned))
     tokenizer.pre_tokenizer = _pre_tokenizer(pattern)
     tokenizer.decoder = decoders.ByteLevel()
     if specials:
         tokenizer.add_special_tokens([AddedToken(s, special=True, normalized=False) for s in specials])
+        if any(tokenizer.token_to_id(s) != idx for s, idx in specials.items()):
+            raise RuntimeError("adapter bug: tokenizers did not keep a special token's id")
     return tokenizer
 
 
@@ -83,9 +86,7 @@ def encode(text, merges, *, special_tokens=None, allowed_special=frozenset(), di
     built = _for_table(merges)  # specials and pattern arrive afresh with each call: keyed by value
     key = (pattern, tuple((s, special_tokens[s]) for s in allowed))
     if key not in built:
-        pieces = token_bytes(merges)
-        pieces.update({special_tokens[s]: s.encode("utf-8") for s in allowed})
-        built[key] = _tokenizer(pieces, merges, pattern, allowed)
+        built[key] = _tokenizer(token_bytes(merges), merges, pattern, dict(key[1]))
     return built[key].encode(text, add_special_tokens=False).ids
 
 
