@@ -31,19 +31,14 @@ CHAR = _byte_chars()
 BYTE = {c: b for b, c in enumerate(CHAR)}
 
 
-def _text(piece: bytes) -> str:
-    return "".join(CHAR[b] for b in piece)
-
-
-def _bytes(text: str) -> bytes:
-    return bytes(BYTE[c] for c in text)
+_text = lambda piece: "".join(CHAR[b] for b in piece)  # noqa: E731
+_bytes = lambda text: bytes(BYTE[c] for c in text)  # noqa: E731
 
 
 def _pre_tokenizer(pattern):
     byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
-    if pattern is None:
-        return byte_level
-    return pre_tokenizers.Sequence([pre_tokenizers.Split(Regex(pattern), behavior="isolated"), byte_level])
+    split = [] if pattern is None else [pre_tokenizers.Split(Regex(pattern), behavior="isolated")]
+    return pre_tokenizers.Sequence([*split, byte_level])
 
 
 def train(text, vocab_size, *, pattern=None):
