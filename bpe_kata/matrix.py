@@ -123,10 +123,19 @@ def cell(row: Row, level: str) -> str:
     return row.outcome.cell(level) if row.outcome else "—"
 
 
+#: Terminal cells, short enough for one line per library (the HTML page and JSON say it in full).
+SHORT = {"green": "ok", "not started": "-", "partly started": "part", "not run": "n/r", "partly run": "part"}
+
+
+def short(text: str) -> str:
+    return SHORT.get(text, text.replace("failed ", "F"))
+
+
 def table(rows: list[Row]) -> tuple[list[str], list[list[str]]]:
     levels = levels_seen(rows)
-    header = ["library", "tie rule", *levels, "seconds"]
-    body = [[r.name, r.ties.get("verdict", "?"), *(cell(r, level) for level in levels),
+    header = ["library", "tie rule", *levels, "s"]
+    body = [[r.name, r.ties.get("verdict", "?").replace("none of the documented rules", "undocumented"),
+             *(short(cell(r, level)) for level in levels),
              f"{r.outcome.seconds:.0f}" if r.outcome else "?"] for r in rows]
     return header, body
 
@@ -135,7 +144,8 @@ def render_plain(rows: list[Row]) -> list[str]:
     header, body = table(rows)
     widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
     line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
-    lines = [line(header), "-" * len(line(header)), *map(line, body)]
+    lines = [line(header), "-" * len(line(header)), *map(line, body),
+             "ok: green; -: not started (the library has no such function); F<n>: n tests failed; s: seconds"]
     for r in rows:
         if r.outcome and r.outcome.ended != "finished":
             lines.append(f"{r.name}: {r.outcome.ended} ({r.outcome.detail})")

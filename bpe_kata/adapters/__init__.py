@@ -16,4 +16,4 @@ ADAPTERS = {
 }
 
 #: Adapters that measure a library with help: the row's name says which.
-VARIANTS = {"bpe_kata.adapters.with_tiktoken_reference_trained": "tables trained by the reference"}
+VARIANTS = {"bpe_kata.adapters.with_tiktoken_reference_trained": "reference-trained tables"}
