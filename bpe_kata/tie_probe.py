@@ -17,11 +17,12 @@ from pathlib import Path
 from reference import get_stats as reference_get_stats
 from reference import merge as reference_merge
 from reference import train as reference_train
+from spec import cases as spec_cases
 from spec.cases import load_file
 from spec.levels import TIE_RULES
 from spec.loader import load_implementation
 
-TIES_FILE = Path(__file__).resolve().parent.parent / "spec" / "cases" / "ties.json"
+TIES_FILE = Path(spec_cases.__file__).resolve().parent / "ties.json"
 
 
 def _disagreeing_texts(count: int = 6, seed: int = 0) -> list[tuple[str, int]]:
