@@ -54,8 +54,10 @@ IN_PROCESS_TEST_TIMEOUT = "600"
 
 
 def _safety_net(argv: list[str]) -> list[str]:
+    """pytest-timeout named by its entry point ("timeout"), not its module: outside this repository
+    pytest autoloads it under that name, and a second name for one plugin is an error."""
     given = any(arg == "--timeout" or arg.startswith("--timeout=") for arg in argv)
-    return ["-p", "pytest_timeout"] + ([] if given else ["--timeout", IN_PROCESS_TEST_TIMEOUT])
+    return ["-p", "timeout"] + ([] if given else ["--timeout", IN_PROCESS_TEST_TIMEOUT])
 
 
 GATE_HELP = """usage: bpe-kata gate IMPL [--expect FILE] [--strict-expect] [--write-expect FILE] [pytest options...]

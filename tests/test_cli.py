@@ -175,7 +175,7 @@ def test_check_passes_impl_and_options_to_pytest(monkeypatch):
     monkeypatch.setattr("pytest.main", lambda args: seen.append(args) or 0)
     assert cli.main(["check", "solutions.mine", "--level", "merge", "-q"]) == 0
     assert cli.main(["check", "-x"]) == 0
-    net = ["-p", "pytest_timeout", "--timeout", cli.IN_PROCESS_TEST_TIMEOUT]
+    net = ["-p", "timeout", "--timeout", cli.IN_PROCESS_TEST_TIMEOUT]
     assert seen[0] == [str(cli.SPEC_DIR), "-p", "spec.plugin", *net, "--impl", "solutions.mine", "--level", "merge", "-q"]
     assert seen[1] == [str(cli.SPEC_DIR), "-p", "spec.plugin", *net, "-x"]
 
@@ -187,7 +187,7 @@ def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
     assert cli.main(["gate", "--impl", 'cmd:"node bpe.js"', "--timeout", "5"]) == 0
     assert cli.main(["gate"]) == 2
     assert seen[0][-7:] == [*cli.GATE_OPTIONS, "--impl", "solutions.mine", "--expect", "e.toml"]
-    assert seen[1][3:5] == ["-p", "pytest_timeout"] and "600" not in seen[1]
+    assert seen[1][3:5] == ["-p", "timeout"] and "600" not in seen[1]
     assert {"--isolated", "--strict-levels", "--require-data"} <= set(seen[1])
 
 
