@@ -92,7 +92,10 @@ export function loads(text, name) {
   const numberOf = (field) => {
     if (field.length > MAX_DIGITS) throw fail(`a number of ${field.length} digits: more than ${MAX_DIGITS}, no id needs it`);
     if (!NUMBER.test(field)) throw fail(`${JSON.stringify(field.slice(0, 40))} is not a number (decimal digits, no sign)`);
-    return Number(field);
+    const value = Number(field);
+    // Ids travel as JSON numbers: one beyond 2^53 would not come back exact, so it is refused here.
+    if (!Number.isSafeInteger(value)) throw fail(`${field.length > 20 ? field.slice(0, 20) + "..." : field} is larger than this implementation can hold exactly (${Number.MAX_SAFE_INTEGER})`);
+    return value;
   };
   const json = (field) => {
     let value;
