@@ -188,13 +188,18 @@ def curve(argv: list[str]) -> int:
     return 0
 
 
+def _split_passthrough(argv: list[str]) -> tuple[list[str], list[str]]:
+    """The command's own options, and those after ``--`` that go to every spec run."""
+    if "--" not in argv:
+        return argv, []
+    at = argv.index("--")
+    return argv[:at], argv[at + 1:]
+
+
 def grade(argv: list[str]) -> int:
     from bpe_kata import grade as grading
 
-    passthrough: list[str] = []
-    if "--" in argv:
-        at = argv.index("--")
-        argv, passthrough = argv[:at], argv[at + 1:]
+    argv, passthrough = _split_passthrough(argv)
     parser = argparse.ArgumentParser(prog="bpe-kata grade", description=(
         "Run the spec on each submission (a folder, .py file, module name or cmd:COMMAND) in its own child process, "
         "in parallel, with a time limit each; print the class table. Options after -- go to every run, "
@@ -206,7 +211,7 @@ def grade(argv: list[str]) -> int:
     parser.add_argument("--html", type=Path, help="also write the table as a standalone HTML page")
     parser.add_argument("--reports", type=Path, metavar="DIR",
                         help="keep each submission's JSON and HTML report in DIR (the --html page links them)")
-    parser.add_argument("--expect", type=Path, help="an expectations file, passed to every run (needs the gate runner)")
+    parser.add_argument("--expect", type=Path, help="an expectations file, passed to every run")
     parser.add_argument("--plain", action="store_true")
     options = parser.parse_args(argv)
     if options.expect:
@@ -231,10 +236,7 @@ def matrix(argv: list[str]) -> int:
     from bpe_kata import matrix as conformance
     from bpe_kata.matrix_html import render
 
-    passthrough: list[str] = []
-    if "--" in argv:
-        at = argv.index("--")
-        argv, passthrough = argv[:at], argv[at + 1:]
+    argv, passthrough = _split_passthrough(argv)
     parser = argparse.ArgumentParser(prog="bpe-kata matrix", description=(
         "Run every installed library adapter (bpe_kata/adapters) through bpe-kata gate, in parallel, and print "
         "which levels each passes, its tie rule and how each failed claim differs. Options after -- go to every "
