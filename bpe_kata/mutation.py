@@ -216,6 +216,7 @@ def gate(mutants: list[Mutant], ledger: list[Accepted]) -> GateVerdict:
     """Survivors against the ledger, in the modules whose every mutant was checked.
 
     A survivor is anything that lived through the spec: survived, or had no test at all.
+    A performance-only entry also holds when its mutant timed out (:func:`timed_out_if_slow`).
     """
     unchecked = sorted({m.module for m in mutants if m.status in ("not checked", "interrupted")})
     judged = [m for m in mutants if m.module not in unchecked]
@@ -223,8 +224,17 @@ def gate(mutants: list[Mutant], ledger: list[Accepted]) -> GateVerdict:
     unexpected = [m for m in survivors if not any(entry.matches(m) for entry in ledger)]
     judged_modules = {m.module for m in judged}
     stale = [entry for entry in ledger if entry.module in judged_modules
-             and not any(entry.matches(m) for m in survivors)]
+             and not any(entry.matches(m) for m in survivors + timed_out_if_slow(entry, judged))]
     return GateVerdict(unexpected, stale, unchecked)
+
+
+def timed_out_if_slow(entry: Accepted, judged: list[Mutant]) -> list[Mutant]:
+    """The timed-out mutants that still bear out a performance-only entry.
+
+    A mutant that only makes the reference slower finishes within its CPU budget or runs
+    past it depending on the machine: survived and timed out are both what the entry says.
+    """
+    return [m for m in judged if m.status == "timeout"] if entry.category == "performance-only" else []
 
 
 def render_gate(verdict: GateVerdict, ledger_path: Path) -> list[str]:
@@ -273,8 +283,8 @@ def mutmut_environment(data: Path) -> dict[str, str]:
 
 
 def run_mutmut(mutmut_args: list[str], env: dict[str, str], root: Path) -> int:
-    """``mutmut run ARGS`` in the project root, as its console script would run it."""
-    command = [sys.executable, "-c", "from mutmut.__main__ import cli; cli()", "run", *mutmut_args]
+    """``mutmut run ARGS`` in the project root, with limits on CPU time (bpe_kata/mutmut_runner.py)."""
+    command = [sys.executable, "-m", "bpe_kata.mutmut_runner", "run", *mutmut_args]
     return subprocess.run(command, cwd=root, env=env, check=False).returncode
 
 

@@ -146,6 +146,17 @@ def test_gate_fails_on_an_entry_that_no_longer_survives():
     assert not verdict.passed and verdict.stale == [stale]
 
 
+def test_gate_takes_a_timeout_as_bearing_out_a_performance_only_entry_only():
+    slow = Mutant("reference.toy.x_head__mutmut_1", "timeout", "return ids[:n]", "return ids[:n + 1]")
+    performance = Accepted("reference.toy", "head", "return ids[:n]", "return ids[:n + 1]", "performance-only",
+                           "only slower: survives or runs past its CPU budget, depending on the machine")
+    assert mutation.gate([slow], [performance]).passed
+    not_pinned = entry("head", "return ids[:n]", "return ids[:n + 1]")
+    assert mutation.gate([slow], [not_pinned]).stale == [not_pinned]
+    killed = Mutant("reference.toy.x_head__mutmut_1", "killed", "return ids[:n]", "return ids[:n + 1]")
+    assert mutation.gate([killed], [performance]).stale == [performance]
+
+
 def test_gate_matches_text_not_mutmut_numbers_nor_other_functions():
     renumbered = survivor("reference.toy.x_head__mutmut_7", "return ids[:n]", "return ids[:n + 1]")
     assert mutation.gate([renumbered], [entry("head", "return ids[:n]", "return ids[:n + 1]")]).passed
@@ -277,3 +288,30 @@ def test_a_draft_lists_the_unaccepted_survivors_and_cannot_pass_unread(tmp_path)
     filled = text.replace('category = "?"', 'category = "not-pinned"').replace('why = ""', 'why = "reviewed"')
     ledger.write_text(filled, encoding="utf-8")
     assert mutation.main(["--results-only", "--gate", "--ledger", str(ledger)], root=tmp_path) == 0
+
+
+# --- the tuned mutmut run (bpe_kata/mutmut_runner.py) -----------------------------------------
+
+
+def test_test_durations_are_scaled_down_to_the_recording_runs_cpu_time_never_up():
+    from types import SimpleNamespace
+
+    from bpe_kata import mutmut_runner
+
+    loaded = SimpleNamespace(stats_time=15.0, duration_by_test={"a": 40.0, "b": 20.0})  # wall 4x the CPU
+    assert mutmut_runner.scale_to_cpu_time(loaded) == pytest.approx(0.25)
+    assert loaded.duration_by_test == {"a": pytest.approx(10.0), "b": pytest.approx(5.0)}
+    idle = SimpleNamespace(stats_time=15.0, duration_by_test={"a": 4.0, "b": 2.0})
+    assert mutmut_runner.scale_to_cpu_time(idle) == 1.0 and idle.duration_by_test == {"a": 4.0, "b": 2.0}
+    unknown = SimpleNamespace(stats_time=None, duration_by_test={"a": 4.0})
+    assert mutmut_runner.scale_to_cpu_time(unknown) == 1.0 and unknown.duration_by_test == {"a": 4.0}
+
+
+def test_the_tuned_run_fits_the_installed_mutmut():
+    pytest.importorskip("mutmut")
+    import subprocess
+
+    # install() patches mutmut in the process that runs it: check it in a child, not in this one.
+    code = "from bpe_kata import mutmut_runner; mutmut_runner.install(); print('ok')"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
