@@ -57,15 +57,14 @@ def encode(text: str, merges: Mapping[Pair, int], *, pattern: str | None = None,
             "merges must be a mapping from (int, int) pairs to ids,"
             f" not {type(merges).__name__}"
         )
-    taken = merge_ids(merges) if merges else frozenset()
-    specials = check_special_tokens(special_tokens, taken)
+    specials = check_special_tokens(special_tokens, merge_ids(merges))
     if pattern is not None:
         compile_pattern(pattern)  # a bad pattern fails even for a text too short to need it
     if pattern is None and not specials:
         return encode_ids(list(utf8_bytes(text)), merges)
     pieces = split_special(text, specials, allowed_special, disallowed_special) if specials else [text]
     length_of = {idx: len(special) for special, idx in specials.items()}
-    cache: dict[str, tuple[int, ...]] = {"": ()}  # an empty match gives no ids
+    cache: dict[str, tuple[int, ...]] = {}
     out: list[int] = []
     start = 0  # where the piece begins in ``text``, for error messages
     for piece in pieces:
@@ -132,7 +131,7 @@ def _replay_short(ids: list[int], merges: Mapping[Pair, int]) -> list[int]:
         if best == _ABSENT:
             break
         at = ranks.index(best)
-        if ranks.count(best) > 1:  # several occurrences, overlaps, or a malformed table
+        if ranks.count(best) > 1:  # several occurrences, perhaps overlapping
             ids = merge(ids, (ids[at], ids[at + 1]), best)
             ranks = _ranks(ids, rank_of)
             continue
@@ -194,16 +193,14 @@ class _Replay:
     def _next_batch(self) -> tuple[Pair, list[int]] | None:
         """Drain the lowest-rank bucket: the pair the textbook merges next and its places.
 
-        None when the bucket held only stale entries. If a (malformed) table gives two
-        pairs one rank, the earliest one wins, as with the textbook's ``min`` over
-        first-seen-ordered counts, and the other's positions go back in the bucket.
+        None when the bucket held only stale entries. A checked table (``tables``) gives
+        each rank to one pair, so every entry that still shows a pair of this rank shows it.
         """
         rank = heappop(self.ranks)
         rank_of = self.merges.get
         vals, nxt = self.vals, self.next
         pair = None
         positions = []
-        others = []
         for pos in sorted(set(self.buckets.pop(rank))):
             after = nxt[pos]
             if after == _NONE:
@@ -212,19 +209,9 @@ class _Replay:
             if current == pair:
                 positions.append(pos)
             elif rank_of(current) == rank:  # otherwise stale
-                if pair is None:
-                    pair = current
-                    positions.append(pos)
-                else:
-                    others.append(pos)
-        if others:
-            self._file_back(rank, others)
+                pair = current
+                positions.append(pos)
         return None if pair is None else (pair, positions)
-
-    def _file_back(self, rank: int, positions: list[int]) -> None:
-        """Return positions of another same-rank pair to their bucket for a later drain."""
-        self.buckets[rank] = positions
-        heappush(self.ranks, rank)
 
     def _apply(self, pair: Pair, positions: list[int]) -> None:
         """Replace the drained pair left to right, skipping nodes an overlap consumed."""

@@ -47,8 +47,7 @@ class LazyPairRanking:
         if not remaining:
             # A pair born and retired within one step never had a count.
             self.count.pop(pair, None)
-            del self.first[pair]
-            self.places.pop(pair, None)
+            del self.first[pair], self.places[pair]
             return
         self.count[pair] = remaining
         pos = self.first[pair]

@@ -35,9 +35,11 @@ def original_position(text: str, position: int) -> int:
     """Where character ``position`` of ``scalar_text(text)`` starts in ``text``.
 
     Repair only shortens a text by joining surrogate pairs, one character each.
+    ``position`` is a character of the repaired text, so every character walked over
+    before it has a successor in ``text``.
     """
     i = 0
     for _ in range(position):
-        pair = i + 1 < len(text) and "\ud800" <= text[i] <= "\udbff" and "\udc00" <= text[i + 1] <= "\udfff"
+        pair = "\ud800" <= text[i] <= "\udbff" and "\udc00" <= text[i + 1] <= "\udfff"
         i += 2 if pair else 1
     return i

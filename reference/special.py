@@ -41,8 +41,8 @@ def _finder(specials: frozenset[str]) -> regex.Pattern:
     return regex.compile("|".join(regex.escape(s) for s in ordered))
 
 
-def split_special(text: str, special_tokens: Mapping[str, int], allowed_special: Policy = frozenset(),
-                  disallowed_special: Policy = "all") -> list[str | int]:
+def split_special(text: str, special_tokens: Mapping[str, int], allowed_special: Policy,
+                  disallowed_special: Policy) -> list[str | int]:
     """Cut ``text`` into plain pieces (str) and allowed specials' ids (int), in order.
 
     Raises ValueError naming the first disallowed special found and its character position.

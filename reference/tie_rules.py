@@ -40,11 +40,10 @@ class _Descending:
     def __lt__(self, other: _Descending) -> bool:
         return self.value > other.value
 
-    def __eq__(self, other: object) -> bool:
+    def __eq__(self, other: object) -> bool:  # tuples compare items with == before <
         return isinstance(other, _Descending) and self.value == other.value
 
-    def __hash__(self) -> int:
-        return hash(self.value)
+    __hash__ = None  # heap keys are compared, never hashed
 
 
 def heap_key(rule: str, vocab: Mapping[int, bytes]) -> Callable[[int, int, Pair], object]:

@@ -30,7 +30,7 @@ from .core import BASE_VOCAB_SIZE
 from .scalar_text import utf8_bytes
 from .tables import as_id
 from .pair_ranking import _NONE, LazyPairRanking, learn_merges
-from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule, heap_key
+from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule
 
 __all__ = ["train"]
 
@@ -86,14 +86,14 @@ class _PairIndex(LazyPairRanking):
       and ``first``; others are dropped when they reach the top.
     """
 
-    def __init__(self, ids: list[int], key=None) -> None:
-        self.key = key = key or heap_key(DEFAULT_TIE_RULE, {})
+    def __init__(self, ids: list[int], key) -> None:
+        self.key = key
         self.vals = ids
         # One int object per position, shared by prev, next and places (slices and zip
         # reuse the objects): this keeps memory per input byte well under 100 bytes.
         positions = list(range(len(ids)))
-        self.prev = [_NONE] + positions[:-1] if ids else []
-        self.next = positions[1:] + [_NONE] if ids else []
+        self.prev = [_NONE] + positions[:-1]  # for no ids, one unused slot each
+        self.next = positions[1:] + [_NONE]
         places: dict[Pair, list[int]] = {}
         add_place = places.setdefault
         for pos, pair in zip(positions, zip(ids, ids[1:])):

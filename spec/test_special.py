@@ -159,3 +159,15 @@ def test_decode_gives_the_special_text_back(bpe, specials, text, vocab_size):
 def test_decode_of_a_special_id_alone(bpe):
     vocab = bpe.build_vocab({(97, 98): 256}, special_tokens={"<|endoftext|>": 257, "終わり\n": 258})
     assert bpe.decode([258, 256, 257], vocab) == "終わり\nab<|endoftext|>"
+
+
+@pytest.mark.claim("regex.covers-text")
+@pytest.mark.parametrize("text, position", [("ab<|x|>c d", 8), ("ab<|x|>cd<|x|>e f", 15), ("<|x|><|x|> ", 10)],
+                         ids=["after-one-special", "after-two-specials", "after-specials-only"])
+def test_an_uncovered_position_counts_the_specials_before_it(bpe, text, position):
+    """A position in an error is a ``str`` index into the whole text: specials and the plain
+    pieces before it count with all their characters (spec/CONTRACT.md, regex and special)."""
+    with pytest.raises(ValueError) as raised:
+        bpe.encode(text, {}, pattern=r"\S+", special_tokens={"<|x|>": SPECIAL_ID}, allowed_special="all")
+    assert re.search(rf"(?<!\d){position}(?!\d)", str(raised.value)), \
+        f"the message does not name position {position}: {raised.value}"

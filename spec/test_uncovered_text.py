@@ -63,8 +63,13 @@ PAIR = "\ud83c\udf0d"
 
 @pytest.mark.level("surrogates")  # a str holding surrogate code points is that level's, beyond regex's own
 @pytest.mark.claim("surrogates.repaired")
-@pytest.mark.parametrize("text, position", [(PAIR + PAIR + " x", 4), ("a" + PAIR + "b" + PAIR + "\n", 6)],
-                         ids=["after-two-pairs", "between-pairs"])
+@pytest.mark.parametrize("text, position", [
+    (PAIR + PAIR + " x", 4),
+    ("a" + PAIR + "b" + PAIR + "\n", 6),
+    ("\ud800\udc00\udbff\udfff x", 4),  # the first and the last pair UTF-16 can spell
+    ("a\udc00 x", 2),  # a low surrogate after a letter is lone: one character each way
+    ("\ud83ca x", 2),  # a high surrogate before a letter is lone too
+], ids=["after-two-pairs", "between-pairs", "edge-pairs", "lone-low-after-letter", "lone-high-before-letter"])
 def test_the_position_counts_the_callers_characters_across_surrogate_pairs(bpe, require_feature, text, position):
     """A position in an error message is a ``str`` index into the text as given (spec/CONTRACT.md, surrogates)."""
     require_feature("train(pattern=)")

@@ -187,3 +187,16 @@ def test_every_corruption_is_refused_with_its_line_or_reads_the_same(tmp_path, t
             with pytest.raises(ValueError, match=digest):
                 reference.load(path, expected_sha256=digest)
     assert outcomes["refused"] > COUNT // 2, outcomes  # the fuzz really reaches the checks
+
+
+def test_the_reference_loads_a_number_of_exactly_4000_digits_and_refuses_4001(tmp_path):
+    """The contract refuses more than 4000 digits and lets a shorter one be refused too; the
+    reference draws the line exactly at 4000 (the spec accepts either, so it is pinned here)."""
+    for digits, loads in ((4000, True), (4001, False)):
+        path = tmp_path / f"d{digits}.bpe"
+        path.write_bytes(f"bpe-kata v1\npattern null\nspecials 0\nmerges 1\n97 98 {'1' * digits}\n".encode())
+        if loads:
+            assert persist.load(path)[0] == {(97, 98): int("1" * digits)}
+        else:
+            with pytest.raises(ValueError, match="line 5"):
+                persist.load(path)
