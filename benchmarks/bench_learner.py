@@ -11,7 +11,7 @@ check the same claims and pass them all, or the script exits with status 1.
 
 Target: the textbook run within 3x of the reference's.
 
-The spec's own corpus tables (spec/corpus_tables.py) are trained into the user cache first,
+The spec's own corpus tables (bpe_kata/data/corpus_tables.py) are trained into the user cache first,
 as any earlier run leaves them, so neither run pays that one-off second.
 
 Usage:
@@ -46,8 +46,8 @@ def uptime() -> str:
 
 def warm_spec_tables() -> None:
     """Train (or find) the spec's own corpus tables, as the first run on a machine does once."""
-    from spec import corpus_tables
-    from spec.corpora import CorpusFinder, CorpusUnavailable
+    from bpe_kata.data import corpus_tables
+    from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
 
     finder = CorpusFinder()
     for name, size in corpus_tables.SPEC_TABLE_SIZES.items():
@@ -64,7 +64,7 @@ def children_cpu() -> float:
 
 def check(impl: str, level: str, report: Path, env: dict[str, str]) -> tuple[float, float, dict]:
     """One ``bpe-kata check`` run: its wall seconds, CPU seconds (all its processes) and JSON report."""
-    command = [sys.executable, "-m", "spec.cli", "check", impl, "--level", level, "-q", "-p", "no:cacheprovider",
+    command = [sys.executable, "-m", "bpe_kata.cli", "check", impl, "--level", level, "-q", "-p", "no:cacheprovider",
                "--require-data", "--bpe-report", str(report)]
     cpu_before, start = children_cpu(), time.perf_counter()
     done = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True)

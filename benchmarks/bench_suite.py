@@ -33,7 +33,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 #: Wall-clock budget in seconds on a 2-core machine, from the issue that asked for the suite.
 BUDGETS = {"pytest": 30.0}
 COMMANDS = {
-    "bpe-kata check": [sys.executable, "-m", "spec.cli", "check", "-q", "-p", "no:cacheprovider"],
+    "bpe-kata check": [sys.executable, "-m", "bpe_kata.cli", "check", "-q", "-p", "no:cacheprovider"],
     "pytest": [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=12"],
 }
 

@@ -39,7 +39,7 @@ for folder in (REPO_ROOT, REPO_ROOT / "benchmarks"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from spec.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
+from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
 from spec.oracle import get_stats, merge  # noqa: E402  (the spec's textbook algorithm is the baseline)
 CORPUS_NAME = "tinyshakespeare.txt"
 DEFAULT_SIZES = [512, 1024, 4096]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spec.cases import CASES_DIR
-from spec.corpora import CORPORA
+from bpe_kata.data.corpora import CORPORA
 from spec.replay import Replayer
 
 REFERENCE_CLAIM = "corpus.d1-curve"

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from spec.levels import ALL_LEVEL_NAMES
+from bpe_kata.levels import ALL_LEVEL_NAMES
 
 #: The command each submission runs under, with ``--isolated`` after the submission (``command``),
 #: so the submission never runs in the process that decides its row.
-RUNNER = [sys.executable, "-m", "spec.cli", "check"]
+RUNNER = [sys.executable, "-m", "bpe_kata.cli", "check"]
 #: One process per submission: grading already runs submissions side by side.
 RUN_OPTIONS = ["-q", "-n", "0", "-p", "no:cacheprovider"]
 

@@ -21,10 +21,10 @@ from pathlib import Path
 
 from bpe_kata import grade
 from bpe_kata.adapters import ADAPTERS, VARIANTS
-from spec.levels import ALL_LEVEL_NAMES
+from bpe_kata.levels import ALL_LEVEL_NAMES
 from spec.ledger import load_claims
 
-GATE = [sys.executable, "-m", "spec.cli", "gate"]
+GATE = [sys.executable, "-m", "bpe_kata.cli", "gate"]
 NOTES = Path(__file__).with_name("matrix_notes.toml")
 ALTERNATIVE, UNDOCUMENTED_TIES, REAL, QUESTION, SLOW = ("documented alternative", "undocumented tie rule",
                                                         "real difference", "spec question", "timed out")

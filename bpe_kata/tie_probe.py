@@ -19,8 +19,8 @@ from reference import merge as reference_merge
 from reference import train as reference_train
 from spec import cases as spec_cases
 from spec.cases import load_file
-from spec.levels import TIE_RULES
-from spec.loader import load_implementation
+from bpe_kata.levels import TIE_RULES
+from bpe_kata.loader import load_implementation
 
 TIES_FILE = Path(spec_cases.__file__).resolve().parent / "ties.json"
 

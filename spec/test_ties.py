@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from spec import cases, oracle, oracle_chunks, oracle_ties, strategies
 from spec.blame import checking
 from spec.compare import expect_equal
-from spec.levels import TIE_RULES, feature_not_started
+from bpe_kata.levels import TIE_RULES, feature_not_started
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import merges_of
 

@@ -78,7 +78,7 @@ def run_spec_inline(tmp_dir: Path, *args: str, files: list[str] | None = None,
     """
     from hypothesis import settings
 
-    import spec.hypothesis_profiles  # noqa: F401  (registers 'fast' even before any session has)
+    import bpe_kata.hypothesis_profiles  # noqa: F401  (registers 'fast' even before any session has)
 
     report_path = tmp_dir / f"inline-{abs(hash(args))}.json"
     if capsys is not None:
@@ -94,7 +94,7 @@ def run_gate_inline(tmp_dir: Path, impl: str, *args: str, files: list[str] | Non
                     capsys: pytest.CaptureFixture[str] | None = None) -> SpecRun:
     """``bpe-kata gate IMPL ARGS`` inside this process: safe, since the gate runs the implementation
     in a child process and never imports it here."""
-    from spec.cli import GATE_OPTIONS
+    from bpe_kata.cli import GATE_OPTIONS
 
     return run_spec_inline(tmp_dir, "--impl", impl, *GATE_OPTIONS, *args, files=files, capsys=capsys)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spec.corpora import CorpusFinder, CorpusUnavailable
+from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
 from tests.conftest import REPO_ROOT, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"

@@ -11,8 +11,8 @@ import inspect
 import pytest
 
 from spec.ledger import load_claims
-from spec.levels import CORE_LEVELS
-from spec.plugin import PUBLISHED_TABLES_GROUP
+from bpe_kata.levels import CORE_LEVELS
+from bpe_kata.plugin import PUBLISHED_TABLES_GROUP
 from tests.conftest import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"

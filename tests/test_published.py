@@ -1,4 +1,4 @@
-"""spec.published, spec.pretrained, spec.tiktoken_tables: the published tables are found offline,
+"""bpe_kata.data.published, bpe_kata.data.pretrained, bpe_kata.data.tiktoken_tables: the published tables are found offline,
 verified, converted to the contract's numbering correctly, or explained when they cannot be had."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import inspect
 
 import pytest
 
-from spec import pretrained, published, tiktoken_tables
-from spec.published import FILES, TableUnavailable
-from spec.plugin import PUBLISHED_TABLES_GROUP
+from bpe_kata.data import pretrained, published, tiktoken_tables
+from bpe_kata.data.published import FILES, TableUnavailable
+from bpe_kata.plugin import PUBLISHED_TABLES_GROUP
 from tests.conftest import run_spec_inline
 
 

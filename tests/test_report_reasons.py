@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spec.levels import ALL_LEVEL_NAMES
+from bpe_kata.levels import ALL_LEVEL_NAMES
 from tests.conftest import run_spec_inline
 
 

@@ -1,11 +1,11 @@
-"""The likely-mistake lines: read off the broken claims (spec/teaching.toml), checked on known-wrong files."""
+"""The likely-mistake lines: read off the broken claims (bpe_kata/teaching.toml), checked on known-wrong files."""
 
 from __future__ import annotations
 
 import pytest
 
 from spec.ledger import load_claims
-from spec.teaching import load_mistakes, render
+from bpe_kata.teaching import load_mistakes, render
 from tests.conftest import files_of_claims, files_of_levels, run_spec_inline
 
 #: known-wrong file -> the mistake the report must name first

@@ -11,7 +11,7 @@ from tests.implementations.textbook import *  # noqa: F403
 from tests.implementations.textbook import get_stats, merge
 
 # The error stops every test that trains: the report names it as the root cause, and the claim
-# it most likely breaks (spec/report.py) is the one its tests explain best.
+# it most likely breaks (bpe_kata/report.py) is the one its tests explain best.
 MISTAKE_CLAIMS: tuple[str, ...] = ("train.tie-recorded",)
 
 

@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from spec import (blame, compare, corpora, corpus_tables, expectations, isolation, mutmut_calls, oracle, replay, report,
-                  run_status, shapes)
+from bpe_kata import expectations, isolation, mutmut_calls, report, run_status
+from bpe_kata.data import corpora, corpus_tables
+from spec import blame, compare, oracle, replay, shapes
 from spec import pieces as spec_pieces
-from spec import progress as spec_progress
-from spec.hypothesis_profiles import load_profile_from_environment
+from bpe_kata import progress as spec_progress
+from bpe_kata.hypothesis_profiles import load_profile_from_environment
 from spec.ledger import load_claims
-from spec.levels import BY_NAME, feature_not_started, levels_up_to, not_started_reason
-from spec.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
+from bpe_kata.levels import BY_NAME, feature_not_started, levels_up_to, not_started_reason
+from bpe_kata.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
 from bpe_kata import isolated as isolated_client
 
 load_profile_from_environment()
@@ -65,7 +66,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 #: without this repository's pyproject.toml.
 MARKERS = (
     "claim(*ids): the claim ids (spec/claims.toml) that this test checks",
-    "level(name): the kata level this test belongs to (spec/levels.py)",
+    "level(name): the kata level this test belongs to (bpe_kata/levels.py)",
     "corpus(*names): the test reads these corpora (tiny Shakespeare, Alice)",
     "xdist_group(name): keep these tests on one pytest-xdist worker (with --dist loadgroup)",
 )
@@ -284,13 +285,13 @@ def corpus(request: pytest.FixtureRequest, corpus_finder):
 #: the first 20 merges of tiny Shakespeare, the first 12 of the Alice text. Each corpus is
 #: trained once, at that size, and smaller tables are its prefixes (training is greedy:
 #: claim train.prefix, tested on its own). Larger corpus tables are the spec's own
-#: (spec/corpus_tables.py), through which the implementation's encode is checked.
+#: (bpe_kata/data/corpus_tables.py), through which the implementation's encode is checked.
 LEARNER_TABLE_SIZES = {"tinyshakespeare": 276, "alice": 268}
 
 
 @pytest.fixture(scope="session")
 def progress(request: pytest.FixtureRequest):
-    """``with progress("training alice ...") as step:`` says on the terminal what runs long (spec/progress.py)."""
+    """``with progress("training alice ...") as step:`` says on the terminal what runs long (bpe_kata/progress.py)."""
     write = spec_progress.stderr_writer(request.config.pluginmanager.getplugin("capturemanager"))
     after = spec_progress.delay_from_environment()
     return lambda what: spec_progress.Progress(write, what, after=after)
@@ -323,7 +324,7 @@ def trained(implementation, progress):
 
 @pytest.fixture(scope="session")
 def spec_table(corpus, progress):
-    """``spec_table(corpus_name, vocab_size)``: the spec's own table (spec/corpus_tables.py), trained once."""
+    """``spec_table(corpus_name, vocab_size)``: the spec's own table (bpe_kata/data/corpus_tables.py), trained once."""
     tables: dict[str, list] = {}
 
     def table(name: str, vocab_size: int) -> dict:

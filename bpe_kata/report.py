@@ -13,8 +13,8 @@ from pathlib import Path
 import spec
 from spec.blame import BROKEN, ERROR, Verdict
 from spec.ledger import document_keys_in, load_claims
-from spec.levels import ALL_LEVEL_NAMES
-from spec.teaching import likely_mistakes, render as render_mistakes
+from bpe_kata.levels import ALL_LEVEL_NAMES
+from bpe_kata.teaching import likely_mistakes, render as render_mistakes
 
 OUTCOMES = ("passed", "failed", "not started", "not run")
 #: Per claim only: a test that failed on another of its claims, or stopped at an error first.

@@ -12,9 +12,10 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spec import expectations
+import spec
+from bpe_kata import expectations
 
-SPEC_DIR = Path(__file__).resolve().parent
+SPEC_DIR = Path(spec.__file__).resolve().parent
 INTERRUPTED, INTERNAL_ERROR = 2, 3
 
 

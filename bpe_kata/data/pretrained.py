@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from spec.corpora import user_cache_dir, write_cache_file
-from spec.published import TableUnavailable, parse_gpt2, parse_tiktoken, read_verified
+from bpe_kata.data.corpora import user_cache_dir, write_cache_file
+from bpe_kata.data.published import TableUnavailable, parse_gpt2, parse_tiktoken, read_verified
 
 __all__ = ["TABLE_NAMES", "PublishedTable", "TableUnavailable", "load", "recover_splits", "split_pattern"]
 
