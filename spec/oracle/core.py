@@ -1,20 +1,35 @@
-"""The plain textbook byte-level BPE, the base the known-wrong variants start from.
+"""The core levels (bytes, pairs, merge, train, decode, encode), the textbook way.
 
-Every function is the slowest obvious version on purpose: a full recount per merge,
-a while loop for merging, ``min`` over ranks for encoding.
+Deliberately slow and obvious: a dict loop to count pairs, a while loop to merge, a full
+recount per merge in ``train``, ``min`` over ranks in ``encode``. Self-contained on purpose
+(a learner's whole file looks like this one), and independent of the reference, so
+mutating the reference can never change what the spec expects.
+
+The functions call one another by bare name, so a known-wrong implementation that replaces
+one of them (``merge``, ``get_stats``, ``utf8``) re-homes its callers and the mistake reaches
+``train`` and ``encode`` (tests/implementations/_rehome.py).
 """
 
 from __future__ import annotations
 
-__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "utf8"]  # utf8: for re-homed copies
+#: The core levels' contract; ``utf8``, ``scalar_text`` and ``train_sequence`` are the spec's helpers.
+__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode"]
 
 Pair = tuple[int, int]
 
 
+def scalar_text(text: str) -> str:
+    """The text a Python str stands for, repaired as tiktoken repairs it (level surrogates).
+
+    A high surrogate followed by a low one becomes the character that UTF-16 pair spells;
+    every other surrogate (a lone one) becomes U+FFFD. Text without surrogates is unchanged.
+    """
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def utf8(text: str) -> bytes:
-    """The UTF-8 bytes of ``text``, surrogates repaired first as tiktoken does: a high one
-    followed by a low one is their character, any other is U+FFFD."""
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
+    """Where every level starts: the UTF-8 bytes of the repaired text."""
+    return scalar_text(text).encode("utf-8")
 
 
 def get_stats(ids: list[int]) -> dict[Pair, int]:
@@ -26,7 +41,7 @@ def get_stats(ids: list[int]) -> dict[Pair, int]:
 
 
 def merge(ids: list[int], pair: Pair, idx: int) -> list[int]:
-    """Return a new list with ``pair`` replaced by ``idx``, scanning left to right."""
+    """A new list with each occurrence of ``pair``, scanned left to right, replaced by ``idx``."""
     out: list[int] = []
     i = 0
     while i < len(ids):
@@ -40,7 +55,7 @@ def merge(ids: list[int], pair: Pair, idx: int) -> list[int]:
 
 
 def train(text: str, vocab_size: int) -> dict[Pair, int]:
-    """Learn ``vocab_size - 256`` merges; ties go to the pair counted first."""
+    """Learn ``vocab_size - 256`` merges; ``max`` keeps the first-counted pair among equal counts."""
     if vocab_size < 256:
         raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
     ids = list(utf8(text))
@@ -72,7 +87,7 @@ def decode(ids: list[int], vocab: dict[int, bytes]) -> str:
 
 
 def encode(text: str, merges: dict[Pair, int]) -> list[int]:
-    """Repeatedly merge the present pair learned earliest until none applies."""
+    """Repeatedly merge the present pair learned earliest (lowest id) until none applies."""
     ids = list(utf8(text))
     while len(ids) >= 2:
         stats = get_stats(ids)
@@ -80,4 +95,12 @@ def encode(text: str, merges: dict[Pair, int]) -> list[int]:
         if pair not in merges:
             break
         ids = merge(ids, pair, merges[pair])
+    return ids
+
+
+def train_sequence(text: str, merges: dict[Pair, int]) -> list[int]:
+    """The sequence training ended with: the bytes with every merge applied in training order."""
+    ids = list(utf8(text))
+    for pair, idx in merges.items():
+        ids = merge(ids, pair, idx)
     return ids
