@@ -6,7 +6,7 @@ recount per merge in ``train``, ``min`` over ranks in ``encode``. Self-contained
 mutating the reference can never change what the spec expects.
 
 The functions call one another by bare name, so a known-wrong implementation that replaces
-one of them (``merge``, ``get_stats``, ``utf8``) re-homes its callers and the mistake reaches
+one of them (``merge``, ``get_stats``, ``most_frequent``, ``utf8``) re-homes its callers and the mistake reaches
 ``train`` and ``encode`` (tests/implementations/_rehome.py).
 """
 
@@ -54,8 +54,13 @@ def merge(ids: list[int], pair: Pair, idx: int) -> list[int]:
     return out
 
 
+def most_frequent(stats: dict[Pair, int]) -> Pair:
+    """The pair with the highest count; ``max`` keeps the first counted among equal counts."""
+    return max(stats, key=lambda pair: stats[pair])
+
+
 def train(text: str, vocab_size: int) -> dict[Pair, int]:
-    """Learn ``vocab_size - 256`` merges; ``max`` keeps the first-counted pair among equal counts."""
+    """Learn ``vocab_size - 256`` merges, each the most frequent pair of the sequence so far."""
     if vocab_size < 256:
         raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
     ids = list(utf8(text))
@@ -64,7 +69,7 @@ def train(text: str, vocab_size: int) -> dict[Pair, int]:
         stats = get_stats(ids)
         if not stats:
             break
-        best = max(stats, key=lambda pair: stats[pair])  # the first maximal key wins
+        best = most_frequent(stats)
         ids = merge(ids, best, idx)
         merges[best] = idx
     return merges
