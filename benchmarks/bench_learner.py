@@ -2,7 +2,7 @@
 """A learner's loop: ``bpe-kata check --level roundtrip`` with a textbook implementation, against the reference.
 
 A learner's first correct implementation is the textbook one (recount every pair per
-merge, ``min`` over ranks to encode: tests/implementations/textbook.py). This runs the core
+merge, ``min`` over ranks to encode: spec/oracle/core.py). This runs the core
 levels once with the reference and once with that file, in child processes from the
 repository root, as configured in pyproject.toml (every core), and prints both wall times
 and their ratio, with the machine's load (``uptime``) before and after. CPU times (all of a
@@ -81,7 +81,7 @@ def checked_claims(report: dict) -> dict[str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--level", default="roundtrip", help="run the spec up to this level (default roundtrip)")
-    parser.add_argument("--learner", default="tests/implementations/textbook.py",
+    parser.add_argument("--learner", default="spec/oracle/core.py",
                         help="the learner's implementation (default: the textbook one)")
     args = parser.parse_args(argv)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "BPE_IMPL")}

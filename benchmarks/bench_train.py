@@ -48,7 +48,7 @@ TARGETS = {512: 20, 1024: 50, 4096: 100}  # at least this many times faster than
 Pair = tuple[int, int]
 
 
-# --- the textbook algorithm (spec/oracle.py): count everything, merge everything, per new id
+# --- the textbook algorithm (spec/oracle/core.py): count everything, merge everything, per new id
 
 def textbook_train_steps(text: str, vocab_size: int) -> Iterator[tuple[Pair, int]]:
     """Yield (pair, id) merge by merge, so the caller can read the clock in between."""

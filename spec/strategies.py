@@ -16,7 +16,7 @@ any_texts = st.text(max_size=80)
 
 #: Python strs holding surrogate code points, which have no UTF-8 form: lone high and low
 #: ones, pairs in UTF-16 order (tiktoken reads such a pair as one character), pairs the wrong
-#: way round, among ordinary characters. Every level repairs them first (``oracle.scalar_text``).
+#: way round, among ordinary characters. Every level repairs them first (``oracle.core.scalar_text``).
 surrogate_texts = st.lists(
     st.one_of(st.sampled_from(("\ud800", "\udbff", "\udc00", "\udfff", "\ud83c\udf0d", "\udf0d\ud83c", "\ufffd",
                                "a", "ab", " ", "\n", "é", "你", "🌍", "'s")),

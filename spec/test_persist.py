@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, oracle, oracle_format, strategies
+from spec import cases, oracle, strategies
 from spec.compare import expect_fields
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.blame import checking
@@ -93,7 +93,7 @@ def test_saved_file_is_the_documented_text_format(bpe, tokenizer):
         data = path.read_bytes()
     content = data.decode("utf-8")  # text, not pickle: strict UTF-8 must work
     assert content.startswith("bpe-kata v1\n")
-    table, read_pattern, read_specials = oracle_format.loads(content)
+    table, read_pattern, read_specials = oracle.persist.loads(content)
     assert (list(table.items()), read_pattern, read_specials) == (merges_of(merges), pattern, specials)
 
 
@@ -103,7 +103,7 @@ def test_load_reads_a_file_written_by_another_implementation(bpe, tmp_path, toke
     text, vocab_size, pattern, special_list = tokenizer
     merges = oracle.train(text, vocab_size)
     specials = {s: SPECIAL_BASE + k for k, s in enumerate(special_list)}
-    path = write_text(tmp_path / "other.bpe", oracle_format.dumps(merges, pattern, specials))
+    path = write_text(tmp_path / "other.bpe", oracle.persist.dumps(merges, pattern, specials))
     loaded, loaded_pattern, loaded_specials = bpe.load(path)
     assert (merges_of(loaded), loaded_pattern, dict(loaded_specials)) == (list(merges.items()), pattern, specials)
 
@@ -116,8 +116,8 @@ def _saved(bpe, folder: Path) -> Path:
 
 
 def _expected_error_line(content: str) -> int:
-    with pytest.raises(oracle_format.FormatError) as expected:
-        oracle_format.loads(content)
+    with pytest.raises(oracle.persist.FormatError) as expected:
+        oracle.persist.loads(content)
     return expected.value.line
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, oracle, oracle_chunks, strategies
+from spec import cases, oracle, strategies
 from spec.blame import checking
 from spec.compare import expect_equal, expect_fields
 
@@ -62,7 +62,7 @@ def test_text_comes_out_as_soon_as_it_is_settled(bpe, ids):
     for k, token in enumerate(ids, 1):
         emitted += decoder.feed(token)
         data = b"".join(table[i] for i in ids[:k])
-        allowed = oracle_chunks.stream_texts_allowed(data)
+        allowed = oracle.stream.stream_texts_allowed(data)
         if emitted in allowed:
             continue
         # more than the settled text: a character shown before it was complete; less: held too long

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spec import cases, oracle, oracle_chunks, oracle_ties, strategies
+from spec import cases, oracle, strategies
 from spec.blame import checking
 from spec.compare import expect_equal
 from bpe_kata.levels import TIE_RULES, feature_not_started
@@ -54,9 +54,9 @@ def test_each_rule_equals_its_textbook_version_on_tie_heavy_texts(bpe, rule, tex
     result = merges_of(bpe.train(text, vocab_size, tie_rule=rule))
     with checking("train.tie-recorded"):
         assert [idx for _, idx in result] == list(range(256, 256 + len(result))), "ids are not consecutive from 256"
-        assert oracle.first_step_not_greedy(text, result) is None, "replayed in the table's order, a merge was not the most frequent pair"
+        assert oracle.valid_training.not_greedy(text, result) is None, "replayed in the table's order, a merge was not the most frequent pair"
     with checking(RULE_CLAIMS[rule]):
-        expect_equal(result, merges_of(oracle_ties.train(text, vocab_size, rule)), "merges")
+        expect_equal(result, merges_of(oracle.train(text, vocab_size, tie_rule=rule)), "merges")
 
 
 #: Words of two letters between spaces: a split pattern makes chunks of them, and ties stay everywhere.
@@ -72,7 +72,7 @@ def test_each_rule_combines_with_a_split_pattern(bpe, require_feature, rule, tex
     require_feature("train(pattern=)")
     result = merges_of(bpe.train(text, vocab_size, pattern=pattern, tie_rule=rule))
     with checking(RULE_CLAIMS[rule]):  # the counts inside chunks are regex's, checked there
-        expect_equal(result, merges_of(oracle_chunks.train(text, vocab_size, pattern, rule)), "merges")
+        expect_equal(result, merges_of(oracle.train(text, vocab_size, pattern=pattern, tie_rule=rule)), "merges")
 
 
 @pytest.fixture

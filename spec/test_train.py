@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, mistakes, oracle, oracle_greedy, replay, strategies
+from spec import cases, mistakes, oracle, replay, strategies
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.shapes import merges_of
@@ -53,7 +53,7 @@ def test_train_equals_oracle_on_tie_heavy_texts(bpe, text, vocab_size):
     with checking("train.ids-from-256"):
         assert [idx for _, idx in merges] == list(range(256, 256 + len(merges)))
     with checking("train.tie-recorded"):
-        assert oracle.first_step_not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
+        assert oracle.valid_training.not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
     with checking("train.tie-first-counted"):
         expect_equal(merges, merges_of(oracle.train(text, vocab_size)), "merges")
 
@@ -63,9 +63,9 @@ def test_train_equals_oracle_on_tie_heavy_texts(bpe, text, vocab_size):
 def test_each_merge_is_a_most_frequent_pair_whatever_the_tie_rule(bpe, text, vocab_size):
     """Replayed in table order, each merge takes a pair of the highest count then, under the next id."""
     merges = merges_of(bpe.train(text, vocab_size))
-    for claim, problem in (("train.ids-from-256", oracle_greedy.ids_wrong(merges, vocab_size)),
-                           ("train.tie-recorded", oracle_greedy.not_greedy(text, merges)),
-                           ("train.no-early-stop", oracle_greedy.stopped_early(text, merges, vocab_size))):
+    for claim, problem in (("train.ids-from-256", oracle.valid_training.ids_wrong(merges, vocab_size)),
+                           ("train.tie-recorded", oracle.valid_training.not_greedy(text, merges)),
+                           ("train.no-early-stop", oracle.valid_training.stopped_early(text, merges, vocab_size))):
         with checking(claim):
             assert problem is None, problem
 
@@ -74,8 +74,8 @@ def test_each_merge_is_a_most_frequent_pair_whatever_the_tie_rule(bpe, text, voc
 @given(strategies.unnormalized_texts, strategies.vocab_sizes)
 def test_training_learns_the_bytes_as_given_never_normalised(bpe, text, vocab_size):
     """CR, CRLF, decomposed letters and combining marks are bytes like any other: no NFC, no line-end folding."""
-    vocab_size = oracle_greedy.merges_that_cannot_exhaust(text, vocab_size)
-    problem = oracle_greedy.violation(text, merges_of(bpe.train(text, vocab_size)), vocab_size)
+    vocab_size = oracle.valid_training.merges_that_cannot_exhaust(text, vocab_size)
+    problem = oracle.valid_training.violation(text, merges_of(bpe.train(text, vocab_size)), vocab_size)
     assert problem is None, f"{problem} (CR, CRLF, NFD and NFC forms are different bytes: never normalise)"
 
 
@@ -83,10 +83,10 @@ def test_training_learns_the_bytes_as_given_never_normalised(bpe, text, vocab_si
 @given(strategies.run_texts, strategies.vocab_sizes)
 def test_training_merges_odd_runs_from_the_left(bpe, text, vocab_size):
     """In aaa, aa is merged at the left ([aa, a]); a merge from the right leaves other pairs to count."""
-    vocab_size = oracle_greedy.merges_that_cannot_exhaust(text, vocab_size)
+    vocab_size = oracle.valid_training.merges_that_cannot_exhaust(text, vocab_size)
     merges = merges_of(bpe.train(text, vocab_size))
-    problem = oracle_greedy.not_greedy(text, merges)
-    from_the_right = problem is not None and oracle_greedy.not_greedy(text, merges, merge=mistakes.merge_from_the_right) is None
+    problem = oracle.valid_training.not_greedy(text, merges)
+    from_the_right = problem is not None and oracle.valid_training.not_greedy(text, merges, merge=mistakes.merge_from_the_right) is None
     with checking("merge.left-to-right" if from_the_right else "train.tie-recorded"):
         assert problem is None, problem + (" (it is what merging runs from the right gives)" if from_the_right else "")
 
@@ -100,14 +100,14 @@ def test_ids_are_consecutive_from_256_in_training_order(bpe, text, vocab_size):
         assert ids == list(range(256, 256 + len(ids)))
         assert len(ids) <= vocab_size - 256
     with checking("train.tie-recorded"):
-        assert oracle.first_step_not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
+        assert oracle.valid_training.not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
 
 
 @pytest.mark.claim("train.no-early-stop", "train.exhausted")
 @given(strategies.mixed_texts, strategies.vocab_sizes)
 def test_merges_stop_only_when_asked_or_when_no_pair_is_left(bpe, text, vocab_size):
     merges = merges_of(bpe.train(text, vocab_size))  # an exception here is train.exhausted's root cause
-    left = len(oracle.train_sequence(text, dict(merges)))
+    left = len(oracle.core.train_sequence(text, dict(merges)))
     with checking("train.no-early-stop"):
         assert len(merges) == vocab_size - 256 or left < 2, f"{len(merges)} merges of {vocab_size - 256}, {left} ids left"
 
@@ -159,7 +159,7 @@ def test_same_merges_under_any_hash_seed(bpe, spawn_implementation):
     with checking("train.deterministic"):
         assert not differing, f"PYTHONHASHSEED={differing[0]} trains another table than PYTHONHASHSEED=0"
     with checking("train.tie-recorded"):  # valid BPE under whatever tie rule the trainer uses
-        problem = oracle_greedy.violation(text, first, 320)
+        problem = oracle.valid_training.violation(text, first, 320)
         assert problem is None, problem
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, oracle_words, strategies
+from spec import cases, oracle, strategies
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.shapes import symbols_of, word_merges_of
@@ -57,12 +57,12 @@ def test_train_words_case(bpe, case):
     merges = _train(bpe, given_input)
     expect_equal(merges, [((a, b), n) for a, b, n in expected["merges"]], "((left, right), count) merges")
     if "runners_up" in expected:
-        words = oracle_words.spelled(_corpus(given_input), given_input.get("end_of_word", "_"))
+        words = oracle.words.spelled(_corpus(given_input), given_input.get("end_of_word", "_"))
         for (pair, count), runners in zip(merges, expected["runners_up"]):
-            ranked = oracle_words.ranked(words)
+            ranked = oracle.words.ranked(words)
             assert ranked[0] == (pair, count)
             assert ranked[1:3] == [((a, b), n) for a, b, n in runners]
-            words = [(oracle_words.merge(symbols, pair), n) for symbols, n in words]
+            words = [(oracle.words.merge_symbols(symbols, pair), n) for symbols, n in words]
 
 
 @pytest.mark.parametrize("case", [*_word_cases("segment_word", "symbols"), *_word_cases("segment_word", "trace")])
@@ -103,7 +103,7 @@ def test_merge_budget_row(bpe, case):
 @given(strategies.word_corpora, strategies.word_budgets, strategies.end_of_word_markers)
 def test_train_words_equals_textbook(bpe, corpus, num_merges, marker):
     result = word_merges_of(bpe.train_words(corpus, num_merges, end_of_word=marker))
-    assert result == oracle_words.train_words(corpus, num_merges, marker)
+    assert result == oracle.words.train_words(corpus, num_merges, marker)
 
 
 @pytest.mark.claim("words.segmentation-replays")
@@ -111,9 +111,9 @@ def test_train_words_equals_textbook(bpe, corpus, num_merges, marker):
 def test_training_words_segment_as_training_left_them(bpe, corpus, num_merges, marker):
     merges = bpe.train_words(corpus, num_merges, end_of_word=marker)
     pairs = [pair for pair, _ in word_merges_of(merges)]
-    for word in oracle_words.word_counts(corpus):
+    for word in oracle.words.word_counts(corpus):
         assert symbols_of(bpe.segment_word(word, merges, end_of_word=marker)) == \
-            oracle_words.segment_word(word, pairs, marker)
+            oracle.words.segment_word(word, pairs, marker)
 
 
 @pytest.mark.claim("words.segmentation-replays")

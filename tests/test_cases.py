@@ -8,7 +8,7 @@ import json
 import jsonschema
 import pytest
 
-from spec import cases, oracle, oracle_chunks, oracle_format, oracle_ties, oracle_words
+from spec import cases, oracle
 from spec.patterns import PATTERNS
 from spec.ledger import load_claims
 
@@ -63,15 +63,15 @@ def test_case_agrees_with_the_oracle(case):
     elif op == "train" and "error" in expected:
         assert given["vocab_size"] < 256
     elif op == "train" and "pattern" in given:
-        table = oracle_chunks.train(given["text"], given["vocab_size"], PATTERNS[given["pattern"]])
+        table = oracle.train(given["text"], given["vocab_size"], pattern=PATTERNS[given["pattern"]])
         assert [[a, b, i] for (a, b), i in table.items()] == expected["merges"]
     elif op == "train" and "tie_rule" in given:
-        table = oracle_ties.train(given["text"], given["vocab_size"], given["tie_rule"])
+        table = oracle.train(given["text"], given["vocab_size"], tie_rule=given["tie_rule"])
         assert [[a, b, i] for (a, b), i in table.items()] == expected["merges"]
     elif op == "train":
         assert [[a, b, i] for (a, b), i in oracle.train(given["text"], given["vocab_size"]).items()] == expected["merges"]
     elif op == "decode":
-        vocab = oracle_chunks.build_vocab(merges, given.get("special_tokens", {}))
+        vocab = oracle.build_vocab(merges, given.get("special_tokens", {}))
         assert oracle.decode(given["ids"], vocab) == expected["text"]
     elif op == "build_vocab":
         vocab = oracle.build_vocab(merges)
@@ -81,11 +81,11 @@ def test_case_agrees_with_the_oracle(case):
     elif op == "segment_word":
         merges, word = [tuple(pair) for pair in given["merges"]], given["word"]
         marker = given.get("end_of_word", "_")
-        steps = [oracle_words.segment_word(word, merges[:k], marker) for k in range(len(merges) + 1)]
+        steps = [oracle.words.segment_word(word, merges[:k], marker) for k in range(len(merges) + 1)]
         trace = [s for k, s in enumerate(steps) if k == 0 or s != steps[k - 1]]
         assert expected == ({"trace": trace} if "trace" in expected else {"symbols": steps[-1]})
     elif op == "uncovered":
-        assert oracle_chunks.first_uncovered(given["text"], given["pattern"]) == expected["position"]
+        assert oracle.chunks.first_uncovered(given["text"], given["pattern"]) == expected["position"]
     elif op in ("split", "encode_special", "load", "stream"):
         _check_production_case(op, given, expected, merges)
     else:
@@ -93,29 +93,30 @@ def test_case_agrees_with_the_oracle(case):
 
 
 def _check_production_case(op: str, given: dict, expected: dict, merges: dict) -> None:
-    """A case of the regex, special, persist or stream level, against spec.oracle_chunks / oracle_format."""
+    """A case of the regex, special, persist or stream level, against the oracle (spec/oracle/)."""
     if op == "split":
-        assert oracle_chunks.chunks(given["text"], PATTERNS[given["pattern"]]) == expected["chunks"]
+        assert oracle.chunks.chunks(given["text"], PATTERNS[given["pattern"]]) == expected["chunks"]
     elif op == "encode_special":
         pattern = PATTERNS[given["pattern"]] if "pattern" in given else None
-        call = (given["text"], merges, given["special_tokens"], given["allowed_special"], given["disallowed_special"], pattern)
+        call = dict(special_tokens=given["special_tokens"], allowed_special=given["allowed_special"],
+                    disallowed_special=given["disallowed_special"], pattern=pattern)
         if "error" in expected:
             with pytest.raises(ValueError, match=f"at position {expected['position']}$"):
-                oracle_chunks.encode_special(*call)
+                oracle.encode(given["text"], merges, **call)
             assert expected["token"] in given["text"]
         else:
-            assert oracle_chunks.encode_special(*call) == expected["ids"]
+            assert oracle.encode(given["text"], merges, **call) == expected["ids"]
     elif op == "load" and "error" in expected:
-        with pytest.raises(oracle_format.FormatError) as raised:
-            oracle_format.loads(given["file"])
+        with pytest.raises(oracle.persist.FormatError) as raised:
+            oracle.persist.loads(given["file"])
         assert raised.value.line == expected["line"]
     elif op == "load":
-        table, pattern, specials = oracle_format.loads(given["file"])
+        table, pattern, specials = oracle.persist.loads(given["file"])
         assert ([[a, b, i] for (a, b), i in table.items()], pattern, specials) == (
             expected["merges"], expected["pattern"], expected["special_tokens"])
     else:  # stream: the text emitted after each id, then at the end
         vocab, ids = oracle.build_vocab(merges), given["ids"]
-        emitted = [oracle_chunks.stream_text(b"".join(vocab[i] for i in ids[:k])) for k in range(len(ids) + 1)]
+        emitted = [oracle.stream.stream_text(b"".join(vocab[i] for i in ids[:k])) for k in range(len(ids) + 1)]
         assert [after[len(before):] for before, after in zip(emitted, emitted[1:])] == expected["outputs"]
         assert "".join(expected["outputs"]) + expected["flush"] == oracle.decode(ids, vocab)
 
@@ -123,17 +124,17 @@ def _check_production_case(op: str, given: dict, expected: dict, merges: dict) -
 def _check_words_case(given: dict, expected: dict) -> None:
     """A train_words case: its merges (and runners-up), or its row of the merge-budget table."""
     corpus, marker = given.get("text", given.get("words")), given.get("end_of_word", "_")
-    merges = oracle_words.train_words(corpus, given["num_merges"], marker)
+    merges = oracle.words.train_words(corpus, given["num_merges"], marker)
     if "merges" in expected:
         assert [[a, b, n] for (a, b), n in merges] == expected["merges"]
-        words, runners = oracle_words.spelled(corpus, marker), []
+        words, runners = oracle.words.spelled(corpus, marker), []
         for pair, _ in merges:
-            runners.append([[a, b, n] for (a, b), n in oracle_words.ranked(words)[1:3]])
-            words = [(oracle_words.merge(symbols, pair), n) for symbols, n in words]
+            runners.append([[a, b, n] for (a, b), n in oracle.words.ranked(words)[1:3]])
+            words = [(oracle.words.merge_symbols(symbols, pair), n) for symbols, n in words]
         assert expected.get("runners_up", runners) == runners
         return
-    counts = oracle_words.word_counts(corpus)
-    base = {s for word in counts for s in oracle_words.spell(word, marker)}
-    tokens = sum(n * len(oracle_words.segment_word(word, merges, marker)) for word, n in counts.items())
+    counts = oracle.words.word_counts(corpus)
+    base = {s for word in counts for s in oracle.words.spell(word, marker)}
+    tokens = sum(n * len(oracle.words.segment_word(word, merges, marker)) for word, n in counts.items())
     assert expected == {"learned": len(merges), "vocab_size": len(base) + len(merges), "tokens": tokens,
                         "tokens_per_word": round(tokens / sum(counts.values()), 2)}

@@ -7,8 +7,7 @@ it must be reported as a failure of the train level, never as "not started".
 # mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
-from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge
+from spec.oracle.core import build_vocab, decode, encode, get_stats, merge  # noqa: F401
 
 # The error stops every test that trains: the report names it as the root cause, and the claim
 # it most likely breaks (bpe_kata/report.py) is the one its tests explain best.
