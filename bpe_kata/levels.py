@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from spec.tie_rules import TIE_RULES  # the ties level is started when one rule is; each rule's tests, when that rule is
+
 
 @dataclass(frozen=True)
 class Level:
@@ -50,9 +52,6 @@ class Probe:
     run: Callable[[object], object] | None = None
     refusals: tuple[type[BaseException], ...] = (NotImplementedError,)  # what a call raises to say "not written"
 
-
-#: The documented tie rules: the ties level is started when one of them is; each rule's tests, when that rule is.
-TIE_RULES = ("first-counted", "lowest-pair", "bytes-greatest")
 
 PROBES: dict[str, Probe] = {
     "encode": Probe("encode", ("a", {})),

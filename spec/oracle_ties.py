@@ -10,8 +10,6 @@ from spec import oracle
 
 Pair = tuple[int, int]
 
-TIE_RULES = ("first-counted", "lowest-pair", "bytes-greatest")
-
 
 def choose(rule: str, tied: list[Pair], vocab: dict[int, bytes]) -> Pair:
     """Pick among ``tied`` (the top-count pairs, in first-counted order)."""
