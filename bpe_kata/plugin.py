@@ -15,7 +15,7 @@ from spec import pieces as spec_pieces
 from bpe_kata import progress as spec_progress
 from bpe_kata.hypothesis_profiles import load_profile_from_environment
 from spec.ledger import load_claims
-from bpe_kata.levels import BY_NAME, feature_not_started, levels_up_to, not_started_reason
+from bpe_kata.levels import BY_NAME, PUBLISHED_TABLES_GROUP, feature_not_started, levels_up_to, not_started_reason
 from bpe_kata.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
 from bpe_kata import isolated as isolated_client
 
@@ -158,8 +158,8 @@ def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
     return any(claim == p or (p.endswith("*") and claim.startswith(p[:-1])) for claim in claims for p in patterns)
 
 
-#: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture.
-PUBLISHED_TABLES_GROUP = "published-tables"
+#: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture
+#: (a level's own group is its ``xdist_group`` in bpe_kata/levels.py).
 CORPORA_GROUP = "corpora"
 
 
@@ -185,8 +185,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
     for item in items:
         item.stash[LISTED_ID_KEY] = item.nodeid  # before xdist appends its group to the id
-        if level_of(item) == "pretrained":
-            item.add_marker(pytest.mark.xdist_group(PUBLISHED_TABLES_GROUP))
+        level = BY_NAME.get(level_of(item) or "")
+        if level and level.xdist_group:
+            item.add_marker(pytest.mark.xdist_group(level.xdist_group))
         elif item.get_closest_marker("corpus"):
             name = item.get_closest_marker("corpus").args[0]
             item.add_marker(pytest.mark.xdist_group(f"{CORPORA_GROUP}-{name}"))

@@ -19,7 +19,7 @@ from reference import merge as reference_merge
 from reference import train as reference_train
 from spec import cases as spec_cases
 from spec.cases import load_file
-from bpe_kata.levels import TIE_RULES
+from spec.tie_rules import TIE_RULES
 from bpe_kata.loader import load_implementation
 
 TIES_FILE = Path(spec_cases.__file__).resolve().parent / "ties.json"

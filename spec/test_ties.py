@@ -13,19 +13,15 @@ from hypothesis import strategies as st
 from spec import cases, oracle, strategies
 from spec.blame import checking
 from spec.compare import expect_equal
-from bpe_kata.levels import TIE_RULES, feature_not_started
+from bpe_kata.levels import feature_not_started
+from spec.tie_rules import TIE_RULES
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import merges_of
 
 pytestmark = pytest.mark.level("ties")
 
 #: Each rule with the claim that defines it.
-RULE_CLAIMS = {
-    "first-counted": "train.tie-first-counted",
-    "lowest-pair": "ties.lowest-pair",
-    "bytes-greatest": "ties.bytes-greatest",
-}
-assert tuple(RULE_CLAIMS) == TIE_RULES
+RULE_CLAIMS = {name: rule.claim for name, rule in TIE_RULES.items()}
 
 
 def rule_feature(rule: str) -> str:

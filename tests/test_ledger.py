@@ -43,6 +43,36 @@ def test_every_asserted_claim_has_a_test(spec_tests):
     assert untested == []
 
 
+def claim_level_from_tests(test_levels) -> str:
+    """The ledger's rule: the lowest level of a claim's tests, "facts" only when nothing else checks it."""
+    own = [level for level in test_levels if level != "facts"] or list(test_levels)
+    return min(own, key=ALL_LEVEL_NAMES.index)
+
+
+def test_every_claim_level_is_the_first_level_whose_tests_check_it(spec_tests):
+    """A claim's level, its tests' level marks and `bpe-kata claims --level` tell the same story."""
+    levels_of: dict[str, set[str]] = {}
+    for row in spec_tests.values():
+        for claim in row["claims"]:
+            levels_of.setdefault(claim, set()).add(row["level"])
+    wrong = {cid: (CLAIMS[cid].level, claim_level_from_tests(levels)) for cid, levels in levels_of.items()
+             if CLAIMS[cid].level != claim_level_from_tests(levels)}
+    assert wrong == {}, "claim: (ledger level, level its tests give)"
+
+
+def test_the_ledger_refuses_unknown_fields_and_unknown_documents(tmp_path):
+    ledger = tmp_path / "claims.toml"
+    entry = '[[claim]]\nid = "a.b"\nlevel = "bytes"\nkind = "contract"\nstatement = "s"\n'
+    ledger.write_text('[documents]\nd0 = "A title"\n' + entry + 'sources = ["d0"]\n', encoding="utf-8")
+    assert load_claims(ledger)["a.b"].sources == ("A title",)
+    for extra in ('sources = ["d9"]\n', 'also_fact = true\n'):
+        ledger.write_text('[documents]\nd0 = "A title"\n' + entry + extra, encoding="utf-8")
+        load_claims.cache_clear()
+        with pytest.raises(ValueError):
+            load_claims(ledger)
+    load_claims.cache_clear()
+
+
 def test_statements_name_documents_by_title_not_by_short_key():
     """A reader of the report meets no "D1's corpus": documents are named by their titles."""
     keyed = [c.id for c in CLAIMS.values() if re.search(r"\bD[0-4]\b", f"{c.statement} {c.reason}")]

@@ -37,6 +37,19 @@ def test_the_suite_expects_the_hashes_of_tiktoken_registry():
     assert all(file.sha256 in source for file in FILES.values())
 
 
+def test_each_registered_tokenizer_has_the_pattern_and_specials_of_tiktoken_registry(monkeypatch):
+    """tiktoken's constructor of each entry, its file reads stubbed out, gives the same specials and chunks."""
+    openai_public = pytest.importorskip("tiktoken_ext.openai_public")
+    regex = pytest.importorskip("regex")
+    monkeypatch.setattr(openai_public, "load_tiktoken_bpe", lambda *args, **kwargs: {})
+    monkeypatch.setattr(openai_public, "data_gym_to_mergeable_bpe_ranks", lambda *args, **kwargs: {})
+    probe = "Hello world's 12345 tokens  \n\n\tend ÜNÏCÖDÉ'LL 世界 🌍!\r\n  x"
+    for name, tokenizer in published.TOKENIZERS.items():
+        params = openai_public.ENCODING_CONSTRUCTORS[name]()
+        assert tokenizer.special_tokens.items() <= params["special_tokens"].items(), name
+        assert regex.findall(tokenizer.pattern, probe) == regex.findall(params["pat_str"], probe), name
+
+
 def test_gpt2_alphabet_is_a_printable_stand_in_for_every_byte():
     table = published.byte_to_unicode()
     assert sorted(table) == list(range(256)) and len(set(table.values())) == 256

@@ -7,12 +7,12 @@ counts over several pieces (the chunks) and never across two.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from spec.oracle.core import merge, utf8
+from spec.tie_rules import TIE_RULES  # the rules' names; CHOICES below says how each one chooses
 
 Pair = tuple[int, int]
-
-#: The rules this oracle knows, as spec/CONTRACT.md names them; ``train`` refuses any other.
-TIE_RULES = ("first-counted", "lowest-pair", "bytes-greatest")
 
 
 def check_tie_rule(tie_rule: str) -> None:
@@ -26,16 +26,19 @@ def check_vocab_size(vocab_size: int) -> None:
         raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
 
 
+#: Each rule's choice among the top-count pairs, given in first-counted order (tests/test_tie_rules.py
+#: checks that every rule of spec/tie_rules.py has one).
+CHOICES: dict[str, Callable[[list[Pair], dict[int, bytes]], Pair]] = {
+    "first-counted": lambda tied, vocab: tied[0],
+    "lowest-pair": lambda tied, vocab: min(tied),
+    # max keeps the first maximal pair: equal byte strings fall back to first-counted
+    "bytes-greatest": lambda tied, vocab: max(tied, key=lambda pair: (vocab[pair[0]], vocab[pair[1]])),
+}
+
+
 def choose_tie(rule: str, tied: list[Pair], vocab: dict[int, bytes]) -> Pair:
     """Among the top-count pairs (in first-counted order), the one ``rule`` picks."""
-    if rule == "first-counted":
-        return tied[0]
-    if rule == "lowest-pair":
-        return min(tied)
-    if rule == "bytes-greatest":
-        # max keeps the first maximal pair: equal byte strings fall back to first-counted
-        return max(tied, key=lambda pair: (vocab[pair[0]], vocab[pair[1]]))
-    raise ValueError(f"unknown tie rule {rule!r}")
+    return CHOICES[rule](tied, vocab)
 
 
 def train_pieces(pieces: list[list[int]], vocab_size: int, tie_rule: str) -> dict[Pair, int]:
