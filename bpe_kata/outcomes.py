@@ -2,9 +2,10 @@
 the level table, the JSON and JUnit reports, the run's verdict, expectations, grade and matrix.
 
 The outcome is decided where the run learns it (a level's probe, a missing corpus, a
-NotImplementedError) and travels on the test's report as the user property ``bpe_outcome``
-(a plain string, so pytest-xdist carries it from its workers and JUnit XML shows it). The
-skip message stays what a person reads; nothing parses it for the outcome.
+NotImplementedError) and travels on the test's deciding report as the user property
+``bpe_outcome`` (a plain string, so pytest-xdist carries it from its workers), and on its
+later reports too: JUnit XML writes a test's properties from its teardown report. The skip
+message stays what a person reads; nothing parses it for the outcome.
 """
 
 from __future__ import annotations
@@ -93,7 +94,16 @@ def decide(item: pytest.Item, rep: pytest.TestReport, not_implemented: bool) -> 
     return None
 
 
+def label(item: pytest.Item, rep: pytest.TestReport, outcome: Outcome) -> None:
+    """Carry ``outcome`` on this report and on the test's later ones (one value each: the last decided)."""
+    for properties in (rep.user_properties, item.user_properties):
+        properties[:] = [(name, value) for name, value in properties if name != PROPERTY]
+        properties.append((PROPERTY, str(outcome)))
+
+
 def of_report(rep: pytest.TestReport) -> Outcome | None:
-    """The outcome a report carries (set by the plugin's ``pytest_runtest_makereport``), if any."""
+    """The outcome this report decides (set by the plugin's ``pytest_runtest_makereport``), if it decides one:
+    a passing setup or teardown only repeats what an earlier phase decided."""
     value = dict(rep.user_properties).get(PROPERTY)
-    return Outcome(value) if value is not None else None
+    deciding = rep.failed or rep.skipped or rep.when == "call"
+    return Outcome(value) if value is not None and deciding else None

@@ -462,7 +462,7 @@ class KataRun:
         claims = isolation.blamed_claims(fault, claims) if fault is not None else claims
         outcome = outcomes.decide(item, rep, not_implemented)
         if outcome is not None and (level or claims):
-            rep.user_properties.append((outcomes.PROPERTY, str(outcome)))
+            outcomes.label(item, rep, outcome)
         if level:
             rep.user_properties.append(("bpe_level", level))
         if claims:
