@@ -12,7 +12,9 @@ import tempfile
 from html import escape
 from pathlib import Path
 
-STATUS_CLASS = {"green": "ok", "FAILED": "bad", "not started": "todo", "partly started": "todo", "partly run": "todo", "not run": "todo"}
+from bpe_kata.outcomes import TO_DO, LevelStatus
+
+STATUS_CLASS = {LevelStatus.GREEN: "ok", LevelStatus.FAILED: "bad", **dict.fromkeys(TO_DO, "todo")}
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:60rem;color:#222;padding:0 1rem}

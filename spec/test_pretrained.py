@@ -10,7 +10,7 @@ from hypothesis import given, strategies as st
 
 from bpe_kata.data import pretrained, tiktoken_tables
 from spec.blame import checking
-from bpe_kata.plugin import NOT_RUN
+from bpe_kata.outcomes import Outcome
 from bpe_kata.data.published import TableUnavailable
 from spec.shapes import bytes_of, ids_of
 
@@ -49,7 +49,7 @@ def published(request: pytest.FixtureRequest):
         except TableUnavailable as error:
             if require:
                 pytest.fail(f"published table unavailable (--require-data): {error}", pytrace=False)
-            pytest.skip(f"{NOT_RUN}: published table unavailable: {error}")
+            pytest.skip(f"{Outcome.NOT_RUN}: published table unavailable: {error}")
 
     return get
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from spec import blame, compare
-from tests.conftest import REPO_ROOT, run_spec_inline
+from tests.support import REPO_ROOT, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
 

@@ -12,7 +12,7 @@ import pytest
 
 from bpe_kata import cli
 from spec.ledger import load_claims
-from tests.conftest import nested_session
+from tests.support import nested_session
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 STARTER = REPO_ROOT / "solutions" / "starter"

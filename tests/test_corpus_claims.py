@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
-from tests.conftest import REPO_ROOT, run_spec_inline
+from tests.support import REPO_ROOT, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
 

@@ -17,7 +17,7 @@ import spec.oracle
 from spec.ledger import load_claims
 from bpe_kata.levels import ALL_LEVEL_NAMES, CORE_LEVELS
 from bpe_kata.plugin import PUBLISHED_TABLES_GROUP
-from tests.conftest import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
+from tests.support import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
 WRONG = sorted(p.stem for p in IMPLEMENTATIONS.glob("wrong_*.py"))

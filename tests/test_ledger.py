@@ -8,7 +8,7 @@ import pytest
 
 from spec.ledger import DOCUMENT_KEYS, DOCUMENTS, KINDS, load_claims
 from bpe_kata.levels import ALL_LEVEL_NAMES
-from tests.conftest import SHARED
+from tests.support import SHARED
 
 CLAIMS = load_claims()
 
@@ -123,7 +123,7 @@ def test_statements_are_in_our_own_words():
 
 def test_checks_of_files_beside_the_repository_are_left_out_where_they_are_absent(tmp_path, monkeypatch, capsys):
     """A fresh clone without ../shared: those checks are not collected (no skip), and the header says why."""
-    from tests.conftest import BESIDE_VAR, nested_pytest
+    from tests.support import BESIDE_VAR, nested_pytest
 
     monkeypatch.setenv(BESIDE_VAR, str(tmp_path))
     code = nested_pytest(["tests/test_ledger.py"], "--collect-only", "-v")

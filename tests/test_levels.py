@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from bpe_kata.levels import BY_NAME, feature_not_started, not_started_reason
 from spec.oracle import core
-from tests.conftest import REPO_ROOT, run_spec_inline
+from tests.support import REPO_ROOT, run_spec_inline
 
 
 def _helper(ids, pair, idx):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bpe_kata.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
-from tests.conftest import run_spec_inline
+from tests.support import run_spec_inline
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ import pytest
 
 from bpe_kata import progress
 from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
-from tests.conftest import run_spec_inline
+from tests.support import run_spec_inline
 
 
 def test_a_fast_step_prints_nothing():

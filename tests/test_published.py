@@ -11,7 +11,7 @@ import pytest
 from bpe_kata.data import pretrained, published, tiktoken_tables
 from bpe_kata.data.published import FILES, TableUnavailable
 from bpe_kata.plugin import PUBLISHED_TABLES_GROUP
-from tests.conftest import run_spec_inline
+from tests.support import run_spec_inline
 
 
 def table_or_skip(name: str) -> pretrained.PublishedTable:

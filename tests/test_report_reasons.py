@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bpe_kata.levels import ALL_LEVEL_NAMES
-from tests.conftest import run_spec_inline
+from tests.support import run_spec_inline
 
 
 def test_a_missing_corpus_is_explained_once_for_all_its_levels(tmp_path, monkeypatch, capsys):

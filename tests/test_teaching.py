@@ -6,7 +6,7 @@ import pytest
 
 from spec.ledger import load_claims
 from bpe_kata.teaching import load_mistakes, render
-from tests.conftest import files_of_claims, files_of_levels, run_spec_inline
+from tests.support import files_of_claims, files_of_levels, run_spec_inline
 
 #: known-wrong file -> the mistake the report must name first
 EXPECTED = {
