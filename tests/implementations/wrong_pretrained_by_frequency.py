@@ -14,8 +14,6 @@ MISTAKE_CLAIMS: tuple[str, ...] = (
     "pretrained.cl100k-indent",
     "pretrained.cl100k-numbers",
 )
-# Claims that fail or pass depending on the example a test picks.
-ALSO_MAY_FAIL: tuple[str, ...] = ()
 
 
 def encode_chunks(text: str, merges: dict[tuple[int, int], int], pattern: str) -> list[int]:

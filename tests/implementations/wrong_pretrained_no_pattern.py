@@ -13,8 +13,6 @@ MISTAKE_CLAIMS: tuple[str, ...] = (
     "pretrained.cl100k-indent",
     "pretrained.cl100k-numbers",
 )
-# Claims that fail or pass depending on the example a test picks.
-ALSO_MAY_FAIL: tuple[str, ...] = ()
 
 
 def covering_chunks(text: str, pattern: str) -> list[str]:

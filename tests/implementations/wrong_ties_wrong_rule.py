@@ -9,8 +9,6 @@ from tests.implementations._rehome import rehome
 
 # The claim naming the mistake first; then claims whose documented values this breaks too.
 MISTAKE_CLAIMS: tuple[str, ...] = ("ties.lowest-pair", "ties.disagree")
-# Claims that fail or pass depending on the example a test picks.
-ALSO_MAY_FAIL: tuple[str, ...] = ()
 
 
 def choose_tie(rule: str, tied: list[tuple[int, int]], vocab: dict[int, bytes]) -> tuple[int, int]:

@@ -17,8 +17,6 @@ MISTAKE_CLAIMS: tuple[str, ...] = (
     "words.textbook",
     "words.segmentation-replays",
 )
-# Claims that fail or pass depending on the example a test picks.
-ALSO_MAY_FAIL: tuple[str, ...] = ()
 
 
 def spell(word: str, end_of_word: str | None) -> list[str]:

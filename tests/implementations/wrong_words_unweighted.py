@@ -12,8 +12,6 @@ from tests.implementations._rehome import rehome
 
 # The claim naming the mistake first; then claims whose documented values this breaks too.
 MISTAKE_CLAIMS: tuple[str, ...] = ("words.toy-merges", "words.budget-table", "words.low-lower-newest", "words.textbook")
-# Claims that fail or pass depending on the example a test picks.
-ALSO_MAY_FAIL: tuple[str, ...] = ("words.toy-segmentation",)
 
 
 def word_counts(corpus: str | Mapping[str, int]) -> dict[str, int]:
