@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 
 from spec import cases, mistakes, oracle, strategies
+from spec.cases import runner
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.shapes import ids_of, merges_of
@@ -16,18 +17,13 @@ pytestmark = pytest.mark.level("encode")
 
 
 @pytest.mark.parametrize("case", cases.params("encode", "encode"))
-def test_encode_case(bpe, case):
-    merges = cases.merges_from(case["input"]["merges"])
-    cases.expect_ids(ids_of(bpe.encode(case["input"]["text"], merges)), case["expected"], merges)
+def test_encode_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.parametrize("case", cases.params("encode", "train_encode"))
-def test_encode_with_corpus_table_case(bpe, case, corpus, corpus_table, encoded):
-    given_input, expected = case["input"], case["expected"]
-    result = encoded(given_input["corpus"], given_input["vocab_size"], given_input.get("text"))
-    merges = corpus_table(given_input["corpus"], given_input["vocab_size"])
-    text = given_input.get("text", corpus(given_input["corpus"]))
-    cases.expect_ids(result, expected, merges, text_bytes=len(text.encode("utf-8")))
+def test_encode_with_corpus_table_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.claim("encode.lowest-rank")

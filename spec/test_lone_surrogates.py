@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec import cases, oracle, strategies
+from spec.cases import runner
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import ids_of, merges_of
 
@@ -25,9 +26,8 @@ SPECIAL_ID = 1000  # beyond every table the strategies can train
 
 
 @pytest.mark.parametrize("case", cases.params("surrogates", "encode"))
-def test_encode_case(bpe, case):
-    merges = cases.merges_from(case["input"]["merges"])
-    cases.expect_ids(ids_of(bpe.encode(case["input"]["text"], merges)), case["expected"], merges)
+def test_encode_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @given(strategies.surrogate_texts)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -12,7 +11,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec import cases, oracle, strategies
-from spec.compare import expect_fields
+from spec.cases import runner
+from spec.cases.runner import assert_load_fails_at
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.blame import checking
 from spec.shapes import ids_of, merges_of
@@ -26,34 +26,14 @@ PATTERNS = (None, GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, r" ?\S+|\s+", "[^\n]+|
 SPECIAL_BASE = 1000
 
 
-def lines_named(error: BaseException) -> set[int]:
-    return {int(n) for n in re.findall(r"\bline (\d+)", str(error), flags=re.IGNORECASE)}
-
-
-def assert_load_fails_at(bpe, path: Path, line: int) -> None:
-    """load raises ValueError whose message names the file and the line of the first problem."""
-    with pytest.raises(ValueError) as raised:
-        bpe.load(path)
-    assert path.name in str(raised.value), f"the message does not name the file: {raised.value}"
-    assert line in lines_named(raised.value), f"the message does not name line {line}: {raised.value}"
-
-
 def write_text(path: Path, text: str) -> Path:
     path.write_bytes(text.encode("utf-8"))  # no newline translation, whatever the platform
     return path
 
 
 @pytest.mark.parametrize("case", cases.params("persist", "load"))
-def test_load_case(bpe, case, tmp_path):
-    path = write_text(tmp_path / "case.bpe", case["input"]["file"])
-    expected = case["expected"]
-    if "error" in expected:
-        assert_load_fails_at(bpe, path, expected["line"])
-        return
-    merges, pattern, specials = bpe.load(path)
-    expect_fields({"merges": (merges_of(merges), [((a, b), idx) for a, b, idx in expected["merges"]]),
-                   "pattern": (pattern, expected["pattern"]),
-                   "special_tokens": (dict(specials), expected["special_tokens"])})
+def test_load_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 tokenizers = st.tuples(strategies.chunky_texts, strategies.vocab_sizes, st.sampled_from(PATTERNS),

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 
 import pytest
 from hypothesis import assume, given, strategies as st
 
 from spec import cases, oracle, strategies
+from spec.cases import runner
+from spec.cases.runner import assert_names_special
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.patterns import PATTERNS
@@ -18,44 +19,14 @@ pytestmark = pytest.mark.level("special")
 SPECIAL_ID = 1000  # beyond every table the strategies can train
 
 
-def _encode_case_input(case: dict) -> tuple[tuple, dict]:
-    given_input = case["input"]
-    keywords = {"special_tokens": given_input["special_tokens"],
-                "allowed_special": _policy(given_input["allowed_special"]),
-                "disallowed_special": _policy(given_input["disallowed_special"])}
-    if "pattern" in given_input:
-        keywords["pattern"] = PATTERNS[given_input["pattern"]]
-    return (given_input["text"], cases.merges_from(given_input["merges"])), keywords
-
-
-def _policy(value: str | list[str]) -> str | set[str]:
-    return value if value == "all" else set(value)
-
-
-def assert_names_special(error: BaseException, special: str, position: int) -> None:
-    """The message names the special (as is, or as its repr) and its position in the text."""
-    message = str(error)
-    assert special in message or repr(special) in message, message
-    assert re.search(rf"(?<!\d){position}(?!\d)", message), message
-
-
 @pytest.mark.parametrize("case", cases.params("special", "encode_special"))
-def test_encode_special_case(bpe, case):
-    args, keywords = _encode_case_input(case)
-    expected = case["expected"]
-    if "error" in expected:
-        with pytest.raises(ValueError) as raised:
-            bpe.encode(*args, **keywords)
-        assert_names_special(raised.value, expected["token"], expected["position"])
-    else:
-        expect_equal(ids_of(bpe.encode(*args, **keywords)), expected["ids"], "ids", merges=args[1])
+def test_encode_special_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.parametrize("case", cases.params("special", "decode"))
-def test_decode_special_case(bpe, case):
-    given_input = case["input"]
-    vocab = bpe.build_vocab(cases.merges_from(given_input["merges"]), special_tokens=given_input["special_tokens"])
-    expect_equal(bpe.decode(given_input["ids"], vocab), case["expected"]["text"], "decoded text")
+def test_decode_special_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.claim("special.atomic")

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec import cases, oracle, strategies
+from spec.cases import runner
 from spec.blame import checking
-from spec.compare import expect_equal, expect_fields
+from spec.compare import expect_equal
 
 pytestmark = pytest.mark.level("stream")
 
@@ -21,11 +22,8 @@ def fed(decoder, ids: list[int]) -> list[str]:
 
 
 @pytest.mark.parametrize("case", cases.params("stream", "stream"))
-def test_stream_case(bpe, case):
-    decoder = bpe.StreamDecoder(bpe.build_vocab(cases.merges_from(case["input"]["merges"])))
-    outputs = fed(decoder, case["input"]["ids"])
-    expect_fields({"feed outputs": (outputs, case["expected"]["outputs"]),
-                   "flush": (decoder.flush(), case["expected"]["flush"])})
+def test_stream_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.claim("stream.hold-partial")

@@ -11,6 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spec import cases, oracle, strategies
+from spec.cases import runner
+from spec.cases.runner import tie_rule_feature as rule_feature
 from spec.blame import checking
 from spec.compare import expect_equal
 from bpe_kata.levels import feature_not_started
@@ -24,16 +26,9 @@ pytestmark = pytest.mark.level("ties")
 RULE_CLAIMS = {name: rule.claim for name, rule in TIE_RULES.items()}
 
 
-def rule_feature(rule: str) -> str:
-    return f"train(tie_rule={rule})"
-
-
 @pytest.mark.parametrize("case", cases.params("ties", "train"))
-def test_ties_case(bpe, require_feature, case):
-    given_input = case["input"]
-    require_feature(rule_feature(given_input["tie_rule"]))
-    result = bpe.train(given_input["text"], given_input["vocab_size"], tie_rule=given_input["tie_rule"])
-    expect_equal(merges_of(result), [((a, b), idx) for a, b, idx in case["expected"]["merges"]], "merges")
+def test_ties_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec import cases, mistakes, oracle, replay, strategies
+from spec.cases import runner
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.shapes import merges_of
@@ -13,37 +14,9 @@ from spec.shapes import merges_of
 pytestmark = pytest.mark.level("train")
 
 
-def _text_of(case_input: dict, corpus) -> str:
-    return corpus(case_input["corpus"]) if "corpus" in case_input else case_input["text"]
-
-
 @pytest.mark.parametrize("case", cases.params("train", "train"))
-def test_train_case(bpe, case, corpus, trained):
-    given_input, expected = case["input"], case["expected"]
-    if "error" in expected:
-        with pytest.raises(ValueError):
-            bpe.train(given_input["text"], given_input["vocab_size"])
-        return
-    text = _text_of(given_input, corpus)
-    key = given_input.get("corpus") or given_input["text"]
-    result = merges_of(trained(key, text, given_input["vocab_size"]))
-    check_merges_case(case, result, [((a, b), idx) for a, b, idx in expected["merges"]])
-
-
-def check_merges_case(case: dict, result: list, expected: list) -> None:
-    """A worked training case. A wrong table breaks the case's claims, except train.merged-again, which it
-    breaks only when, unlike the expected table, no merge of it takes an earlier merge's token as a part."""
-    if result == expected:
-        return
-    claims = [c for c in case["claims"] if c != "train.merged-again"]
-    if "train.merged-again" in case["claims"] and not _merges_a_merge(result) and _merges_a_merge(expected):
-        claims.append("train.merged-again")  # no merge takes an earlier merge's token as a part
-    with checking(*claims):
-        expect_equal(result, expected, "merges")
-
-
-def _merges_a_merge(merges: list) -> bool:
-    return any(left >= 256 or right >= 256 for (left, right), _ in merges)
+def test_train_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.claim("train.tie-first-counted", "train.tie-recorded", "train.ids-from-256")

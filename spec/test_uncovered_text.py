@@ -8,12 +8,13 @@ published patterns cover every text (``test_regex``), so this never fires for th
 
 from __future__ import annotations
 
-import re
 
 import pytest
 from hypothesis import given, strategies as st
 
 from spec import cases, oracle, strategies
+from spec.cases import runner
+from spec.cases.runner import assert_names_position
 from spec.blame import checking
 from spec.shapes import ids_of, merges_of
 
@@ -23,19 +24,9 @@ pytestmark = [pytest.mark.level("regex"), pytest.mark.claim("regex.covers-text")
 PARTIAL_PATTERNS = (r"\w+", r"[ab]+| ", r"\S+", r"[^\n]+", r" ?[a-z]+|\s+", r"\p{L}+|[ ']", "a|b|", "")
 
 
-def assert_names_position(error: BaseException, position: int) -> None:
-    assert re.search(rf"(?<!\d){position}(?!\d)", str(error)), f"the message does not name position {position}: {error}"
-
-
 @pytest.mark.parametrize("case", cases.params("regex", "uncovered"))
-def test_uncovered_text_case(bpe, case):
-    text, pattern, position = case["input"]["text"], case["input"]["pattern"], case["expected"]["position"]
-    with pytest.raises(ValueError) as raised:
-        bpe.train(text, 300, pattern=pattern)
-    assert_names_position(raised.value, position)
-    with pytest.raises(ValueError) as raised:
-        bpe.encode(text, {}, pattern=pattern)
-    assert_names_position(raised.value, position)
+def test_uncovered_text_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @given(strategies.chunky_texts, strategies.vocab_sizes, st.sampled_from(PARTIAL_PATTERNS))
