@@ -1,3 +1,3 @@
 """Registers the bpe-kata pytest plugin for every run started in this repository."""
 
-pytest_plugins = ["spec.plugin"]
+pytest_plugins = ["bpe_kata.plugin"]

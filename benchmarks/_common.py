@@ -20,7 +20,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from spec.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
+from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
 
 MB = 1_000_000
 
@@ -49,7 +49,7 @@ def timed(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, Timin
 
 
 def corpus_text(name: str) -> str:
-    """A shipped corpus, found the way the spec finds it (``spec.corpora``)."""
+    """A shipped corpus, found the way the spec finds it (``bpe_kata.data.corpora``)."""
     try:
         return CorpusFinder().path(name).read_text(encoding="utf-8")
     except CorpusUnavailable as error:

@@ -42,7 +42,7 @@ def main() -> int:
     parser.add_argument("--workers", default="auto", help="pytest-xdist -n value for both runs (default: auto)")
     options = parser.parse_args()
     workers = ["-n", options.workers]
-    cli = [sys.executable, "-m", "spec.cli"]
+    cli = [sys.executable, "-m", "bpe_kata.cli"]
     print(f"before: {uptime()}")
     check = timed([*cli, "check", *COMMON, *workers])
     gate = timed([*cli, "gate", "reference", *COMMON, *workers])

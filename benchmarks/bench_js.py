@@ -26,7 +26,7 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 import reference  # noqa: E402
-from spec.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
+from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN  # noqa: E402
 
 SERVER = REPO_ROOT / "solutions" / "js" / "bpe.mjs"

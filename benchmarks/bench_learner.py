@@ -2,7 +2,7 @@
 """A learner's loop: ``bpe-kata check --level roundtrip`` with a textbook implementation, against the reference.
 
 A learner's first correct implementation is the textbook one (recount every pair per
-merge, ``min`` over ranks to encode: tests/implementations/textbook.py). This runs the core
+merge, ``min`` over ranks to encode: spec/oracle/core.py). This runs the core
 levels once with the reference and once with that file, in child processes from the
 repository root, as configured in pyproject.toml (every core), and prints both wall times
 and their ratio, with the machine's load (``uptime``) before and after. CPU times (all of a
@@ -11,7 +11,7 @@ check the same claims and pass them all, or the script exits with status 1.
 
 Target: the textbook run within 3x of the reference's.
 
-The spec's own corpus tables (spec/corpus_tables.py) are trained into the user cache first,
+The spec's own corpus tables (bpe_kata/data/corpus_tables.py) are trained into the user cache first,
 as any earlier run leaves them, so neither run pays that one-off second.
 
 Usage:
@@ -46,8 +46,8 @@ def uptime() -> str:
 
 def warm_spec_tables() -> None:
     """Train (or find) the spec's own corpus tables, as the first run on a machine does once."""
-    from spec import corpus_tables
-    from spec.corpora import CorpusFinder, CorpusUnavailable
+    from bpe_kata.data import corpus_tables
+    from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
 
     finder = CorpusFinder()
     for name, size in corpus_tables.SPEC_TABLE_SIZES.items():
@@ -64,7 +64,7 @@ def children_cpu() -> float:
 
 def check(impl: str, level: str, report: Path, env: dict[str, str]) -> tuple[float, float, dict]:
     """One ``bpe-kata check`` run: its wall seconds, CPU seconds (all its processes) and JSON report."""
-    command = [sys.executable, "-m", "spec.cli", "check", impl, "--level", level, "-q", "-p", "no:cacheprovider",
+    command = [sys.executable, "-m", "bpe_kata.cli", "check", impl, "--level", level, "-q", "-p", "no:cacheprovider",
                "--require-data", "--bpe-report", str(report)]
     cpu_before, start = children_cpu(), time.perf_counter()
     done = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True)
@@ -81,7 +81,7 @@ def checked_claims(report: dict) -> dict[str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--level", default="roundtrip", help="run the spec up to this level (default roundtrip)")
-    parser.add_argument("--learner", default="tests/implementations/textbook.py",
+    parser.add_argument("--learner", default="spec/oracle/core.py",
                         help="the learner's implementation (default: the textbook one)")
     args = parser.parse_args(argv)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "BPE_IMPL")}

@@ -25,7 +25,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BUDGET_S = 20 * 60  # the budget for a full run on 2 cores
-BASELINE = [sys.executable, "-m", "spec.cli", "check", "-q", "-p", "no:cacheprovider", "--require-data"]
+BASELINE = [sys.executable, "-m", "bpe_kata.cli", "check", "-q", "-p", "no:cacheprovider", "--require-data"]
 
 
 def children_cpu() -> float:
@@ -60,7 +60,7 @@ def main() -> None:
     print(f"before: {load()}  ({cores} cores)")
     base_wall, base_cpu, _ = timed(BASELINE)
     print(f"bpe-kata check:              {base_wall:7.1f} s wall {base_cpu:7.1f} s CPU")
-    wall, cpu, out = timed([sys.executable, "-m", "spec.cli", "mutate", "--max-children",
+    wall, cpu, out = timed([sys.executable, "-m", "bpe_kata.cli", "mutate", "--max-children",
                             str(options.max_children), *options.mutmut_args])
     total = next((line for line in out.splitlines() if line.startswith("all ")), "all ? (no table)")
     print(f"bpe-kata mutate:             {wall:7.1f} s wall {cpu:7.1f} s CPU   [{' '.join(total.split())}]")

@@ -31,7 +31,7 @@ from _common import Row, corpus_text, mixed_text, print_rows, ratio, timed, verd
 import regex
 
 from spec.patterns import GPT4_SPLIT_PATTERN
-from spec.published import byte_to_unicode
+from bpe_kata.data.published import byte_to_unicode
 
 FLOOR_TARGET = 2.0  # at most this many times the findall-and-count floor
 HF_TARGET = 1.0  # at most Hugging Face tokenizers' time

@@ -29,8 +29,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "benchmarks")]
 
-from spec import pretrained, published, tiktoken_tables  # noqa: E402
-from spec.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
+from bpe_kata.data import pretrained, published, tiktoken_tables  # noqa: E402
+from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
 
 TARGET_RATIO = 2.5
 

@@ -38,7 +38,7 @@ RUNS = {"'a' * N": "a", "'é' * N": "é"}
 def operations() -> dict[str, Callable[[str], object]]:
     from reference import encode, train
 
-    from spec import pretrained
+    from bpe_kata.data import pretrained
 
     gpt2 = pretrained.load("gpt2")
     return {

@@ -11,9 +11,15 @@ tests of the ``pytest`` run follow, to show where the time goes.
 set (CI's case): the project's ``__pycache__`` folders are removed before each run and none
 is written, so every process compiles (and assertion-rewrites) the project's modules again.
 
+``--baseline DIR --baseline-python PY`` times the same commands in another checkout (say, main
+before a refactor, with the Python of its own virtual environment), alternating runs of the two,
+and prints this tree's time as a ratio to the baseline's: both measured in the same run, under
+the same load, so the ratio holds where absolute seconds on a shared machine do not.
+
 Usage:
     python benchmarks/bench_suite.py                 # each command once
     python benchmarks/bench_suite.py --repeat 3 --no-bytecode
+    python benchmarks/bench_suite.py --repeat 3 --baseline ../before --baseline-python ../before/.venv/bin/python
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 #: Wall-clock budget in seconds on a 2-core machine, from the issue that asked for the suite.
 BUDGETS = {"pytest": 30.0}
 COMMANDS = {
-    "bpe-kata check": [sys.executable, "-m", "spec.cli", "check", "-q", "-p", "no:cacheprovider"],
+    "bpe-kata check": [sys.executable, "-m", "bpe_kata.cli", "check", "-q", "-p", "no:cacheprovider"],
     "pytest": [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=12"],
 }
 
@@ -43,10 +49,10 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(name: str, env: dict[str, str]) -> tuple[float, float, str]:
-    """One run: wall seconds, CPU seconds of the run's processes, and its output."""
+def run(name: str, env: dict[str, str], root: Path = REPO_ROOT, python: str = sys.executable) -> tuple[float, float, str]:
+    """One run in ``root`` with ``python``: wall seconds, CPU seconds of the run's processes, and its output."""
     cpu_before, start = children_cpu(), time.perf_counter()
-    done = subprocess.run(COMMANDS[name], cwd=REPO_ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run([python, *COMMANDS[name][1:]], cwd=root, env=env, capture_output=True, text=True)
     wall, cpu = time.perf_counter() - start, children_cpu() - cpu_before
     if done.returncode != 0:
         sys.exit(f"{name} failed (exit {done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
@@ -63,10 +69,10 @@ def slowest(output: str) -> list[str]:
     return [] if start is None else [line for line in lines[start + 1:] if DURATION_LINE.match(line)]
 
 
-def remove_project_bytecode() -> None:
+def remove_project_bytecode(root: Path = REPO_ROOT) -> None:
     """Delete the ``__pycache__`` folders of the project's own code (not of any virtualenv)."""
-    for folder in REPO_ROOT.rglob("__pycache__"):
-        if not any(part.startswith(".") for part in folder.relative_to(REPO_ROOT).parts):
+    for folder in root.rglob("__pycache__"):
+        if not any(part.startswith(".") for part in folder.relative_to(root).parts):
             shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -92,22 +98,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="runs of each command (default 1)")
     parser.add_argument("--no-bytecode", action="store_true",
                         help="as a fresh clone with PYTHONDONTWRITEBYTECODE: no cached bytecode of the project")
+    parser.add_argument("--baseline", type=Path, help="another checkout to time the same commands in, alternately")
+    parser.add_argument("--baseline-python", default=sys.executable,
+                        help="the Python (of a virtual environment) that has the baseline installed")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    if args.baseline is not None and not (args.baseline / "pyproject.toml").is_file():
+        parser.error(f"--baseline {args.baseline}: not a checkout of the project (no pyproject.toml there)")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "BPE_IMPL")}
     if args.no_bytecode:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     print(f"{os.cpu_count()} cores; project bytecode {'never cached' if args.no_bytecode else 'cached as usual'}")
     outputs = {}
     for name in COMMANDS:
+        walls: dict[str, list[float]] = {"this": [], "baseline": []}
         for i in range(args.repeat):
-            if args.no_bytecode:
-                remove_project_bytecode()
-            wall, cpu, outputs[name] = run(name, env)
-            budget = BUDGETS.get(name)
-            share = f" = {wall / budget:.2f} of its {budget:.0f} s budget" if budget else ""
-            print(f"  {name:15s} run {i + 1}: wall {wall:5.1f} s{share}; CPU {cpu:5.1f} s")
+            sides = [("this", REPO_ROOT, sys.executable)]
+            if args.baseline is not None:
+                sides.append(("baseline", args.baseline.resolve(), args.baseline_python))
+            for side, root, python in sides if i % 2 == 0 else reversed(sides):
+                if args.no_bytecode:
+                    remove_project_bytecode(root)
+                load = os.getloadavg()[0]
+                wall, cpu, output = run(name, env, root, python)
+                walls[side].append(wall)
+                if side == "this":
+                    outputs[name] = output
+                budget = BUDGETS.get(name)
+                share = f" = {wall / budget:.2f} of its {budget:.0f} s budget" if budget and side == "this" else ""
+                print(f"  {name:15s} {side:8s} run {i + 1}: wall {wall:5.1f} s{share}; CPU {cpu:5.1f} s; load {load:.1f}")
+        if args.baseline is not None:
+            ratio = min(walls["this"]) / min(walls["baseline"])
+            print(f"  {name:15s} this tree / baseline, best of {args.repeat} each: {ratio:.2f}x")
     print("slowest tests of the last pytest run:")
     for line in slowest(outputs["pytest"]):
         print("  " + line)

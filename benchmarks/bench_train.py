@@ -39,7 +39,7 @@ for folder in (REPO_ROOT, REPO_ROOT / "benchmarks"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from spec.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
+from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
 from spec.oracle import get_stats, merge  # noqa: E402  (the spec's textbook algorithm is the baseline)
 CORPUS_NAME = "tinyshakespeare.txt"
 DEFAULT_SIZES = [512, 1024, 4096]
@@ -48,7 +48,7 @@ TARGETS = {512: 20, 1024: 50, 4096: 100}  # at least this many times faster than
 Pair = tuple[int, int]
 
 
-# --- the textbook algorithm (spec/oracle.py): count everything, merge everything, per new id
+# --- the textbook algorithm (spec/oracle/core.py): count everything, merge everything, per new id
 
 def textbook_train_steps(text: str, vocab_size: int) -> Iterator[tuple[Pair, int]]:
     """Yield (pair, id) merge by merge, so the caller can read the clock in between."""

@@ -23,7 +23,7 @@ class Stop(Exception):
 
 
 def _impl(value: str | None):
-    from spec.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
+    from bpe_kata.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
 
     if os.getcwd() not in sys.path:  # as `python -m` and `bpe-kata check` do: solutions.mine from a clone
         sys.path.insert(0, os.getcwd())

@@ -10,12 +10,11 @@ the R's" (claim corpus.d1-curve), read from the spec's worked cases.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from spec.cases import CASES_DIR
-from spec.corpora import CORPORA
+from spec.cases import cases_of
+from bpe_kata.data.corpora import CORPORA
 from spec.replay import Replayer
 
 REFERENCE_CLAIM = "corpus.d1-curve"
@@ -59,10 +58,9 @@ def measure(text: str, merges: dict, sizes: list[int]) -> list[Point]:
 
 def reference_points() -> list[Point]:
     """The published Alice curve: token counts of the worked cases, over the corpus's bytes."""
-    cases = json.loads((CASES_DIR / "encode.json").read_text(encoding="utf-8"))["cases"]
     size = CORPORA["alice"].size
     points = [Point(c["input"]["vocab_size"], c["expected"]["length"], size / c["expected"]["length"])
-              for c in cases if REFERENCE_CLAIM in c["claims"] and "length" in c["expected"]]
+              for c in cases_of("encode") if REFERENCE_CLAIM in c["claims"] and "length" in c["expected"]]
     return sorted(points, key=lambda p: p.vocab_size)
 
 

@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from spec.levels import ALL_LEVEL_NAMES
+from bpe_kata.levels import ALL_LEVEL_NAMES
+from bpe_kata.outcomes import LevelStatus, TO_DO
 
 #: The command each submission runs under, with ``--isolated`` after the submission (``command``),
 #: so the submission never runs in the process that decides its row.
-RUNNER = [sys.executable, "-m", "spec.cli", "check"]
+RUNNER = [sys.executable, "-m", "bpe_kata.cli", "check"]
 #: One process per submission: grading already runs submissions side by side.
 RUN_OPTIONS = ["-q", "-n", "0", "-p", "no:cacheprovider"]
 
@@ -53,7 +54,7 @@ class Outcome:
         counts = self.levels.get(level)
         if counts is None:
             return "—"
-        if counts["status"] == "FAILED":
+        if counts["status"] == LevelStatus.FAILED:
             return f"failed {counts['failed']}"
         return counts["status"]
 
@@ -64,7 +65,7 @@ class Outcome:
         if not self.levels:
             return "no report"
         statuses = {c["status"] for c in self.levels.values()}
-        return ("failed" if "FAILED" in statuses else "green" if statuses == {"green"} and self.complete
+        return ("failed" if LevelStatus.FAILED in statuses else "green" if statuses == {LevelStatus.GREEN} and self.complete
                 else "incomplete")
 
 
@@ -154,7 +155,7 @@ def render_plain(outcomes: list[Outcome]) -> list[str]:
     return [line(header), "-" * len(line(header)), *map(line, body)]
 
 
-CELL_STYLE = {"green": "green", "not started": "yellow", "—": "dim"}
+CELL_STYLE = {LevelStatus.GREEN: "green", LevelStatus.NOT_STARTED: "yellow", "—": "dim"}
 
 
 def render_rich(outcomes: list[Outcome], console) -> None:
@@ -188,7 +189,7 @@ def class_page(outcomes: list[Outcome], where: Path | None = None) -> str:
     """The class table as one standalone HTML page, each row's likely mistakes and broken claims beneath it;
     with ``where`` (the page's folder), each kept report is linked by a path relative to it."""
     header, body = rows(outcomes)
-    colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in ("not started", "partly started", "not run", "partly run", "incomplete")  # noqa: E731
+    colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in TO_DO or c == "incomplete"  # noqa: E731
                         else "bad" if c.startswith(("failed", "timed", "crashed", "no report")) else "")
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     def first_cell(o: Outcome, name: str) -> str:

@@ -1,6 +1,6 @@
 """A run's report as one standalone HTML page: no network, no external assets, filterable by level.
 
-It is drawn from the same dict as ``--bpe-report`` JSON (spec/report.py's ``as_json``), so the
+It is drawn from the same dict as ``--bpe-report`` JSON (bpe_kata/report.py's ``as_json``), so the
 page and the JSON never disagree. Every value is escaped: claim texts and failures carry the
 implementation's output, which may hold anything.
 """
@@ -12,7 +12,9 @@ import tempfile
 from html import escape
 from pathlib import Path
 
-STATUS_CLASS = {"green": "ok", "FAILED": "bad", "not started": "todo", "partly started": "todo", "partly run": "todo", "not run": "todo"}
+from bpe_kata.outcomes import TO_DO, LevelStatus
+
+STATUS_CLASS = {LevelStatus.GREEN: "ok", LevelStatus.FAILED: "bad", **dict.fromkeys(TO_DO, "todo")}
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:60rem;color:#222;padding:0 1rem}

@@ -21,10 +21,11 @@ from pathlib import Path
 
 from bpe_kata import grade
 from bpe_kata.adapters import ADAPTERS, VARIANTS
-from spec.levels import ALL_LEVEL_NAMES
+from bpe_kata.levels import ALL_LEVEL_NAMES
+from bpe_kata.outcomes import LevelStatus
 from spec.ledger import load_claims
 
-GATE = [sys.executable, "-m", "spec.cli", "gate"]
+GATE = [sys.executable, "-m", "bpe_kata.cli", "gate"]
 NOTES = Path(__file__).with_name("matrix_notes.toml")
 ALTERNATIVE, UNDOCUMENTED_TIES, REAL, QUESTION, SLOW = ("documented alternative", "undocumented tie rule",
                                                         "real difference", "spec question", "timed out")
@@ -124,7 +125,8 @@ def cell(row: Row, level: str) -> str:
 
 
 #: Terminal cells, short enough for one line per library (the HTML page and JSON say it in full).
-SHORT = {"green": "ok", "not started": "-", "partly started": "part", "not run": "n/r", "partly run": "part"}
+SHORT = {LevelStatus.GREEN: "ok", LevelStatus.NOT_STARTED: "-", LevelStatus.PARTLY_STARTED: "part",
+         LevelStatus.NOT_RUN: "n/r", LevelStatus.PARTLY_RUN: "part"}
 
 
 def short(text: str) -> str:

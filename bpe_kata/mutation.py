@@ -1,6 +1,6 @@
 """Mutation testing of the reference: run mutmut the one way that works, read its verdicts, gate them.
 
-``bpe-kata mutate`` (spec/cli.py) calls :func:`main`. It starts from an empty ``mutants/``,
+``bpe-kata mutate`` (bpe_kata/cli.py) calls :func:`main`. It starts from an empty ``mutants/``,
 hands mutmut the corpus folder the spec would use (``$BPE_KATA_DATA``: the ``mutants/`` copy
 has no ``../shared/data`` beside it) and the derandomized ``mutmut`` Hypothesis profile, runs
 ``mutmut run`` with the options it was given, then prints a table per module and every
@@ -260,11 +260,11 @@ def render_gate(verdict: GateVerdict, ledger_path: Path) -> list[str]:
 
 
 def corpus_folder(data_dir: str | None, scratch: Path) -> Path:
-    """The folder holding every corpus, found the way the spec finds them (spec/corpora.py).
+    """The folder holding every corpus, found the way the spec finds them (bpe_kata/data/corpora.py).
 
     When they are found in different folders, a folder of links in ``scratch`` joins them.
     """
-    from spec import corpora
+    from bpe_kata.data import corpora
 
     finder = corpora.CorpusFinder(data_dir=data_dir)
     paths = {name: finder.path(name) for name in corpora.CORPORA}
@@ -377,7 +377,7 @@ def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
 
 def start(data_dir: str | None, mutmut_args: list[str], root: Path) -> int:
     """A fresh mutmut run; non-zero (with the reason printed) when it cannot run or did not finish."""
-    from spec import corpora
+    from bpe_kata.data import corpora
 
     try:
         import mutmut  # noqa: F401 - only to say how to get it

@@ -200,7 +200,7 @@ def _protocol_stdout() -> BinaryIO:
 
 def serve(value: str, requests: BinaryIO, responses: BinaryIO) -> int:
     """Load the implementation, then answer requests until stdin closes."""
-    from spec.loader import ImplementationNotFound, load_implementation
+    from bpe_kata.loader import ImplementationNotFound, load_implementation
 
     try:
         impl = load_implementation(value)

@@ -2,7 +2,7 @@
 
 Spellings: ``train:CORPUS:VOCAB`` (or ``CORPUS:VOCAB``) trains the implementation on a corpus
 (``tinyshakespeare``, ``alice`` or a text file); ``gpt2`` and ``cl100k_base`` are the published
-tables in the contract's numbering (spec/pretrained.py); any other value is a ``bpe-kata v1`` file
+tables in the contract's numbering (bpe_kata/data/pretrained.py); any other value is a ``bpe-kata v1`` file
 read with the implementation's ``load``.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spec import corpora
-from spec.pretrained import TABLE_NAMES
+from bpe_kata.data import corpora
+from bpe_kata.data.pretrained import TABLE_NAMES
 
 Pair = tuple[int, int]
 
@@ -32,7 +32,7 @@ class Table:
 
 
 def corpus_text(name: str) -> str:
-    """A corpus by name (verified copy, see spec/corpora.py) or any UTF-8 text file."""
+    """A corpus by name (verified copy, see bpe_kata/data/corpora.py) or any UTF-8 text file."""
     if name in corpora.CORPORA:
         try:
             return corpora.CorpusFinder().text(name)
@@ -60,7 +60,7 @@ def trained(impl, corpus: str, vocab_size: int) -> Table:
 def resolve(impl, value: str) -> Table:
     """The table ``value`` names, built or read with ``impl`` where that is its job."""
     if value in TABLE_NAMES:
-        from spec import pretrained
+        from bpe_kata.data import pretrained
 
         try:
             table = pretrained.load(value)

@@ -12,17 +12,14 @@ from __future__ import annotations
 import json
 import random
 import sys
-from pathlib import Path
 
 from reference import get_stats as reference_get_stats
 from reference import merge as reference_merge
 from reference import train as reference_train
-from spec import cases as spec_cases
-from spec.cases import load_file
-from spec.levels import TIE_RULES
-from spec.loader import load_implementation
+from spec.cases import cases_of
+from spec.tie_rules import TIE_RULES
+from bpe_kata.loader import load_implementation
 
-TIES_FILE = Path(spec_cases.__file__).resolve().parent / "ties.json"
 
 
 def _disagreeing_texts(count: int = 6, seed: int = 0) -> list[tuple[str, int]]:
@@ -66,7 +63,7 @@ UNDOCUMENTED = {"lowest-pair in byte-level alphabet order": train_lowest_byte_le
 
 
 def probes() -> list[tuple[str, int]]:
-    from_cases = {(c["input"]["text"], c["input"]["vocab_size"]) for c in load_file(TIES_FILE)["cases"]}
+    from_cases = {(c["input"]["text"], c["input"]["vocab_size"]) for c in cases_of("ties", "train")}
     return sorted(from_cases) + _disagreeing_texts()
 
 

@@ -26,7 +26,7 @@ from itertools import islice, repeat
 from .pair_ranking import _NONE, LazyPairRanking, learn_merges
 from .scalar_text import original_position, scalar_text
 from .splitting import UncoveredText, split
-from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule
+from .tie_rules import DEFAULT_TIE_RULE
 
 __all__ = ["train_chunks"]
 
@@ -38,10 +38,9 @@ def train_chunks(text: str, vocab_size: int, pattern: str,
                  tie_rule: str = DEFAULT_TIE_RULE) -> dict[Pair, int]:
     """Learn ``vocab_size - 256`` merges from the chunks of `text`, in training order.
 
-    The caller has checked `text` and `vocab_size`. Stops early when no chunk has a pair left.
+    The caller has checked `text`, `vocab_size` and `tie_rule`. Stops early when no chunk has a pair left.
     Lone surrogates become U+FFFD first; the chunks must cover the text (``splitting``).
     """
-    check_tie_rule(tie_rule)
     try:
         chunk_counts = Counter(split(pattern, scalar_text(text)))
     except UncoveredText as gap:

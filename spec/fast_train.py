@@ -1,4 +1,4 @@
-"""The spec's own fast trainer: spec/oracle.py's ``train``, without the recount per merge.
+"""The spec's own fast trainer: ``spec.oracle.core.train``, without the recount per merge.
 
 The spec trains the corpus tables whose *encoding* it checks (the bytes-per-token curve)
 itself, so that an implementation's slow but correct training does not cost minutes per
@@ -22,7 +22,7 @@ Pair = tuple[int, int]
 
 
 def train(text: str, vocab_size: int) -> dict[Pair, int]:
-    """Merges in training order, equal to ``spec.oracle.train(text, vocab_size)``."""
+    """Merges in training order, equal to ``spec.oracle.core.train(text, vocab_size)``."""
     symbols = list(text.encode("utf-8"))
     n = len(symbols)
     following = list(range(1, n + 1))  # n: no next symbol

@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 LEDGER_PATH = Path(__file__).with_name("claims.toml")
 KINDS = ("contract", "fact", "informative")
 
-#: The five source documents, by title (shared/seeds/README.md gives their files).
-DOCUMENTS = (
-    "The Merge Table Is the Tokenizer: Why Tokenize, and BPE from Scratch",
-    "Build a BPE Tokenizer: Why Your Model Can't Count the R's",
-    "Tokenization: Byte-Pair Encoding by Hand",
-    "A BPE Tokenizer Is a Learned Rewrite Program",
-    "Part I — Basics: Tokenization — BPE from raw bytes",
-)
+FIELDS = ("id", "level", "kind", "sources", "statement", "reason", "added", "note", "depends_on_tie_rule")
 
-#: Short keys some claim ids carry (``corpus.d1-merges``): ``d1`` is the second document above.
-DOCUMENT_KEYS = {f"d{number}": title for number, title in enumerate(DOCUMENTS)}
+
+def _read(path: Path) -> dict:
+    with open(path, "rb") as handle:
+        return tomllib.load(handle)
+
+
+#: The source documents by the short key claims cite them with (the ledger's [documents] table);
+#: claim ids carry the same keys (``corpus.d1-merges``).
+DOCUMENT_KEYS: dict[str, str] = dict(_read(LEDGER_PATH)["documents"])
+DOCUMENTS: tuple[str, ...] = tuple(DOCUMENT_KEYS.values())
 
 
 def document_keys_in(claim_ids) -> dict[str, str]:
@@ -37,11 +38,9 @@ class Claim:
     sources: tuple[str, ...]
     statement: str
     reason: str = ""
-    also_fact: bool = False
     added: bool = False
     #: "first-counted" when the claim's values hold only under that tie rule, else ""
     depends_on_tie_rule: str = ""
-    extra: dict = field(default_factory=dict, compare=False)
 
     @property
     def asserted(self) -> bool:
@@ -51,20 +50,22 @@ class Claim:
 
 @lru_cache(maxsize=None)
 def load_claims(path: Path = LEDGER_PATH) -> dict[str, Claim]:
-    """All claims by id, in ledger order."""
-    with open(path, "rb") as handle:
-        data = tomllib.load(handle)
+    """All claims by id, in ledger order, their sources resolved from document keys to titles."""
+    data = _read(path)
+    documents = data.get("documents", {})
     claims: dict[str, Claim] = {}
     for entry in data.get("claim", []):
-        known = {k: entry[k] for k in ("id", "level", "kind", "statement") if k in entry}
-        extra = {k: v for k, v in entry.items() if k not in Claim.__dataclass_fields__}
+        unknown = sorted(set(entry) - set(FIELDS))
+        if unknown:
+            raise ValueError(f"claim {entry.get('id')!r} has unknown fields {unknown}")
+        uncited = [key for key in entry.get("sources", ()) if key not in documents]
+        if uncited:
+            raise ValueError(f"claim {entry['id']!r} cites unknown documents {uncited}")
         claims[entry["id"]] = Claim(
-            **known,
-            sources=tuple(entry.get("sources", ())),
+            id=entry["id"], level=entry["level"], kind=entry["kind"], statement=entry["statement"],
+            sources=tuple(documents[key] for key in entry.get("sources", ())),
             reason=entry.get("reason", ""),
-            also_fact=bool(entry.get("also_fact", False)),
             added=bool(entry.get("added", False)),
             depends_on_tie_rule=entry.get("depends_on_tie_rule", ""),
-            extra=extra,
         )
     return claims

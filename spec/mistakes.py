@@ -27,7 +27,7 @@ def merge_from_the_right(ids: list[int], pair: Pair, idx: int) -> list[int]:
 
 def encode_merging_from_the_right(text: str, merges: dict[Pair, int]) -> list[int]:
     """The textbook encode with each merge applied from the right."""
-    ids = list(oracle.utf8(text))
+    ids = list(oracle.core.utf8(text))
     while len(ids) >= 2:
         stats = oracle.get_stats(ids)
         pair = min(stats, key=lambda p: merges.get(p, float("inf")))

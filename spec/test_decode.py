@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec import cases, oracle, strategies
+from spec.cases import runner
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.shapes import bytes_of, merges_of
@@ -14,16 +15,13 @@ pytestmark = pytest.mark.level("decode")
 
 
 @pytest.mark.parametrize("case", cases.params("decode", "decode"))
-def test_decode_case(bpe, case):
-    vocab = bpe.build_vocab(cases.merges_from(case["input"]["merges"]))
-    expect_equal(bpe.decode(list(case["input"]["ids"]), vocab), case["expected"]["text"], "decoded text")
+def test_decode_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.parametrize("case", cases.params("decode", "build_vocab"))
-def test_build_vocab_case(bpe, case):
-    vocab = bpe.build_vocab(cases.merges_from(case["input"]["merges"]))
-    actual = {key: bytes_of(vocab[int(key)]) for key in case["expected"]["entries"]}
-    expect_equal(actual, {key: bytes.fromhex(value) for key, value in case["expected"]["entries"].items()}, "vocab")
+def test_build_vocab_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.claim("decode.vocab-order")

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec import cases, oracle, strategies
+from spec.cases import runner
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.shapes import ids_of
@@ -16,10 +17,8 @@ pairs = st.tuples(st.integers(0, 4), st.integers(0, 4))
 
 
 @pytest.mark.parametrize("case", cases.params("merge", "merge"))
-def test_merge_case(bpe, case):
-    given_input = case["input"]
-    result = bpe.merge(list(given_input["ids"]), tuple(given_input["pair"]), given_input["idx"])
-    expect_equal(ids_of(result), case["expected"]["ids"], "ids")
+def test_merge_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.claim("merge.left-to-right", "merge.end-guard")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -11,8 +10,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, oracle, oracle_format, strategies
-from spec.compare import expect_fields
+from spec import cases, oracle, strategies
+from spec.cases import runner
+from spec.cases.runner import assert_load_fails_at
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.blame import checking
 from spec.shapes import ids_of, merges_of
@@ -26,34 +26,14 @@ PATTERNS = (None, GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, r" ?\S+|\s+", "[^\n]+|
 SPECIAL_BASE = 1000
 
 
-def lines_named(error: BaseException) -> set[int]:
-    return {int(n) for n in re.findall(r"\bline (\d+)", str(error), flags=re.IGNORECASE)}
-
-
-def assert_load_fails_at(bpe, path: Path, line: int) -> None:
-    """load raises ValueError whose message names the file and the line of the first problem."""
-    with pytest.raises(ValueError) as raised:
-        bpe.load(path)
-    assert path.name in str(raised.value), f"the message does not name the file: {raised.value}"
-    assert line in lines_named(raised.value), f"the message does not name line {line}: {raised.value}"
-
-
 def write_text(path: Path, text: str) -> Path:
     path.write_bytes(text.encode("utf-8"))  # no newline translation, whatever the platform
     return path
 
 
 @pytest.mark.parametrize("case", cases.params("persist", "load"))
-def test_load_case(bpe, case, tmp_path):
-    path = write_text(tmp_path / "case.bpe", case["input"]["file"])
-    expected = case["expected"]
-    if "error" in expected:
-        assert_load_fails_at(bpe, path, expected["line"])
-        return
-    merges, pattern, specials = bpe.load(path)
-    expect_fields({"merges": (merges_of(merges), [((a, b), idx) for a, b, idx in expected["merges"]]),
-                   "pattern": (pattern, expected["pattern"]),
-                   "special_tokens": (dict(specials), expected["special_tokens"])})
+def test_load_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 tokenizers = st.tuples(strategies.chunky_texts, strategies.vocab_sizes, st.sampled_from(PATTERNS),
@@ -93,7 +73,7 @@ def test_saved_file_is_the_documented_text_format(bpe, tokenizer):
         data = path.read_bytes()
     content = data.decode("utf-8")  # text, not pickle: strict UTF-8 must work
     assert content.startswith("bpe-kata v1\n")
-    table, read_pattern, read_specials = oracle_format.loads(content)
+    table, read_pattern, read_specials = oracle.persist.loads(content)
     assert (list(table.items()), read_pattern, read_specials) == (merges_of(merges), pattern, specials)
 
 
@@ -103,7 +83,7 @@ def test_load_reads_a_file_written_by_another_implementation(bpe, tmp_path, toke
     text, vocab_size, pattern, special_list = tokenizer
     merges = oracle.train(text, vocab_size)
     specials = {s: SPECIAL_BASE + k for k, s in enumerate(special_list)}
-    path = write_text(tmp_path / "other.bpe", oracle_format.dumps(merges, pattern, specials))
+    path = write_text(tmp_path / "other.bpe", oracle.persist.dumps(merges, pattern, specials))
     loaded, loaded_pattern, loaded_specials = bpe.load(path)
     assert (merges_of(loaded), loaded_pattern, dict(loaded_specials)) == (list(merges.items()), pattern, specials)
 
@@ -116,8 +96,8 @@ def _saved(bpe, folder: Path) -> Path:
 
 
 def _expected_error_line(content: str) -> int:
-    with pytest.raises(oracle_format.FormatError) as expected:
-        oracle_format.loads(content)
+    with pytest.raises(oracle.persist.FormatError) as expected:
+        oracle.persist.loads(content)
     return expected.value.line
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import pretrained, tiktoken_tables
+from bpe_kata.data import pretrained, tiktoken_tables
 from spec.blame import checking
-from spec.plugin import NOT_RUN
-from spec.published import TableUnavailable
+from bpe_kata.outcomes import Outcome
+from bpe_kata.data.published import TableUnavailable
 from spec.shapes import bytes_of, ids_of
 
 pytestmark = pytest.mark.level("pretrained")
@@ -49,7 +49,7 @@ def published(request: pytest.FixtureRequest):
         except TableUnavailable as error:
             if require:
                 pytest.fail(f"published table unavailable (--require-data): {error}", pytrace=False)
-            pytest.skip(f"{NOT_RUN}: published table unavailable: {error}")
+            pytest.skip(f"{Outcome.NOT_RUN}: published table unavailable: {error}")
 
     return get
 

@@ -7,7 +7,9 @@ import re
 import pytest
 from hypothesis import assume, given, strategies as st
 
-from spec import cases, oracle_chunks, strategies
+from spec import cases, oracle, strategies
+from spec.cases import runner
+from spec.cases.runner import assert_names_special
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.patterns import PATTERNS
@@ -18,44 +20,14 @@ pytestmark = pytest.mark.level("special")
 SPECIAL_ID = 1000  # beyond every table the strategies can train
 
 
-def _encode_case_input(case: dict) -> tuple[tuple, dict]:
-    given_input = case["input"]
-    keywords = {"special_tokens": given_input["special_tokens"],
-                "allowed_special": _policy(given_input["allowed_special"]),
-                "disallowed_special": _policy(given_input["disallowed_special"])}
-    if "pattern" in given_input:
-        keywords["pattern"] = PATTERNS[given_input["pattern"]]
-    return (given_input["text"], cases.merges_from(given_input["merges"])), keywords
-
-
-def _policy(value: str | list[str]) -> str | set[str]:
-    return value if value == "all" else set(value)
-
-
-def assert_names_special(error: BaseException, special: str, position: int) -> None:
-    """The message names the special (as is, or as its repr) and its position in the text."""
-    message = str(error)
-    assert special in message or repr(special) in message, message
-    assert re.search(rf"(?<!\d){position}(?!\d)", message), message
-
-
 @pytest.mark.parametrize("case", cases.params("special", "encode_special"))
-def test_encode_special_case(bpe, case):
-    args, keywords = _encode_case_input(case)
-    expected = case["expected"]
-    if "error" in expected:
-        with pytest.raises(ValueError) as raised:
-            bpe.encode(*args, **keywords)
-        assert_names_special(raised.value, expected["token"], expected["position"])
-    else:
-        expect_equal(ids_of(bpe.encode(*args, **keywords)), expected["ids"], "ids", merges=args[1])
+def test_encode_special_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.parametrize("case", cases.params("special", "decode"))
-def test_decode_special_case(bpe, case):
-    given_input = case["input"]
-    vocab = bpe.build_vocab(cases.merges_from(given_input["merges"]), special_tokens=given_input["special_tokens"])
-    expect_equal(bpe.decode(given_input["ids"], vocab), case["expected"]["text"], "decoded text")
+def test_decode_special_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.claim("special.atomic")
@@ -69,7 +41,8 @@ def test_special_is_one_id_exactly_where_it_occurs(bpe, special, pieces, vocab_s
     table = dict(merges_of(merges))
     ids = ids_of(bpe.encode(text, merges, pattern=pattern, special_tokens={special: SPECIAL_ID}, allowed_special="all"))
     assert ids.count(SPECIAL_ID) == text.count(special)
-    assert ids == oracle_chunks.encode_special(text, table, {special: SPECIAL_ID}, "all", "all", pattern)
+    assert ids == oracle.encode(text, table, special_tokens={special: SPECIAL_ID}, allowed_special="all", disallowed_special="all",
+                               pattern=pattern)
 
 
 @pytest.mark.claim("special.policy", "special.overlap-rule")
@@ -84,8 +57,9 @@ def test_policy_matches_the_textbook(bpe, text, allowed, disallowed):
     active = [s for s in specials if allowed == "all" or s in allowed or disallowed == "all" or s in disallowed]
     with checking("special.overlap-rule" if _occurrences_overlap(text, active) else "special.policy"):
         try:
-            expected = oracle_chunks.encode_special(text, merges, specials, allowed, disallowed)
-        except oracle_chunks.DisallowedSpecial as error:
+            expected = oracle.encode(text, merges, special_tokens=specials, allowed_special=allowed,
+                                     disallowed_special=disallowed)
+        except oracle.special.DisallowedSpecial as error:
             with pytest.raises(ValueError) as raised:
                 bpe.encode(text, merges, **call)
             assert_names_special(raised.value, error.special, error.position)
@@ -113,8 +87,8 @@ def test_defaults_disallow_every_special(bpe):
 def test_a_refused_special_is_placed_by_characters_not_bytes(bpe, before, special, after):
     """Non-ASCII text before the special: its position is a str index, whatever its UTF-8 length."""
     text = before + special + after
-    with pytest.raises(oracle_chunks.DisallowedSpecial) as textbook:  # every special is refused by default
-        oracle_chunks.split_special(text, {special: SPECIAL_ID})
+    with pytest.raises(oracle.special.DisallowedSpecial) as textbook:  # every special is refused by default
+        oracle.special.split_special(text, {special: SPECIAL_ID})
     with pytest.raises(ValueError) as raised:
         bpe.encode(text, {}, special_tokens={special: SPECIAL_ID})
     assert_names_special(raised.value, textbook.value.special, textbook.value.position)
@@ -133,7 +107,7 @@ def test_special_text_can_be_plain_text(bpe):
 def test_overlapping_specials_leftmost_then_longest(bpe, text):
     specials = {"ab": 300, "abc": 301, "bc": 302, "c": 303, "cab": 304}
     ids = ids_of(bpe.encode(text, {}, special_tokens=specials, allowed_special="all"))
-    assert ids == oracle_chunks.encode_special(text, {}, specials, "all", "all")
+    assert ids == oracle.encode(text, {}, special_tokens=specials, allowed_special="all", disallowed_special="all")
 
 
 @pytest.mark.claim("special.decode", "special.atomic")

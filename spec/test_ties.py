@@ -10,34 +10,25 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spec import cases, oracle, oracle_chunks, oracle_ties, strategies
+from spec import cases, oracle, strategies
+from spec.cases import runner
+from spec.cases.runner import tie_rule_feature as rule_feature
 from spec.blame import checking
 from spec.compare import expect_equal
-from spec.levels import TIE_RULES, feature_not_started
+from bpe_kata.levels import feature_not_started
+from spec.tie_rules import TIE_RULES
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import merges_of
 
 pytestmark = pytest.mark.level("ties")
 
 #: Each rule with the claim that defines it.
-RULE_CLAIMS = {
-    "first-counted": "train.tie-first-counted",
-    "lowest-pair": "ties.lowest-pair",
-    "bytes-greatest": "ties.bytes-greatest",
-}
-assert tuple(RULE_CLAIMS) == TIE_RULES
-
-
-def rule_feature(rule: str) -> str:
-    return f"train(tie_rule={rule})"
+RULE_CLAIMS = {name: rule.claim for name, rule in TIE_RULES.items()}
 
 
 @pytest.mark.parametrize("case", cases.params("ties", "train"))
-def test_ties_case(bpe, require_feature, case):
-    given_input = case["input"]
-    require_feature(rule_feature(given_input["tie_rule"]))
-    result = bpe.train(given_input["text"], given_input["vocab_size"], tie_rule=given_input["tie_rule"])
-    expect_equal(merges_of(result), [((a, b), idx) for a, b, idx in case["expected"]["merges"]], "merges")
+def test_ties_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.fixture
@@ -54,9 +45,9 @@ def test_each_rule_equals_its_textbook_version_on_tie_heavy_texts(bpe, rule, tex
     result = merges_of(bpe.train(text, vocab_size, tie_rule=rule))
     with checking("train.tie-recorded"):
         assert [idx for _, idx in result] == list(range(256, 256 + len(result))), "ids are not consecutive from 256"
-        assert oracle.first_step_not_greedy(text, result) is None, "replayed in the table's order, a merge was not the most frequent pair"
+        assert oracle.valid_training.not_greedy(text, result) is None, "replayed in the table's order, a merge was not the most frequent pair"
     with checking(RULE_CLAIMS[rule]):
-        expect_equal(result, merges_of(oracle_ties.train(text, vocab_size, rule)), "merges")
+        expect_equal(result, merges_of(oracle.train(text, vocab_size, tie_rule=rule)), "merges")
 
 
 #: Words of two letters between spaces: a split pattern makes chunks of them, and ties stay everywhere.
@@ -72,7 +63,7 @@ def test_each_rule_combines_with_a_split_pattern(bpe, require_feature, rule, tex
     require_feature("train(pattern=)")
     result = merges_of(bpe.train(text, vocab_size, pattern=pattern, tie_rule=rule))
     with checking(RULE_CLAIMS[rule]):  # the counts inside chunks are regex's, checked there
-        expect_equal(result, merges_of(oracle_chunks.train(text, vocab_size, pattern, rule)), "merges")
+        expect_equal(result, merges_of(oracle.train(text, vocab_size, pattern=pattern, tie_rule=rule)), "merges")
 
 
 @pytest.fixture

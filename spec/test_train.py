@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, mistakes, oracle, oracle_greedy, replay, strategies
+from spec import cases, mistakes, oracle, replay, strategies
+from spec.cases import runner
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.shapes import merges_of
@@ -13,37 +14,9 @@ from spec.shapes import merges_of
 pytestmark = pytest.mark.level("train")
 
 
-def _text_of(case_input: dict, corpus) -> str:
-    return corpus(case_input["corpus"]) if "corpus" in case_input else case_input["text"]
-
-
 @pytest.mark.parametrize("case", cases.params("train", "train"))
-def test_train_case(bpe, case, corpus, trained):
-    given_input, expected = case["input"], case["expected"]
-    if "error" in expected:
-        with pytest.raises(ValueError):
-            bpe.train(given_input["text"], given_input["vocab_size"])
-        return
-    text = _text_of(given_input, corpus)
-    key = given_input.get("corpus") or given_input["text"]
-    result = merges_of(trained(key, text, given_input["vocab_size"]))
-    check_merges_case(case, result, [((a, b), idx) for a, b, idx in expected["merges"]])
-
-
-def check_merges_case(case: dict, result: list, expected: list) -> None:
-    """A worked training case. A wrong table breaks the case's claims, except train.merged-again, which it
-    breaks only when, unlike the expected table, no merge of it takes an earlier merge's token as a part."""
-    if result == expected:
-        return
-    claims = [c for c in case["claims"] if c != "train.merged-again"]
-    if "train.merged-again" in case["claims"] and not _merges_a_merge(result) and _merges_a_merge(expected):
-        claims.append("train.merged-again")  # no merge takes an earlier merge's token as a part
-    with checking(*claims):
-        expect_equal(result, expected, "merges")
-
-
-def _merges_a_merge(merges: list) -> bool:
-    return any(left >= 256 or right >= 256 for (left, right), _ in merges)
+def test_train_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.claim("train.tie-first-counted", "train.tie-recorded", "train.ids-from-256")
@@ -53,7 +26,7 @@ def test_train_equals_oracle_on_tie_heavy_texts(bpe, text, vocab_size):
     with checking("train.ids-from-256"):
         assert [idx for _, idx in merges] == list(range(256, 256 + len(merges)))
     with checking("train.tie-recorded"):
-        assert oracle.first_step_not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
+        assert oracle.valid_training.not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
     with checking("train.tie-first-counted"):
         expect_equal(merges, merges_of(oracle.train(text, vocab_size)), "merges")
 
@@ -63,9 +36,9 @@ def test_train_equals_oracle_on_tie_heavy_texts(bpe, text, vocab_size):
 def test_each_merge_is_a_most_frequent_pair_whatever_the_tie_rule(bpe, text, vocab_size):
     """Replayed in table order, each merge takes a pair of the highest count then, under the next id."""
     merges = merges_of(bpe.train(text, vocab_size))
-    for claim, problem in (("train.ids-from-256", oracle_greedy.ids_wrong(merges, vocab_size)),
-                           ("train.tie-recorded", oracle_greedy.not_greedy(text, merges)),
-                           ("train.no-early-stop", oracle_greedy.stopped_early(text, merges, vocab_size))):
+    for claim, problem in (("train.ids-from-256", oracle.valid_training.ids_wrong(merges, vocab_size)),
+                           ("train.tie-recorded", oracle.valid_training.not_greedy(text, merges)),
+                           ("train.no-early-stop", oracle.valid_training.stopped_early(text, merges, vocab_size))):
         with checking(claim):
             assert problem is None, problem
 
@@ -74,8 +47,8 @@ def test_each_merge_is_a_most_frequent_pair_whatever_the_tie_rule(bpe, text, voc
 @given(strategies.unnormalized_texts, strategies.vocab_sizes)
 def test_training_learns_the_bytes_as_given_never_normalised(bpe, text, vocab_size):
     """CR, CRLF, decomposed letters and combining marks are bytes like any other: no NFC, no line-end folding."""
-    vocab_size = oracle_greedy.merges_that_cannot_exhaust(text, vocab_size)
-    problem = oracle_greedy.violation(text, merges_of(bpe.train(text, vocab_size)), vocab_size)
+    vocab_size = oracle.valid_training.merges_that_cannot_exhaust(text, vocab_size)
+    problem = oracle.valid_training.violation(text, merges_of(bpe.train(text, vocab_size)), vocab_size)
     assert problem is None, f"{problem} (CR, CRLF, NFD and NFC forms are different bytes: never normalise)"
 
 
@@ -83,10 +56,10 @@ def test_training_learns_the_bytes_as_given_never_normalised(bpe, text, vocab_si
 @given(strategies.run_texts, strategies.vocab_sizes)
 def test_training_merges_odd_runs_from_the_left(bpe, text, vocab_size):
     """In aaa, aa is merged at the left ([aa, a]); a merge from the right leaves other pairs to count."""
-    vocab_size = oracle_greedy.merges_that_cannot_exhaust(text, vocab_size)
+    vocab_size = oracle.valid_training.merges_that_cannot_exhaust(text, vocab_size)
     merges = merges_of(bpe.train(text, vocab_size))
-    problem = oracle_greedy.not_greedy(text, merges)
-    from_the_right = problem is not None and oracle_greedy.not_greedy(text, merges, merge=mistakes.merge_from_the_right) is None
+    problem = oracle.valid_training.not_greedy(text, merges)
+    from_the_right = problem is not None and oracle.valid_training.not_greedy(text, merges, merge=mistakes.merge_from_the_right) is None
     with checking("merge.left-to-right" if from_the_right else "train.tie-recorded"):
         assert problem is None, problem + (" (it is what merging runs from the right gives)" if from_the_right else "")
 
@@ -100,14 +73,14 @@ def test_ids_are_consecutive_from_256_in_training_order(bpe, text, vocab_size):
         assert ids == list(range(256, 256 + len(ids)))
         assert len(ids) <= vocab_size - 256
     with checking("train.tie-recorded"):
-        assert oracle.first_step_not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
+        assert oracle.valid_training.not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
 
 
 @pytest.mark.claim("train.no-early-stop", "train.exhausted")
 @given(strategies.mixed_texts, strategies.vocab_sizes)
 def test_merges_stop_only_when_asked_or_when_no_pair_is_left(bpe, text, vocab_size):
     merges = merges_of(bpe.train(text, vocab_size))  # an exception here is train.exhausted's root cause
-    left = len(oracle.train_sequence(text, dict(merges)))
+    left = len(oracle.core.train_sequence(text, dict(merges)))
     with checking("train.no-early-stop"):
         assert len(merges) == vocab_size - 256 or left < 2, f"{len(merges)} merges of {vocab_size - 256}, {left} ids left"
 
@@ -159,7 +132,7 @@ def test_same_merges_under_any_hash_seed(bpe, spawn_implementation):
     with checking("train.deterministic"):
         assert not differing, f"PYTHONHASHSEED={differing[0]} trains another table than PYTHONHASHSEED=0"
     with checking("train.tie-recorded"):  # valid BPE under whatever tie rule the trainer uses
-        problem = oracle_greedy.violation(text, first, 320)
+        problem = oracle.valid_training.violation(text, first, 320)
         assert problem is None, problem
 
 

@@ -5,28 +5,14 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, oracle_words, strategies
+from spec import cases, oracle, strategies
+from spec.cases import runner
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.shapes import symbols_of, word_merges_of
-from spec.toy_words import TOY_CORPUS, BudgetRow, budget_row
+from spec.toy_words import TOY_CORPUS
 
 pytestmark = pytest.mark.level("words")
-
-
-def _corpus(case_input: dict) -> str | dict[str, int]:
-    return case_input["text"] if "text" in case_input else dict(case_input["words"])
-
-
-def _train(bpe, case_input: dict) -> list:
-    """train_words as the case says; the marker is passed only when the case names one."""
-    marker = {"end_of_word": case_input["end_of_word"]} if "end_of_word" in case_input else {}
-    return word_merges_of(bpe.train_words(_corpus(case_input), case_input["num_merges"], **marker))
-
-
-def _segment(bpe, word: str, merges: list, case_input: dict) -> list[str]:
-    marker = {"end_of_word": case_input["end_of_word"]} if "end_of_word" in case_input else {}
-    return symbols_of(bpe.segment_word(word, merges, **marker))
 
 
 def _word_cases(operation: str, key: str) -> list:
@@ -38,43 +24,21 @@ def _budget_params() -> list:
     params = []
     for param in _word_cases("train_words", "tokens"):
         case = param.values[0]
-        row = _expected_row(case)
+        row = runner.budget_row_expected(case)
         assert row.per_word == f"{case['expected']['tokens_per_word']:.2f}"
         params.append(pytest.param(case, id=row.label, marks=param.marks))
     return params
 
 
-def _expected_row(case: dict) -> BudgetRow:
-    expected = case["expected"]
-    return BudgetRow(case["input"]["num_merges"], expected["learned"], expected["vocab_size"], expected["tokens"],
-                     len(case["input"]["text"].split()))
-
-
 @pytest.mark.parametrize("case", _word_cases("train_words", "merges"))
-def test_train_words_case(bpe, case):
+def test_train_words_case(bpe, request, case):
     """The merges with the count each had when it was chosen; then the runners-up, counted by the oracle."""
-    given_input, expected = case["input"], case["expected"]
-    merges = _train(bpe, given_input)
-    expect_equal(merges, [((a, b), n) for a, b, n in expected["merges"]], "((left, right), count) merges")
-    if "runners_up" in expected:
-        words = oracle_words.spelled(_corpus(given_input), given_input.get("end_of_word", "_"))
-        for (pair, count), runners in zip(merges, expected["runners_up"]):
-            ranked = oracle_words.ranked(words)
-            assert ranked[0] == (pair, count)
-            assert ranked[1:3] == [((a, b), n) for a, b, n in runners]
-            words = [(oracle_words.merge(symbols, pair), n) for symbols, n in words]
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.parametrize("case", [*_word_cases("segment_word", "symbols"), *_word_cases("segment_word", "trace")])
-def test_segment_word_case(bpe, case):
-    given_input, expected = case["input"], case["expected"]
-    merges = [tuple(pair) for pair in given_input["merges"]]
-    if "symbols" in expected:
-        expect_equal(_segment(bpe, given_input["word"], merges, given_input), expected["symbols"], "symbols")
-        return
-    steps = [_segment(bpe, given_input["word"], merges[:k], given_input) for k in range(len(merges) + 1)]
-    trace = [step for k, step in enumerate(steps) if k == 0 or step != steps[k - 1]]
-    expect_equal(trace, expected["trace"], "segmentation after each merge")
+def test_segment_word_case(bpe, request, case):
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.claim("words.toy-segmentation", "words.segmentation-replays")
@@ -94,16 +58,16 @@ def test_segment_word_takes_train_words_output_as_it_is(bpe):
 
 
 @pytest.mark.parametrize("case", _budget_params())
-def test_merge_budget_row(bpe, case):
+def test_merge_budget_row(bpe, request, case):
     """Vocabulary size, corpus tokens and tokens per word, from the implementation's own train_words and segment_word."""
-    assert budget_row(bpe, case["input"]["num_merges"]) == _expected_row(case)
+    runner.run(case, bpe, request)
 
 
 @pytest.mark.claim("words.textbook")
 @given(strategies.word_corpora, strategies.word_budgets, strategies.end_of_word_markers)
 def test_train_words_equals_textbook(bpe, corpus, num_merges, marker):
     result = word_merges_of(bpe.train_words(corpus, num_merges, end_of_word=marker))
-    assert result == oracle_words.train_words(corpus, num_merges, marker)
+    assert result == oracle.words.train_words(corpus, num_merges, marker)
 
 
 @pytest.mark.claim("words.segmentation-replays")
@@ -111,9 +75,9 @@ def test_train_words_equals_textbook(bpe, corpus, num_merges, marker):
 def test_training_words_segment_as_training_left_them(bpe, corpus, num_merges, marker):
     merges = bpe.train_words(corpus, num_merges, end_of_word=marker)
     pairs = [pair for pair, _ in word_merges_of(merges)]
-    for word in oracle_words.word_counts(corpus):
+    for word in oracle.words.word_counts(corpus):
         assert symbols_of(bpe.segment_word(word, merges, end_of_word=marker)) == \
-            oracle_words.segment_word(word, pairs, marker)
+            oracle.words.segment_word(word, pairs, marker)
 
 
 @pytest.mark.claim("words.segmentation-replays")

@@ -14,7 +14,7 @@ import regex
 
 import reference
 from bpe_kata.adapters import ADAPTERS, _glue
-from spec.levels import TIE_RULES
+from spec.tie_rules import TIE_RULES
 
 TIE_FREE = "there and these a an then that thin there there that there there"  # one best pair at each of 6 steps
 CHUNKED = "thin then a these then an there there and and and that these thin"  # the same, in PATTERN's chunks

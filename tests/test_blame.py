@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from spec import blame, compare
-from tests.conftest import REPO_ROOT, run_spec_inline
+from tests.support import REPO_ROOT, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
 
@@ -93,7 +93,7 @@ def test_expect_fields_reports_every_differing_field():
 
 
 def test_plain_asserts_on_id_lists_get_the_same_explanation():
-    from spec.plugin import pytest_assertrepr_compare
+    from bpe_kata.plugin import pytest_assertrepr_compare
 
     lines = pytest_assertrepr_compare(None, "==", [104, 105], [104, 228])
     assert any("first difference at index 1" in line for line in lines)
@@ -103,10 +103,10 @@ def test_plain_asserts_on_id_lists_get_the_same_explanation():
 
 
 def test_a_length_case_shows_bytes_per_token():
-    from spec import cases
+    from spec.cases import runner
 
     with pytest.raises(AssertionError) as raised:
-        cases.expect_ids([256, 97], {"length": 4}, {(97, 97): 256}, text_bytes=8)
+        runner.expect_ids([256, 97], {"length": 4}, {(97, 97): 256}, text_bytes=8)
     assert "expected 4, got 2 (2.0000 against 4.0000 bytes per token for 8 bytes)" in str(raised.value)
     assert "256 [61 61 'aa']" in str(raised.value)
 

@@ -1,4 +1,5 @@
-"""The worked-example files: valid against their schema, unique ids, known claims, agreeing with the oracle."""
+"""The worked-example files: valid against their schema, unique ids, known claims, each operation runnable,
+every case agreeing with the oracle through the spec's own case runner."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ import json
 import jsonschema
 import pytest
 
-from spec import cases, oracle, oracle_chunks, oracle_format, oracle_ties, oracle_words
-from spec.patterns import PATTERNS
+from spec import cases
+from spec.cases import runner
 from spec.ledger import load_claims
 
-FILES = [path for path in cases.case_files() if path.name != "schema.json"]
+FILES = cases.case_files()
 
 
 @functools.cache
@@ -49,91 +50,29 @@ def test_case_file_level_matches_its_name():
 
 
 @pytest.mark.parametrize("case", [c for c in cases.all_cases() if "corpus" not in c["input"]], ids=lambda c: c["id"])
-def test_case_agrees_with_the_oracle(case):
-    """The data is checked against the textbook definition, so a typo in a case cannot hide."""
-    given, expected, op = case["input"], case["expected"], case["operation"]
-    merges = cases.merges_from(given.get("merges", [])) if op != "segment_word" else {}  # words: string pairs
-    if op == "encode":
-        result = oracle.encode(given["text"], merges)
-        assert result == expected["ids"] if "ids" in expected else len(result) == expected["length"]
-    elif op == "get_stats":
-        assert [[a, b, n] for (a, b), n in oracle.get_stats(given["ids"]).items()] == expected["pairs"]
-    elif op == "merge":
-        assert oracle.merge(given["ids"], tuple(given["pair"]), given["idx"]) == expected["ids"]
-    elif op == "train" and "error" in expected:
-        assert given["vocab_size"] < 256
-    elif op == "train" and "pattern" in given:
-        table = oracle_chunks.train(given["text"], given["vocab_size"], PATTERNS[given["pattern"]])
-        assert [[a, b, i] for (a, b), i in table.items()] == expected["merges"]
-    elif op == "train" and "tie_rule" in given:
-        table = oracle_ties.train(given["text"], given["vocab_size"], given["tie_rule"])
-        assert [[a, b, i] for (a, b), i in table.items()] == expected["merges"]
-    elif op == "train":
-        assert [[a, b, i] for (a, b), i in oracle.train(given["text"], given["vocab_size"]).items()] == expected["merges"]
-    elif op == "decode":
-        vocab = oracle_chunks.build_vocab(merges, given.get("special_tokens", {}))
-        assert oracle.decode(given["ids"], vocab) == expected["text"]
-    elif op == "build_vocab":
-        vocab = oracle.build_vocab(merges)
-        assert {k: vocab[int(k)].hex() for k in expected["entries"]} == expected["entries"]
-    elif op == "train_words":
-        _check_words_case(given, expected)
-    elif op == "segment_word":
-        merges, word = [tuple(pair) for pair in given["merges"]], given["word"]
-        marker = given.get("end_of_word", "_")
-        steps = [oracle_words.segment_word(word, merges[:k], marker) for k in range(len(merges) + 1)]
-        trace = [s for k, s in enumerate(steps) if k == 0 or s != steps[k - 1]]
-        assert expected == ({"trace": trace} if "trace" in expected else {"symbols": steps[-1]})
-    elif op == "uncovered":
-        assert oracle_chunks.first_uncovered(given["text"], given["pattern"]) == expected["position"]
-    elif op in ("split", "encode_special", "load", "stream"):
-        _check_production_case(op, given, expected, merges)
-    else:
-        pytest.fail(f"no oracle check for operation {op}")
+def test_case_agrees_with_the_oracle(case, tmp_path):
+    """Every case, run by the spec's own runner against the oracle, passes: a typo in a case cannot hide.
+    (The corpus cases read whole corpora: they are checked against the reference by the spec itself.)"""
+    runner.run(case, runner.ORACLE, runner.PlainFixtures(runner.ORACLE, tmp_path))
 
 
-def _check_production_case(op: str, given: dict, expected: dict, merges: dict) -> None:
-    """A case of the regex, special, persist or stream level, against spec.oracle_chunks / oracle_format."""
-    if op == "split":
-        assert oracle_chunks.chunks(given["text"], PATTERNS[given["pattern"]]) == expected["chunks"]
-    elif op == "encode_special":
-        pattern = PATTERNS[given["pattern"]] if "pattern" in given else None
-        call = (given["text"], merges, given["special_tokens"], given["allowed_special"], given["disallowed_special"], pattern)
-        if "error" in expected:
-            with pytest.raises(ValueError, match=f"at position {expected['position']}$"):
-                oracle_chunks.encode_special(*call)
-            assert expected["token"] in given["text"]
-        else:
-            assert oracle_chunks.encode_special(*call) == expected["ids"]
-    elif op == "load" and "error" in expected:
-        with pytest.raises(oracle_format.FormatError) as raised:
-            oracle_format.loads(given["file"])
-        assert raised.value.line == expected["line"]
-    elif op == "load":
-        table, pattern, specials = oracle_format.loads(given["file"])
-        assert ([[a, b, i] for (a, b), i in table.items()], pattern, specials) == (
-            expected["merges"], expected["pattern"], expected["special_tokens"])
-    else:  # stream: the text emitted after each id, then at the end
-        vocab, ids = oracle.build_vocab(merges), given["ids"]
-        emitted = [oracle_chunks.stream_text(b"".join(vocab[i] for i in ids[:k])) for k in range(len(ids) + 1)]
-        assert [after[len(before):] for before, after in zip(emitted, emitted[1:])] == expected["outputs"]
-        assert "".join(expected["outputs"]) + expected["flush"] == oracle.decode(ids, vocab)
+def _schema_operations() -> tuple[set[str], set[str]]:
+    """The operations the schema lists, and those it has an input/expected branch for."""
+    schema = case_validator().schema["$defs"]["case"]
+    listed = set(schema["properties"]["operation"]["enum"])
+    branches = {rule["if"]["properties"]["operation"]["const"] for rule in schema["allOf"]}
+    return listed, branches
 
 
-def _check_words_case(given: dict, expected: dict) -> None:
-    """A train_words case: its merges (and runners-up), or its row of the merge-budget table."""
-    corpus, marker = given.get("text", given.get("words")), given.get("end_of_word", "_")
-    merges = oracle_words.train_words(corpus, given["num_merges"], marker)
-    if "merges" in expected:
-        assert [[a, b, n] for (a, b), n in merges] == expected["merges"]
-        words, runners = oracle_words.spelled(corpus, marker), []
-        for pair, _ in merges:
-            runners.append([[a, b, n] for (a, b), n in oracle_words.ranked(words)[1:3]])
-            words = [(oracle_words.merge(symbols, pair), n) for symbols, n in words]
-        assert expected.get("runners_up", runners) == runners
-        return
-    counts = oracle_words.word_counts(corpus)
-    base = {s for word in counts for s in oracle_words.spell(word, marker)}
-    tokens = sum(n * len(oracle_words.segment_word(word, merges, marker)) for word, n in counts.items())
-    assert expected == {"learned": len(merges), "vocab_size": len(base) + len(merges), "tokens": tokens,
-                        "tokens_per_word": round(tokens / sum(counts.values()), 2)}
+def test_every_operation_has_one_runner_entry_and_one_schema_branch():
+    listed, branches = _schema_operations()
+    assert listed == branches, "an operation without its schema branch, or a branch for no listed operation"
+    assert set(runner.OPERATIONS) == listed, "an operation the runner cannot run, or a runner entry the schema lacks"
+
+
+def test_the_runner_catches_a_wrong_case():
+    """The self-test can fail: a case whose expected result is off by one id fails against the oracle."""
+    case = next(c for c in cases.cases_of("encode", "encode") if c["expected"].get("ids"))
+    wrong = {**case, "expected": {"ids": [*case["expected"]["ids"][:-1], case["expected"]["ids"][-1] + 1]}}
+    with pytest.raises(AssertionError):
+        runner.run(wrong, runner.ORACLE)

@@ -1,4 +1,4 @@
-"""spec.cli: ``bpe-kata new``, ``claims``, usage, and ``check`` as a learner runs it."""
+"""bpe_kata.cli: ``bpe-kata new``, ``claims``, usage, and ``check`` as a learner runs it."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from spec import cli
+from bpe_kata import cli
 from spec.ledger import load_claims
-from tests.conftest import nested_session
+from tests.support import nested_session
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 STARTER = REPO_ROOT / "solutions" / "starter"
@@ -176,8 +176,8 @@ def test_check_passes_impl_and_options_to_pytest(monkeypatch):
     assert cli.main(["check", "solutions.mine", "--level", "merge", "-q"]) == 0
     assert cli.main(["check", "-x"]) == 0
     net = ["-p", "timeout", "--timeout", cli.IN_PROCESS_TEST_TIMEOUT]
-    assert seen[0] == [str(cli.SPEC_DIR), "-p", "spec.plugin", *net, "--impl", "solutions.mine", "--level", "merge", "-q"]
-    assert seen[1] == [str(cli.SPEC_DIR), "-p", "spec.plugin", *net, "-x"]
+    assert seen[0] == [str(cli.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "--impl", "solutions.mine", "--level", "merge", "-q"]
+    assert seen[1] == [str(cli.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "-x"]
 
 
 def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
@@ -191,7 +191,7 @@ def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
     assert {"--isolated", "--strict-levels", "--require-data"} <= set(seen[1])
 
 
-# --- end to end: `python -m spec.cli check` --------------------------------------------------------
+# --- end to end: `python -m bpe_kata.cli check` --------------------------------------------------------
 
 
 def table_rows(output: str) -> dict[str, str]:
@@ -220,7 +220,7 @@ def test_learner_with_the_starter_sees_not_started_not_errors(tmp_path):
     shutil.copytree(STARTER, learner, ignore=IGNORE)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "BPE_IMPL")}
     env["BPE_KATA_OFFLINE"] = "1"  # a corpus that is not at hand is 'not run', never a download
-    done = subprocess.run([sys.executable, "-m", "spec.cli", "check", str(learner), "--level", "merge", "-q",
+    done = subprocess.run([sys.executable, "-m", "bpe_kata.cli", "check", str(learner), "--level", "merge", "-q",
                            "-p", "no:cacheprovider", "-n", "0"],
                           cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=CHILD_TIMEOUT)
     output = done.stdout + done.stderr

@@ -1,4 +1,4 @@
-"""spec.corpora: corpora are found in order, verified, fetched once into the cache, or explained."""
+"""bpe_kata.data.corpora: corpora are found in order, verified, fetched once into the cache, or explained."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from spec import corpora
-from spec.corpora import CORPORA, CorpusFinder, CorpusUnavailable, rebuild_gutenberg_ebook, sha256_of
+from bpe_kata.data import corpora
+from bpe_kata.data.corpora import CORPORA, CorpusFinder, CorpusUnavailable, rebuild_gutenberg_ebook, sha256_of
 
 SHARED = corpora.SHARED_DATA  # captured before any test points it elsewhere
 USER_DATA_DIR = os.environ.get(corpora.ENV_VAR)  # captured before _no_user_environment hides them

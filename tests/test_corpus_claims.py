@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from spec.corpora import CorpusFinder, CorpusUnavailable
-from tests.conftest import REPO_ROOT, run_spec_inline
+from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
+from tests.support import REPO_ROOT, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
 

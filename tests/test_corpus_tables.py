@@ -1,4 +1,4 @@
-"""spec/corpus_tables.py: the spec's own corpus tables are trained once, then read back from the cache."""
+"""bpe_kata/data/corpus_tables.py: the spec's own corpus tables are trained once, then read back from the cache."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from spec import corpus_tables, fast_train, oracle
+from bpe_kata.data import corpus_tables
+from spec import fast_train, oracle
 
 TEXT = "the cat sat on the mat; the hat sat on the cat. " * 6
 

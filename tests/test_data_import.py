@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from spec import cli, corpora
-from spec.corpora import CORPORA, sha256_of
+from bpe_kata import cli
+from bpe_kata.data import corpora
+from bpe_kata.data.corpora import CORPORA, sha256_of
 from tests.test_corpora import END, START, user_corpus
 
 GUTENBERG_HEADER = ("The Project Gutenberg eBook of Alice's Adventures in Wonderland\r\n\r\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from tests.conftest import REPO_ROOT, run_gate_inline
+from tests.support import REPO_ROOT, run_gate_inline
 
 RED_TEAM = REPO_ROOT / "tests" / "red_team"
 WRONG_MERGE = ("--claim", "merge.left-to-right")

@@ -13,11 +13,13 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from bpe_kata.outcomes import COLUMNS as OUTCOME_COLUMNS
+from tests.support import REPO_ROOT
 
 NARROW = ["--claim", "decode.*", "-m", "not corpus", "-q", "-p", "no:cacheprovider"]
 
@@ -60,5 +62,13 @@ def test_the_recipe_from_a_scratch_folder(scratch):
     assert report["selected"] == report["finished"] > 0
     assert report["expectations"]["unexpected_failures"] == {} and report["expectations"]["expected_failures"]
     assert report["claims"]["decode.replace-128"]["status"] == "failed"
-    cases = ElementTree.parse(scratch / "bpe-kata.xml").getroot().iter("testcase")
-    assert sum(1 for _ in cases) == report["selected"]
+    cases = list(ElementTree.parse(scratch / "bpe-kata.xml").getroot().iter("testcase"))
+    assert len(cases) == report["selected"]
+    # Each spec test case carries its outcome; tallied per level, JUnit says what the JSON says.
+    tally: dict[str, Counter] = defaultdict(Counter)
+    for case in cases:
+        properties = {p.get("name"): p.get("value") for p in case.iter("property")}
+        if "bpe_level" in properties:
+            tally[properties["bpe_level"]][properties["bpe_outcome"].replace("feature not started", "not started")] += 1
+    assert {level: {o: n for o, n in counts.items() if o in OUTCOME_COLUMNS and n} for level, counts in report["levels"].items()} \
+        == {level: dict(counts) for level, counts in tally.items()}

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 from bpe_kata import html_report
-from tests.conftest import run_spec_inline
+from tests.support import run_spec_inline
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "chrome")
 WRONG = "tests/implementations/wrong_merge_right_to_left.py"

@@ -1,19 +1,23 @@
 """Known-wrong implementations fail on the claim that names their mistake; right ones pass.
 
-Each run is a child pytest over the spec, as a user would run it, with a JSON report.
+Each run is a child pytest over the spec, as a user would run it, with a JSON report. The
+known-wrong ones are the oracle (spec/oracle/) with one mistake each, so the oracle itself
+must pass the whole spec, and each of them must be the oracle but for its mistake.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+from pathlib import Path
 
 import pytest
 
+import spec.oracle
 from spec.ledger import load_claims
-from spec.levels import CORE_LEVELS
-from spec.plugin import PUBLISHED_TABLES_GROUP
-from tests.conftest import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
+from bpe_kata.levels import ALL_LEVEL_NAMES, CORE_LEVELS
+from bpe_kata.plugin import PUBLISHED_TABLES_GROUP
+from tests.support import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
 WRONG = sorted(p.stem for p in IMPLEMENTATIONS.glob("wrong_*.py"))
@@ -39,6 +43,41 @@ FIRST_COUNTED_ONLY = {"train.tie-first-counted", "train.wikipedia-walkthrough", 
 
 def mistake_claims(stem: str) -> tuple[str, ...]:
     return importlib.import_module(f"tests.implementations.{stem}").MISTAKE_CLAIMS
+
+
+@pytest.mark.xdist_group(PUBLISHED_TABLES_GROUP)
+def test_the_oracle_is_green_on_every_level(tmp_path):
+    """The base of every known-wrong implementation, in the mode their tests run (small examples).
+
+    Were it broken, a known-wrong file could fail its claims through its base, not its mistake.
+    """
+    run = run_spec_inline(tmp_path, "--impl", "spec.oracle", "-m", "not corpus")
+    assert run.report is not None, run.output[-3000:]
+    statuses = {level: row["status"] for level, row in run.report["levels"].items()}
+    assert statuses == dict.fromkeys(ALL_LEVEL_NAMES, "green"), run.report["claims"]
+    assert run.returncode == 0
+
+
+def written_in(thing: object) -> Path:
+    """The file a function or class is written in; a re-homed copy keeps its original's code."""
+    return Path(inspect.getfile(thing)).resolve()
+
+
+ORACLE_FOLDER = Path(spec.oracle.__file__).resolve().parent
+
+
+@pytest.mark.parametrize("stem", WRONG)
+def test_known_wrong_implementation_is_the_oracle_but_for_its_own_definitions(stem):
+    """Each contract function it has is the oracle's (imported or re-homed) or written in the file itself."""
+    module = importlib.import_module(f"tests.implementations.{stem}")
+    here = written_in(module)
+    present = {name: getattr(module, name) for name in spec.oracle.__all__ if hasattr(module, name)}
+    from_oracle = {name for name, thing in present.items() if written_in(thing).parent == ORACLE_FOLDER}
+    own = {name: thing for name, thing in vars(module).items()
+           if (inspect.isfunction(thing) or inspect.isclass(thing)) and written_in(thing) == here}
+    assert set(present) - from_oracle <= set(own), f"not the oracle's nor the file's own: {set(present) - from_oracle - set(own)}"
+    assert from_oracle, "no contract function comes from the oracle: the file is not built on it"
+    assert own, "the file defines nothing of its own: where is its mistake?"
 
 
 def test_there_are_enough_known_wrong_implementations():
@@ -114,10 +153,8 @@ def test_right_implementation_written_differently_passes_every_core_level(tmp_pa
 
 
 def test_wrong_implementation_given_as_a_file_anywhere_on_disk(tmp_path):
-    """A self-contained learner file outside the repository, with strict decoding."""
-    from tests.implementations import textbook
-
-    source = inspect.getsource(textbook).replace('errors="replace"', 'errors="strict"')
+    """A self-contained learner file outside the repository: the oracle's core, with strict decoding."""
+    source = inspect.getsource(spec.oracle.core).replace('errors="replace"', 'errors="strict"')
     assert 'errors="strict"' in source
     learner = tmp_path / "somewhere" / "my_bpe.py"
     learner.parent.mkdir()

@@ -15,9 +15,9 @@ import subprocess
 
 import pytest
 
-from spec.levels import CORE_LEVELS
+from bpe_kata.levels import CORE_LEVELS
 from spec.patterns import PATTERNS
-from tests.conftest import REPO_ROOT, files_of_levels, run_spec_inline
+from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
 
 JS = REPO_ROOT / "solutions" / "js"
 NODE = shutil.which("node")

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from spec.ledger import DOCUMENT_KEYS, DOCUMENTS, KINDS, load_claims
-from spec.levels import ALL_LEVEL_NAMES
-from tests.conftest import SHARED
+from bpe_kata.levels import ALL_LEVEL_NAMES
+from tests.support import SHARED
 
 CLAIMS = load_claims()
 
@@ -41,6 +41,36 @@ def test_every_asserted_claim_has_a_test(spec_tests):
     tested = {claim for row in spec_tests.values() for claim in row["claims"]}
     untested = [c.id for c in CLAIMS.values() if c.asserted and c.id not in tested]
     assert untested == []
+
+
+def claim_level_from_tests(test_levels) -> str:
+    """The ledger's rule: the lowest level of a claim's tests, "facts" only when nothing else checks it."""
+    own = [level for level in test_levels if level != "facts"] or list(test_levels)
+    return min(own, key=ALL_LEVEL_NAMES.index)
+
+
+def test_every_claim_level_is_the_first_level_whose_tests_check_it(spec_tests):
+    """A claim's level, its tests' level marks and `bpe-kata claims --level` tell the same story."""
+    levels_of: dict[str, set[str]] = {}
+    for row in spec_tests.values():
+        for claim in row["claims"]:
+            levels_of.setdefault(claim, set()).add(row["level"])
+    wrong = {cid: (CLAIMS[cid].level, claim_level_from_tests(levels)) for cid, levels in levels_of.items()
+             if CLAIMS[cid].level != claim_level_from_tests(levels)}
+    assert wrong == {}, "claim: (ledger level, level its tests give)"
+
+
+def test_the_ledger_refuses_unknown_fields_and_unknown_documents(tmp_path):
+    ledger = tmp_path / "claims.toml"
+    entry = '[[claim]]\nid = "a.b"\nlevel = "bytes"\nkind = "contract"\nstatement = "s"\n'
+    ledger.write_text('[documents]\nd0 = "A title"\n' + entry + 'sources = ["d0"]\n', encoding="utf-8")
+    assert load_claims(ledger)["a.b"].sources == ("A title",)
+    for extra in ('sources = ["d9"]\n', 'also_fact = true\n'):
+        ledger.write_text('[documents]\nd0 = "A title"\n' + entry + extra, encoding="utf-8")
+        load_claims.cache_clear()
+        with pytest.raises(ValueError):
+            load_claims(ledger)
+    load_claims.cache_clear()
 
 
 def test_statements_name_documents_by_title_not_by_short_key():
@@ -93,7 +123,7 @@ def test_statements_are_in_our_own_words():
 
 def test_checks_of_files_beside_the_repository_are_left_out_where_they_are_absent(tmp_path, monkeypatch, capsys):
     """A fresh clone without ../shared: those checks are not collected (no skip), and the header says why."""
-    from tests.conftest import BESIDE_VAR, nested_pytest
+    from tests.support import BESIDE_VAR, nested_pytest
 
     monkeypatch.setenv(BESIDE_VAR, str(tmp_path))
     code = nested_pytest(["tests/test_ledger.py"], "--collect-only", "-v")

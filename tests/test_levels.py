@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from spec.levels import BY_NAME, feature_not_started, not_started_reason
-from tests.conftest import REPO_ROOT, run_spec_inline
-from tests.implementations import textbook
+from bpe_kata.levels import BY_NAME, feature_not_started, not_started_reason
+from spec.oracle import core
+from tests.support import REPO_ROOT, run_spec_inline
 
 
 def _helper(ids, pair, idx):
@@ -21,13 +21,13 @@ def test_a_type_error_raised_inside_train_is_not_a_missing_feature():
     def train(text, vocab_size, *, pattern=None):
         return _helper(list(text.encode()), (1, 2))  # missing positional argument: a bug
 
-    impl = SimpleNamespace(**{**{name: getattr(textbook, name) for name in textbook.__all__}, "train": train})
+    impl = SimpleNamespace(**{**{name: getattr(core, name) for name in core.__all__}, "train": train})
     assert not_started_reason(impl, BY_NAME["train"]) is None
     assert feature_not_started(impl, "train(pattern=)") is None
 
 
 def test_a_keyword_the_signature_lacks_is_not_started():
-    impl = SimpleNamespace(**{name: getattr(textbook, name) for name in textbook.__all__})
+    impl = SimpleNamespace(**{name: getattr(core, name) for name in core.__all__})
     reason = feature_not_started(impl, "train(pattern=)")
     assert reason is not None and reason.startswith("not started") and "pattern=" in reason
 

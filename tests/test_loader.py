@@ -1,4 +1,4 @@
-"""spec.loader: ``--impl`` / ``$BPE_IMPL`` become a module, or an error that says how to fix it."""
+"""bpe_kata.loader: ``--impl`` / ``$BPE_IMPL`` become a module, or an error that says how to fix it."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from spec.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
-from tests.conftest import run_spec_inline
+from bpe_kata.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
+from tests.support import run_spec_inline
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -86,7 +86,7 @@ def two_libraries(tmp_path_factory):
     if not installed(*TWO):
         pytest.skip("needs rustbpe and tokenizers: pip install 'bpe-kata[matrix]'")
     tmp = tmp_path_factory.mktemp("matrix")
-    command = [sys.executable, "-m", "spec.cli", "matrix", *(f"--only={name}" for name in TWO),
+    command = [sys.executable, "-m", "bpe_kata.cli", "matrix", *(f"--only={name}" for name in TWO),
                "--json", str(tmp / "m.json"), "--html", str(tmp / "m.html"), "--", "--level", "train",
                "-m", "not corpus"]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=600)

@@ -234,7 +234,7 @@ def test_results_only_without_a_run_says_to_run_first(tmp_path, capsys):
     assert "run `bpe-kata mutate` first" in capsys.readouterr().err
 
 
-# --- session caches under mutmut's recording run (spec/mutmut_calls.py) ------------------------
+# --- session caches under mutmut's recording run (bpe_kata/mutmut_calls.py) ------------------------
 
 
 class FakeMutmutState:
@@ -255,7 +255,7 @@ def recording(monkeypatch):
 
 
 def test_a_reused_cached_value_records_the_calls_that_computed_it(recording):
-    from spec.mutmut_calls import SharedCalls
+    from bpe_kata.mutmut_calls import SharedCalls
     calls = SharedCalls()
     recording._stats.add("reference.core.x_get_stats")  # called by the first test before the cache
     with calls.computing("table"):
@@ -267,7 +267,7 @@ def test_a_reused_cached_value_records_the_calls_that_computed_it(recording):
 
 
 def test_outside_a_recording_run_nothing_is_recorded(monkeypatch):
-    from spec.mutmut_calls import SharedCalls
+    from bpe_kata.mutmut_calls import SharedCalls
     monkeypatch.delenv("MUTANT_UNDER_TEST", raising=False)
     calls = SharedCalls()
     with calls.computing("table"):

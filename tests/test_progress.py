@@ -1,4 +1,4 @@
-"""spec/progress.py: a slow corpus step says what it is doing; a fast one says nothing."""
+"""bpe_kata/progress.py: a slow corpus step says what it is doing; a fast one says nothing."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from spec import progress
-from spec.corpora import CorpusFinder, CorpusUnavailable
-from tests.conftest import run_spec_inline
+from bpe_kata import progress
+from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
+from tests.support import run_spec_inline
 
 
 def test_a_fast_step_prints_nothing():

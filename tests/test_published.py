@@ -1,4 +1,4 @@
-"""spec.published, spec.pretrained, spec.tiktoken_tables: the published tables are found offline,
+"""bpe_kata.data.published, bpe_kata.data.pretrained, bpe_kata.data.tiktoken_tables: the published tables are found offline,
 verified, converted to the contract's numbering correctly, or explained when they cannot be had."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import inspect
 
 import pytest
 
-from spec import pretrained, published, tiktoken_tables
-from spec.published import FILES, TableUnavailable
-from spec.plugin import PUBLISHED_TABLES_GROUP
-from tests.conftest import run_spec_inline
+from bpe_kata.data import pretrained, published, tiktoken_tables
+from bpe_kata.data.published import FILES, TableUnavailable
+from bpe_kata.plugin import PUBLISHED_TABLES_GROUP
+from tests.support import run_spec_inline
 
 
 def table_or_skip(name: str) -> pretrained.PublishedTable:
@@ -35,6 +35,19 @@ def test_the_suite_expects_the_hashes_of_tiktoken_registry():
     openai_public = pytest.importorskip("tiktoken_ext.openai_public")
     source = inspect.getsource(openai_public)
     assert all(file.sha256 in source for file in FILES.values())
+
+
+def test_each_registered_tokenizer_has_the_pattern_and_specials_of_tiktoken_registry(monkeypatch):
+    """tiktoken's constructor of each entry, its file reads stubbed out, gives the same specials and chunks."""
+    openai_public = pytest.importorskip("tiktoken_ext.openai_public")
+    regex = pytest.importorskip("regex")
+    monkeypatch.setattr(openai_public, "load_tiktoken_bpe", lambda *args, **kwargs: {})
+    monkeypatch.setattr(openai_public, "data_gym_to_mergeable_bpe_ranks", lambda *args, **kwargs: {})
+    probe = "Hello world's 12345 tokens  \n\n\tend ÜNÏCÖDÉ'LL 世界 🌍!\r\n  x"
+    for name, tokenizer in published.TOKENIZERS.items():
+        params = openai_public.ENCODING_CONSTRUCTORS[name]()
+        assert tokenizer.special_tokens.items() <= params["special_tokens"].items(), name
+        assert regex.findall(tokenizer.pattern, probe) == regex.findall(params["pat_str"], probe), name
 
 
 def test_gpt2_alphabet_is_a_printable_stand_in_for_every_byte():

@@ -19,7 +19,7 @@ import pytest
 
 import reference
 from reference import persist
-from spec import oracle_format
+from spec import oracle
 from spec.patterns import GPT2_SPLIT_PATTERN
 
 SPECIALS = {"<|endoftext|>": 400, "two\nlines \"終\"\\": 401, "🌍": 402}
@@ -159,8 +159,8 @@ def oracle_verdict(data: bytes):
     except UnicodeDecodeError as error:
         return data.count(b"\n", 0, error.start) + 1
     try:
-        return oracle_format.loads(text)
-    except oracle_format.FormatError as error:
+        return oracle.persist.loads(text)
+    except oracle.persist.FormatError as error:
         return error.line
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from spec.levels import ALL_LEVEL_NAMES
-from tests.conftest import run_spec_inline
+from bpe_kata.levels import ALL_LEVEL_NAMES
+from tests.support import run_spec_inline
 
 
 def test_a_missing_corpus_is_explained_once_for_all_its_levels(tmp_path, monkeypatch, capsys):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import REPO_ROOT, run_spec_inline
+from tests.support import REPO_ROOT, run_spec_inline
 
 
 def test_json_report_describes_the_run(tmp_path):

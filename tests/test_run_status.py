@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from spec import expectations, run_status
-from tests.conftest import REPO_ROOT, run_gate_inline, run_spec_inline
+from bpe_kata import expectations, run_status
+from tests.support import REPO_ROOT, run_gate_inline, run_spec_inline
 
 WRONG_MERGE = str(REPO_ROOT / "tests" / "implementations" / "wrong_merge_right_to_left.py")
 MERGE_AND_PAIRS = ("--claim", "merge.*", "--claim", "pairs.*", "-m", "not corpus")

@@ -1,12 +1,12 @@
-"""The likely-mistake lines: read off the broken claims (spec/teaching.toml), checked on known-wrong files."""
+"""The likely-mistake lines: read off the broken claims (bpe_kata/teaching.toml), checked on known-wrong files."""
 
 from __future__ import annotations
 
 import pytest
 
 from spec.ledger import load_claims
-from spec.teaching import load_mistakes, render
-from tests.conftest import files_of_claims, files_of_levels, run_spec_inline
+from bpe_kata.teaching import load_mistakes, render
+from tests.support import files_of_claims, files_of_levels, run_spec_inline
 
 #: known-wrong file -> the mistake the report must name first
 EXPECTED = {
@@ -37,16 +37,17 @@ def test_an_earlier_mistake_keeps_the_later_ones_quiet():
     assert render(set()) == [] and render({"persist.format"}) == []
 
 
-@pytest.mark.parametrize("stem", [*EXPECTED, "textbook"])
+@pytest.mark.parametrize("stem", [*EXPECTED, "oracle"])
 def test_known_wrong_implementations_get_their_mistake_named_first(tmp_path, spec_tests, stem):
-    """Only the tests of the claims the table reads run: the rules see nothing else."""
+    """Only the tests of the claims the table reads run: the rules see nothing else. The oracle has no mistake."""
     claims = sorted({c for m in load_mistakes() for c in m.when + m.unless})
-    run = run_spec_inline(tmp_path, "--impl", f"tests/implementations/{stem}.py", "--level", "roundtrip",
+    impl = "spec.oracle" if stem == "oracle" else f"tests/implementations/{stem}.py"
+    run = run_spec_inline(tmp_path, "--impl", impl, "--level", "roundtrip",
                           "-m", "not corpus", "--one-failure-per-claim", *(a for c in claims for a in ("--claim", c)),
                           files=files_of_claims(spec_tests, claims))
     assert run.report is not None
     mistakes = run.report["likely_mistakes"]
-    if stem == "textbook":
+    if stem == "oracle":
         assert mistakes == []
     else:
         assert mistakes and mistakes[0] == message(EXPECTED[stem]), (mistakes, run.report["claims"].keys())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bpe_kata import tie_probe
-from spec.loader import load_implementation
+from bpe_kata.loader import load_implementation
 
 
 @pytest.mark.parametrize(("impl", "verdict"), [

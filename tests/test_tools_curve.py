@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bpe_kata.curve import measure, parse_sizes, reference_points
-from spec.cli import main
+from bpe_kata.cli import main
 
 TEXT = "the cat sat on the mat; the dog sat on the log. " * 8
 

@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from spec.cli import main
+from bpe_kata.cli import main
 
 HANGS = '"""Hangs on import."""\nimport time\ntime.sleep(3600)\n'
 CRASHES = '"""Kills its interpreter on import."""\nimport os\nos._exit(3)\n'

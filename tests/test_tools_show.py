@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spec.cli import main
+from bpe_kata.cli import main
 
 WALKTHROUGH = "aaabdaaabac"
 

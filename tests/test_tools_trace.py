@@ -7,8 +7,8 @@ import json
 import pytest
 
 from spec import oracle
-from spec.cli import main
-from spec.corpora import CorpusFinder, CorpusUnavailable
+from bpe_kata.cli import main
+from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
 
 WALKTHROUGH = "aaabdaaabac"
 

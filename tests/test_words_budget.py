@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spec import cli
+from bpe_kata import cli
 
 
 def test_words_budget_prints_the_table_of_the_reference(capsys):

@@ -2,14 +2,14 @@
 
 These convert data, not behaviour: a merge's bytes are its parts' bytes joined (what every
 library's table stores), and a ranked table's merges are recovered the way the suite recovers
-cl100k_base's (spec/pretrained.py).
+cl100k_base's (bpe_kata/data/pretrained.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from spec.pretrained import recover_splits
+from bpe_kata.data.pretrained import recover_splits
 
 Pair = tuple[int, int]
 

@@ -1,9 +1,10 @@
-"""Plumbing for the known-wrong modules: make a textbook function use the module's own helpers.
+"""Plumbing for the known-wrong modules: make an oracle function use the module's own replacements.
 
-``from tests.implementations.textbook import *`` copies names, so a copied ``train`` would
-still call the textbook ``merge``. A known-wrong module that overrides a helper re-homes the
-functions that use it, so the mistake reaches ``train`` and ``encode`` the way it would in a
-learner's own file.
+``from spec.oracle.core import train`` copies a name, so the copied ``train`` would still call
+the oracle's ``merge``. A known-wrong module that replaces a helper re-homes the functions
+that call it, so the mistake reaches ``train`` and ``encode`` the way it would in a
+learner's own file. Re-home the callees before their callers (``train_pieces`` before
+``train``): a copy sees the module's names as they are when it is made.
 """
 
 from __future__ import annotations
@@ -14,10 +15,9 @@ from typing import Any
 
 
 def rehome(func: Callable[..., Any], namespace: dict[str, Any]) -> Callable[..., Any]:
-    """Return a copy of ``func`` whose global names resolve in ``namespace``."""
-    clone = types.FunctionType(
-        func.__code__, namespace, func.__name__, func.__defaults__, func.__closure__
-    )
+    """A copy of ``func`` whose global names resolve in ``namespace`` first, then in its own module."""
+    merged = {**func.__globals__, **namespace}
+    clone = types.FunctionType(func.__code__, merged, func.__name__, func.__defaults__, func.__closure__)
     clone.__kwdefaults__ = func.__kwdefaults__
     clone.__doc__ = func.__doc__
     clone.__qualname__ = func.__qualname__

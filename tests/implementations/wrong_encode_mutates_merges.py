@@ -7,8 +7,7 @@ holds pairs that were never learned, with a rank that is not an id.
 # mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
-from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge, utf8
+from spec.oracle.core import build_vocab, decode, get_stats, merge, train, utf8  # noqa: F401
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("encode.frozen",)
 

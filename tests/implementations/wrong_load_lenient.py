@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 
-from tests.implementations.textbook_production import *  # noqa: F403
+from spec.oracle.chunks import train  # noqa: F401
+from spec.oracle.core import decode, get_stats, merge  # noqa: F401
+from spec.oracle.persist import save  # noqa: F401
+from spec.oracle.special import build_vocab, encode  # noqa: F401
+from spec.oracle.stream import StreamDecoder  # noqa: F401
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("persist.corrupt-file-errors",)
 

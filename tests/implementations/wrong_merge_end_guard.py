@@ -1,15 +1,15 @@
 """Known-wrong: merge's bounds check is off by one, so a pair at the very end never merges.
 
-``encode`` keeps the textbook ``merge``: with this one it would loop forever on a pair
+``encode`` keeps the oracle's ``merge``: with this one it would loop forever on a pair
 it cannot replace, and a hanging suite reports nothing.
 """
 
 # mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
-from tests.implementations import textbook
+from spec.oracle import core
+from spec.oracle.core import build_vocab, decode, encode, get_stats  # noqa: F401
 from tests.implementations._rehome import rehome
-from tests.implementations.textbook import *  # noqa: F403
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("merge.end-guard", "merge.the-tree")
 
@@ -28,4 +28,4 @@ def merge(ids: list[int], pair: tuple[int, int], idx: int) -> list[int]:
     return out
 
 
-train = rehome(textbook.train, globals())
+train = rehome(core.train, globals())

@@ -3,9 +3,9 @@
 # mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
-from tests.implementations import textbook
+from spec.oracle import core
+from spec.oracle.core import build_vocab, decode, merge  # noqa: F401
 from tests.implementations._rehome import rehome
-from tests.implementations.textbook import *  # noqa: F403
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("pairs.adjacent-overlapping",)
 
@@ -22,5 +22,5 @@ def get_stats(ids: list[int]) -> dict[tuple[int, int], int]:
     return counts
 
 
-train = rehome(textbook.train, globals())
-encode = rehome(textbook.encode, globals())
+train = rehome(core.train, globals())
+encode = rehome(core.encode, globals())

@@ -3,8 +3,7 @@
 # mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
-from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge, utf8
+from spec.oracle.core import build_vocab, decode, encode, get_stats, merge, utf8  # noqa: F401
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("train.exhausted",)
 

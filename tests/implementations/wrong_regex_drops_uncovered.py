@@ -8,19 +8,22 @@ from __future__ import annotations
 
 import regex
 
-from tests.implementations import textbook_production
+from spec.oracle import chunks, special
+from spec.oracle.core import decode, get_stats, merge, scalar_text  # noqa: F401
+from spec.oracle.persist import load, save  # noqa: F401
+from spec.oracle.special import build_vocab  # noqa: F401
+from spec.oracle.stream import StreamDecoder  # noqa: F401
 from tests.implementations._rehome import rehome
-from tests.implementations.textbook_production import *  # noqa: F403
-from tests.implementations.textbook_production import get_stats, merge, split_special, textbook  # noqa: F401
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("regex.covers-text",)
 
 
-def chunks_of(text: str, pattern: str) -> list[str]:
-    text = textbook.utf8(text).decode("utf-8")
+def covering_chunks(text: str, pattern: str) -> list[str]:
+    text = scalar_text(text)
     return [chunk for chunk in regex.findall(pattern, text) if chunk]
 
 
-train = rehome(textbook_production.train, globals())
-encode_piece = rehome(textbook_production.encode_piece, globals())
-encode = rehome(textbook_production.encode, globals())
+chunk_bytes = rehome(chunks.chunk_bytes, globals())
+encode_chunks = rehome(chunks.encode_chunks, globals())
+train = rehome(chunks.train, globals())
+encode = rehome(special.encode, globals())

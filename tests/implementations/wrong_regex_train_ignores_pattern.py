@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from tests.implementations.textbook_production import *  # noqa: F403
-from tests.implementations import textbook
+from spec.oracle import core
+from spec.oracle.core import decode, get_stats, merge  # noqa: F401
+from spec.oracle.persist import load, save  # noqa: F401
+from spec.oracle.special import build_vocab, encode  # noqa: F401
+from spec.oracle.stream import StreamDecoder  # noqa: F401
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("regex.no-cross-chunk", "regex.chunk-frequency", "regex.gpt2-chunks")
 
 
 def train(text, vocab_size, *, pattern=None):
     """Counts pairs over the whole text, whatever the pattern."""
-    return textbook.train(text, vocab_size)
+    return core.train(text, vocab_size)

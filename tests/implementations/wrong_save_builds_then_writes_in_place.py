@@ -7,14 +7,18 @@ has already truncated the old file and leaves half of the new one.
 
 from __future__ import annotations
 
-from tests.implementations.textbook_production import *  # noqa: F403
-from tests.implementations import textbook_production
+from spec.oracle import persist
+from spec.oracle.chunks import train  # noqa: F401
+from spec.oracle.core import decode, get_stats, merge  # noqa: F401
+from spec.oracle.persist import load  # noqa: F401
+from spec.oracle.special import build_vocab, encode  # noqa: F401
+from spec.oracle.stream import StreamDecoder  # noqa: F401
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("persist.atomic-save",)
 
 
 def save(path, merges, *, pattern=None, special_tokens=None):
     """Every line is formatted before the file is opened, then the file is rewritten in place."""
-    text = "\n".join(textbook_production.format_lines(merges, pattern, special_tokens)) + "\n"
+    text = persist.dumps(merges, pattern, special_tokens)
     with open(path, "w", encoding="utf-8", newline="") as handle:
         handle.write(text)

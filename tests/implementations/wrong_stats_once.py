@@ -6,8 +6,7 @@ No recount means a merged token can never take part in a later merge.
 # mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
-from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge, utf8
+from spec.oracle.core import build_vocab, decode, encode, get_stats, merge, utf8  # noqa: F401
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("train.merged-again", "train.wikipedia-walkthrough")
 

@@ -7,10 +7,9 @@ where tiktoken reads one character.
 # mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
-from tests.implementations import textbook
+from spec.oracle import core
+from spec.oracle.core import build_vocab, decode, get_stats, merge  # noqa: F401
 from tests.implementations._rehome import rehome
-from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge  # noqa: F401  (used by the rehomed functions)
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("surrogates.repaired",)
 
@@ -19,5 +18,5 @@ def utf8(text: str) -> bytes:
     return text.encode("utf-8", errors="replace")
 
 
-train = rehome(textbook.train, globals())
-encode = rehome(textbook.encode, globals())
+train = rehome(core.train, globals())
+encode = rehome(core.encode, globals())

@@ -7,11 +7,10 @@ it must be reported as a failure of the train level, never as "not started".
 # mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
-from tests.implementations.textbook import *  # noqa: F403
-from tests.implementations.textbook import get_stats, merge
+from spec.oracle.core import build_vocab, decode, encode, get_stats, merge  # noqa: F401
 
 # The error stops every test that trains: the report names it as the root cause, and the claim
-# it most likely breaks (spec/report.py) is the one its tests explain best.
+# it most likely breaks (bpe_kata/report.py) is the one its tests explain best.
 MISTAKE_CLAIMS: tuple[str, ...] = ("train.tie-recorded",)
 
 

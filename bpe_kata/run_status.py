@@ -12,9 +12,11 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spec import expectations
+import spec
+from bpe_kata import expectations
+from bpe_kata.outcomes import Outcome
 
-SPEC_DIR = Path(__file__).resolve().parent
+SPEC_DIR = Path(spec.__file__).resolve().parent
 INTERRUPTED, INTERNAL_ERROR = 2, 3
 
 
@@ -56,26 +58,26 @@ class Tracker:
 class Judgement:
     """Failures and not-started tests sorted into expected and unexpected, and stale entries."""
 
-    unexpected: dict[str, str] = field(default_factory=dict)  # nodeid -> outcome
+    unexpected: dict[str, Outcome] = field(default_factory=dict)  # nodeid -> outcome (its table column)
     expected: dict[str, str] = field(default_factory=dict)  # nodeid -> the entry's reason
     unexpected_passes: list[str] = field(default_factory=list)  # entry labels
 
 
 def judge(by_test: dict, entries: list[expectations.Expected], strict_levels: bool) -> Judgement:
-    """``by_test``: nodeid -> (level, claims, outcome), as spec/report.Results keeps it."""
+    """``by_test``: nodeid -> (level, claims, outcome), as bpe_kata.report.Results keeps it."""
     judgement = Judgement()
     for nodeid, (level, claims, outcome) in by_test.items():
-        counted = outcome == "failed" or (strict_levels and outcome == "not started" and level != "facts")
+        counted = outcome is Outcome.FAILED or (strict_levels and outcome.not_started and level != "facts")
         if not counted:
             continue
         entry = next((e for e in entries if e.matches(nodeid, level, claims)), None)
         if entry is None:
-            judgement.unexpected[nodeid] = outcome
+            judgement.unexpected[nodeid] = outcome.column
         else:
             judgement.expected[nodeid] = entry.reason
     for entry in entries:
-        outcomes = [o for n, (lv, cl, o) in by_test.items() if entry.matches(n, lv, cl)]
-        if outcomes and "passed" in outcomes and not any(o in ("failed", "not started") for o in outcomes):
+        outcomes = [o.column for n, (lv, cl, o) in by_test.items() if entry.matches(n, lv, cl)]
+        if Outcome.PASSED in outcomes and not any(o in (Outcome.FAILED, Outcome.NOT_STARTED) for o in outcomes):
             judgement.unexpected_passes.append(entry.label())
     return judgement
 
@@ -97,10 +99,10 @@ def starting_entries(by_test: dict, failures: dict[str, str]) -> list[expectatio
     """``--write-expect``: one entry per failing claim (or test without claims), one per not-started level."""
     entries: dict[tuple[str, str], str] = {}
     for nodeid, (level, claims, outcome) in sorted(by_test.items()):
-        if outcome == "failed":
+        if outcome is Outcome.FAILED:
             why = (failures.get(nodeid) or "failing").splitlines()[-1][:160]
             for key in ([("claim", c) for c in claims] or [("test", nodeid)]):
                 entries.setdefault(key, f"failing when this file was written: {why}")
-        elif outcome == "not started" and level and level != "facts":
+        elif outcome.not_started and level and level != "facts":
             entries.setdefault(("level", level), "not started when this file was written")
     return [expectations.Expected(key, value, reason) for (key, value), reason in entries.items()]

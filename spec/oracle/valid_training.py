@@ -1,16 +1,18 @@
-"""Is a merge table *a* valid BPE training of a text, whatever rule broke its ties?
+"""The property checker: is a merge table *a* valid BPE training of a text, whatever rule broke its ties?
 
 Claims that are not about ties must hold for every documented tie rule (first-counted,
 lowest-pair, CS336's bytes-greatest). Instead of one expected table, these checks replay
 the implementation's table on the text and hold each step to the definition: the id is the
 next one, the pair is *a* most frequent pair of the current sequence (chunks counted
 separately, with a pattern), and training stopped only when asked to or when no pair was
-left. Each returns what is wrong, in words, or None. Slow and obvious, like ``spec.oracle``.
+left. Each returns what is wrong, in words, or None. Slow and obvious, like the rest of the oracle.
 """
 
 from __future__ import annotations
 
-from spec import oracle, oracle_chunks
+from spec.oracle.chunks import chunk_bytes
+from spec.oracle.core import merge as textbook_merge
+from spec.oracle.core import utf8
 
 Pair = tuple[int, int]
 Merges = list[tuple[Pair, int]]
@@ -26,7 +28,7 @@ def ids_wrong(merges: Merges, vocab_size: int) -> str | None:
     return None
 
 
-def not_greedy(text: str, merges: Merges, pattern: str | None = None, merge=oracle.merge) -> str | None:
+def not_greedy(text: str, merges: Merges, pattern: str | None = None, merge=textbook_merge) -> str | None:
     """The first merge, replayed in table order, whose pair was not among the most frequent then.
 
     ``merge`` replays each step (spec.mistakes passes a wrong one, to recognise a mistake).
@@ -51,7 +53,7 @@ def stopped_early(text: str, merges: Merges, vocab_size: int, pattern: str | Non
         return None
     pieces = _pieces(text, pattern)
     for pair, idx in merges:
-        pieces = [oracle.merge(ids, pair, idx) for ids in pieces]
+        pieces = [textbook_merge(ids, pair, idx) for ids in pieces]
     stats = _counts(pieces)
     if not stats:
         return None
@@ -72,7 +74,7 @@ def merges_that_cannot_exhaust(text: str, vocab_size: int) -> int:
     are left: with ``2**k <= n`` the k-th merge always has a pair, whatever the tie rule. For
     checks whose claim is not about running out of pairs (train.exhausted has its own tests).
     """
-    n = len(oracle.utf8(text))
+    n = len(utf8(text))
     return min(vocab_size, 256 + max(0, n.bit_length() - 1))
 
 
@@ -87,15 +89,13 @@ def has_tie(text: str, vocab_size: int, pattern: str | None = None) -> bool:
         top = [p for p, n in stats.items() if n == best]
         if len(top) > 1:
             return True
-        pieces = [oracle.merge(ids, top[0], idx) for ids in pieces]
+        pieces = [textbook_merge(ids, top[0], idx) for ids in pieces]
     return False
 
 
 def _pieces(text: str, pattern: str | None) -> list[list[int]]:
     """The bytes training starts from: of the repaired text (lone surrogates as U+FFFD), chunk by chunk."""
-    if pattern is None:
-        return [list(oracle.utf8(text))]
-    return [list(chunk.encode("utf-8")) for chunk in oracle_chunks.covering_chunks(text, pattern)]
+    return [list(utf8(text))] if pattern is None else chunk_bytes(text, pattern)
 
 
 def _counts(pieces: list[list[int]]) -> dict[Pair, int]:

@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 
 from spec import fast_train
-from spec.corpora import user_cache_dir, write_cache_file
+from bpe_kata.data.corpora import user_cache_dir, write_cache_file
 
 Pair = tuple[int, int]
 

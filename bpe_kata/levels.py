@@ -1,5 +1,11 @@
 """The kata's levels: the order a learner climbs and what each level needs.
 
+``LEVELS`` is the one registry of levels: each entry holds the level's name (its place in
+the tuple is its order), the features it needs (``PROBES``), the spec files it owns and
+how its tests are grouped on xdist workers. tests/test_level_registry.py fails when a level
+lacks what a learner and the suite's own tests need around it: its starter stub, its
+known-wrong implementations, its rows in spec/CONTRACT.md and README.md.
+
 A level is "not started" when one of the functions it needs is missing, does not take the
 arguments the level adds (read off its signature, before any call), or still raises
 NotImplementedError; its tests are then reported as such instead of erroring. An exception
@@ -15,12 +21,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from spec.tie_rules import TIE_RULES  # the ties level is started when one rule is; each rule's tests, when that rule is
+
 
 @dataclass(frozen=True)
 class Level:
     name: str
     summary: str
     needs: tuple[str, ...]  # features: a function name, or "function(keyword=)" for an extension
+    spec_files: tuple[str, ...] = ()  # the spec test files whose module-wide level mark is this level
+    core: bool = False  # a row of CONTRACT.md's core table, else a "### name:" section beyond the core
+    xdist_group: str | None = None  # its tests share an expensive session fixture: one worker runs them all
+    no_known_wrong: str = ""  # why no tests/implementations/wrong_*.py names a claim of it (else one must)
+
+    @property
+    def contract_anchor(self) -> str | None:
+        """The text that opens the level's rule in spec/CONTRACT.md (facts are no contract)."""
+        if self.name == "facts":
+            return None
+        return f"| {self.name} |" if self.core else f"### {self.name}:"
 
 
 def _save_probe(impl) -> object:
@@ -51,9 +70,6 @@ class Probe:
     refusals: tuple[type[BaseException], ...] = (NotImplementedError,)  # what a call raises to say "not written"
 
 
-#: The documented tie rules: the ties level is started when one of them is; each rule's tests, when that rule is.
-TIE_RULES = ("first-counted", "lowest-pair", "bytes-greatest")
-
 PROBES: dict[str, Probe] = {
     "encode": Probe("encode", ("a", {})),
     "get_stats": Probe("get_stats", ([1, 2],)),
@@ -80,19 +96,29 @@ PROBES: dict[str, Probe] = {
 ANY_OF: dict[str, tuple[str, ...]] = {"train(tie_rule=)": tuple(f"train(tie_rule={rule})" for rule in TIE_RULES)}
 
 
+#: pytest-xdist group (``--dist loadgroup``) of the tests that load the published tables.
+PUBLISHED_TABLES_GROUP = "published-tables"
+
 #: Facts the suite checks on its own (no implementation involved) come first.
-FACTS = Level("facts", "facts about UTF-8, the toy corpora and arithmetic, checked by the suite itself", ())
+FACTS = Level("facts", "facts about UTF-8, the toy corpora and arithmetic, checked by the suite itself", (),
+              spec_files=("spec/test_facts.py",), no_known_wrong="the suite checks these facts itself")
 
 CORE_LEVELS: tuple[Level, ...] = (
-    Level("bytes", "with no merges, text becomes its UTF-8 byte values", ("encode",)),
-    Level("pairs", "get_stats counts adjacent pairs in first-seen order", ("get_stats",)),
-    Level("merge", "merge replaces a pair left to right, without touching its input", ("merge",)),
-    Level("train", "train learns merges in order, ties to the pair counted first", ("train",)),
+    Level("bytes", "with no merges, text becomes its UTF-8 byte values", ("encode",),
+          spec_files=("spec/test_bytes.py",), core=True),
+    Level("pairs", "get_stats counts adjacent pairs in first-seen order", ("get_stats",),
+          spec_files=("spec/test_pairs.py",), core=True),
+    Level("merge", "merge replaces a pair left to right, without touching its input", ("merge",),
+          spec_files=("spec/test_merge.py",), core=True),
+    Level("train", "train learns merges in order, ties to the pair counted first", ("train",),
+          spec_files=("spec/test_train.py",), core=True),
     Level("decode", "build_vocab and decode: join bytes, then UTF-8 with replacement",
-          ("train", "build_vocab", "decode")),
-    Level("encode", "encode replays the merges by lowest rank", ("train", "encode")),
+          ("train", "build_vocab", "decode"), spec_files=("spec/test_decode.py",), core=True),
+    Level("encode", "encode replays the merges by lowest rank", ("train", "encode"),
+          spec_files=("spec/test_encode.py",), core=True),
     Level("roundtrip", "decode(encode(text)) gives the text back, always",
-          ("train", "build_vocab", "decode", "encode")),
+          ("train", "build_vocab", "decode", "encode"), spec_files=("spec/test_roundtrip.py",), core=True,
+          no_known_wrong="nothing new to write: a broken round trip is a decode or encode mistake, caught there"),
 )
 
 #: Beyond the core: what production tokenizers add, then the word-level classic and other tie rules.
@@ -100,29 +126,32 @@ LATER_LEVELS_SPEC: tuple[Level, ...] = (
     # Beyond the core because the documents' own code (text.encode("utf-8")) raises here: a rule
     # production tokenizers add, as tiktoken does, not a mistake in the textbook algorithm.
     Level("surrogates", "a str holding surrogate code points encodes as tiktoken encodes it",
-          ("train", "encode", "decode", "build_vocab")),
+          ("train", "encode", "decode", "build_vocab"), spec_files=("spec/test_lone_surrogates.py",)),
     Level("regex", "split patterns: merges learned and applied inside chunks only",
-          ("train", "encode", "decode", "build_vocab", "train(pattern=)", "encode(pattern=)")),
+          ("train", "encode", "decode", "build_vocab", "train(pattern=)", "encode(pattern=)"),
+          spec_files=("spec/test_regex.py", "spec/test_uncovered_text.py")),
     Level("special", "special tokens: reserved ids, atomic, an explicit policy for special text",
           ("train", "encode", "decode", "build_vocab", "encode(pattern=)", "encode(special_tokens=)",
-           "build_vocab(special_tokens=)")),
+           "build_vocab(special_tokens=)"), spec_files=("spec/test_special.py",)),
     # A saved tokenizer carries its pattern and special tokens, so persist builds on regex and special.
     Level("persist", "save and load a trained tokenizer as plain text",
           ("train", "encode", "decode", "build_vocab", "train(pattern=)", "encode(pattern=)",
-           "encode(special_tokens=)", "build_vocab(special_tokens=)", "save", "load")),
+           "encode(special_tokens=)", "build_vocab(special_tokens=)", "save", "load"),
+          spec_files=("spec/test_persist.py",)),
     Level("stream", "an incremental decoder that holds incomplete characters back",
-          ("build_vocab", "decode", "StreamDecoder")),
+          ("build_vocab", "decode", "StreamDecoder"), spec_files=("spec/test_stream.py",)),
     Level("pretrained", "published tables (GPT-2, cl100k_base) reproduced exactly",
           ("encode", "build_vocab", "decode", "encode(pattern=)", "encode(special_tokens=)",
-           "build_vocab(special_tokens=)")),
-    Level("words", "classic word-level BPE with an end-of-word marker", ("train_words", "segment_word")),
-    Level("ties", "other documented tie rules, selected by name", ("train", "train(tie_rule=)")),
+           "build_vocab(special_tokens=)"), spec_files=("spec/test_pretrained.py",),
+          xdist_group=PUBLISHED_TABLES_GROUP),
+    Level("words", "classic word-level BPE with an end-of-word marker", ("train_words", "segment_word"),
+          spec_files=("spec/test_words.py",)),
+    Level("ties", "other documented tie rules, selected by name", ("train", "train(tie_rule=)"),
+          spec_files=("spec/test_ties.py",)),
 )
 
 LEVELS: tuple[Level, ...] = (FACTS,) + CORE_LEVELS + LATER_LEVELS_SPEC
-LEVEL_NAMES: tuple[str, ...] = tuple(level.name for level in (FACTS,) + CORE_LEVELS)  # defined by the foundation
 ALL_LEVEL_NAMES: tuple[str, ...] = tuple(level.name for level in LEVELS)
-LATER_LEVELS: tuple[str, ...] = tuple(level.name for level in LATER_LEVELS_SPEC)
 BY_NAME: dict[str, Level] = {level.name: level for level in LEVELS}
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from spec.published import FILES, INSTALL_HINT, TableUnavailable, read_verified
+from bpe_kata.data.published import FILES, INSTALL_HINT, TableUnavailable, read_verified
 
 
 @lru_cache(maxsize=None)

@@ -14,23 +14,18 @@ on disk, keyed by the rank file's SHA-256, and checked when read back.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from spec.corpora import user_cache_dir, write_cache_file
-from spec.published import TableUnavailable, parse_gpt2, parse_tiktoken, read_verified
+from bpe_kata.data.corpora import user_cache_dir, write_cache_file
+from bpe_kata.data.published import TOKENIZERS, TableUnavailable, read_verified
 
 __all__ = ["TABLE_NAMES", "PublishedTable", "TableUnavailable", "load", "recover_splits", "split_pattern"]
 
 Pair = tuple[int, int]
-TABLE_NAMES = ("gpt2", "cl100k_base")
-
-#: cl100k_base's special tokens and ids, as tiktoken's registry defines them.
-CL100K_SPECIAL_TOKENS = {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
-                         "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}
+TABLE_NAMES = tuple(TOKENIZERS)
 
 
 @dataclass(frozen=True)
@@ -62,24 +57,19 @@ class PublishedTable:
 
 def split_pattern(name: str) -> str:
     """The split pattern of a published table, from the regex level's spec/patterns.py."""
-    from spec import patterns
-
-    return {"gpt2": patterns.GPT2_SPLIT_PATTERN, "cl100k_base": patterns.GPT4_SPLIT_PATTERN}[name]
+    return TOKENIZERS[name].pattern
 
 
 @lru_cache(maxsize=None)
 def load(name: str) -> PublishedTable:
     """The named published table, verified and converted once per process."""
-    if name == "gpt2":
-        ranks, splits, specials = parse_gpt2(read_verified("encoder.json"), read_verified("vocab.bpe"))
-    elif name == "cl100k_base":
-        data = read_verified("cl100k_base.tiktoken")
-        ranks = parse_tiktoken(data)
-        splits = cached_splits(ranks, hashlib.sha256(data).hexdigest())
-        specials = dict(CL100K_SPECIAL_TOKENS)
-    else:
+    if name not in TOKENIZERS:
         raise ValueError(f"unknown published table {name!r}; known: {', '.join(TABLE_NAMES)}")
-    return to_contract(name, ranks, splits, specials)
+    tokenizer = TOKENIZERS[name]
+    parsed = tokenizer.parse(*(read_verified(file.filename) for file in tokenizer.files))
+    # A table that only ranks its tokens (cl100k_base) has its merges recovered, keyed by its rank file.
+    splits = parsed.splits if parsed.splits is not None else cached_splits(parsed.ranks, tokenizer.files[0].sha256)
+    return to_contract(name, parsed.ranks, splits, {**parsed.special_tokens, **tokenizer.special_tokens})
 
 
 def to_contract(name: str, ranks: Mapping[bytes, int], splits: list[tuple[bytes, bytes]],

@@ -1,5 +1,10 @@
 """The pytest plugin that turns the spec into a kata: options, the swappable implementation,
-levels that are "not started" instead of erroring, corpora, and the level table."""
+levels that are "not started" instead of erroring, corpora, and the level table.
+
+This module holds what every run shares (options, markers, fixtures); a run's own state and
+hooks live in one ``KataRun`` object registered on that run's plugin manager, so a run started
+inside another (the suite's own tests do it all the time) keeps to its own.
+"""
 
 from __future__ import annotations
 
@@ -8,20 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from spec import (blame, compare, corpora, corpus_tables, expectations, isolation, mutmut_calls, oracle, replay, report,
-                  run_status, shapes)
+from bpe_kata import expectations, isolation, mutmut_calls, outcomes, report, run_status
+from bpe_kata.data import corpora, corpus_tables
+from spec import blame, compare, oracle, replay, shapes
 from spec import pieces as spec_pieces
-from spec import progress as spec_progress
-from spec.hypothesis_profiles import load_profile_from_environment
+from bpe_kata import progress as spec_progress
+from bpe_kata.hypothesis_profiles import load_profile_from_environment
 from spec.ledger import load_claims
-from spec.levels import BY_NAME, feature_not_started, levels_up_to, not_started_reason
-from spec.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
+from bpe_kata.levels import BY_NAME, PUBLISHED_TABLES_GROUP, feature_not_started, levels_up_to, not_started_reason
+from bpe_kata.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
 from bpe_kata import isolated as isolated_client
+from bpe_kata.outcomes import Outcome
 
 load_profile_from_environment()
-
-NOT_STARTED = "not started"
-NOT_RUN = "not run"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -65,7 +69,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 #: without this repository's pyproject.toml.
 MARKERS = (
     "claim(*ids): the claim ids (spec/claims.toml) that this test checks",
-    "level(name): the kata level this test belongs to (spec/levels.py)",
+    "level(name): the kata level this test belongs to (bpe_kata/levels.py)",
     "corpus(*names): the test reads these corpora (tiny Shakespeare, Alice)",
     "xdist_group(name): keep these tests on one pytest-xdist worker (with --dist loadgroup)",
 )
@@ -86,14 +90,8 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--claim {pattern}: no claim has this id; `bpe-kata claims` lists them "
                                     "(a trailing * matches a prefix, e.g. --claim 'merge.*')")
     value = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_IMPL
-    config.stash[IMPL_KEY] = _implementation(config, value)
-    config.stash[EXPECT_KEY] = _expectations(config)
-    config.stash[TRACKER_KEY] = run_status.Tracker()
-    config.stash[IMPL_VALUE_KEY] = value
-    config.stash[STARTED_KEY] = {}
-    config.stash[RESULTS_KEY] = report.Results()
-    _RUNS.append(config.stash[RESULTS_KEY])
-    _TRACKERS.append(config.stash[TRACKER_KEY])
+    config.pluginmanager.register(KataRun(config, value, _implementation(config, value), _expectations(config)),
+                                  KataRun.NAME)
 
 
 def _implementation(config: pytest.Config, value: str):
@@ -116,34 +114,6 @@ def _expectations(config: pytest.Config) -> list[expectations.Expected] | None:
         raise pytest.UsageError(str(error)) from None
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    implementation = config.stash.get(IMPL_KEY, None)
-    if isinstance(implementation, isolated_client.IsolatedImplementation):
-        implementation.close()
-    results = config.stash.get(RESULTS_KEY, None)
-    if results is not None and results in _RUNS:
-        _RUNS.remove(results)
-    tracker = config.stash.get(TRACKER_KEY, None)
-    if tracker is not None and tracker in _TRACKERS:
-        _TRACKERS.remove(tracker)
-
-
-#: pytest_runtest_logreport gets no config: the results of the runs in progress, innermost last
-#: (the suite's own tests run the spec inside a running session).
-_RUNS: list[report.Results] = []
-_TRACKERS: list[run_status.Tracker] = []
-
-IMPL_KEY = pytest.StashKey[object]()
-IMPL_VALUE_KEY = pytest.StashKey[str]()
-STARTED_KEY = pytest.StashKey[dict]()
-RESULTS_KEY = pytest.StashKey[report.Results]()
-LISTED_ID_KEY = pytest.StashKey[str]()
-EXPECT_KEY = pytest.StashKey[object]()
-TRACKER_KEY = pytest.StashKey[run_status.Tracker]()
-LOG_OFFSET_KEY = pytest.StashKey[int]()
-VERDICT_LINES_KEY = pytest.StashKey[list]()
-
-
 def level_of(item: pytest.Item) -> str | None:
     marker = item.get_closest_marker("level")
     return marker.args[0] if marker else None
@@ -157,67 +127,15 @@ def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
     return any(claim == p or (p.endswith("*") and claim.startswith(p[:-1])) for claim in claims for p in patterns)
 
 
-#: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture.
-PUBLISHED_TABLES_GROUP = "published-tables"
+#: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture
+#: (a level's own group is its ``xdist_group`` in bpe_kata/levels.py).
 CORPORA_GROUP = "corpora"
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep the tests of ``--level`` and ``--claim``, and group those sharing an expensive fixture.
-
-    With pytest-xdist's ``--dist loadgroup``, tests with the same ``xdist_group`` run on one
-    worker, so a corpus training or a published table is built once; each corpus is a group of
-    its own, so two corpora can train on two workers at once. xdist reads the marks
-    in this same hook, hence tryfirst.
-    """
-    wanted, patterns = config.getoption("--level"), config.getoption("--claim")
-    allowed = set(levels_up_to(wanted)) if wanted else None
-    kept, dropped = [], []
-    for item in items:
-        level, claims = level_of(item), claims_of(item)
-        keep = (allowed is None or level is None or level in allowed) and (
-            not patterns or (level is None and not claims) or _claim_selected(claims, patterns))
-        (kept if keep else dropped).append(item)
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = kept
-    for item in items:
-        item.stash[LISTED_ID_KEY] = item.nodeid  # before xdist appends its group to the id
-        if level_of(item) == "pretrained":
-            item.add_marker(pytest.mark.xdist_group(PUBLISHED_TABLES_GROUP))
-        elif item.get_closest_marker("corpus"):
-            name = item.get_closest_marker("corpus").args[0]
-            item.add_marker(pytest.mark.xdist_group(f"{CORPORA_GROUP}-{name}"))
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_node_collection_finished(node, ids) -> None:
-    """The controller learns the selected tests from its workers (it collects none itself)."""
-    node.config.stash[TRACKER_KEY].selected.update(ids)
-
-
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """``--bpe-list-tests FILE``: every selected test with its level, claims and corpus need."""
-    if not run_status.is_worker(session.config):
-        session.config.stash[TRACKER_KEY].selected.update(item.nodeid for item in session.items)
-    listing = session.config.getoption("--bpe-list-tests")
-    if listing:
-        import json
-        rows = {item.stash.get(LISTED_ID_KEY, item.nodeid): {
-                    "level": level_of(item), "claims": list(claims_of(item)),
-                    "corpus": item.get_closest_marker("corpus") is not None}
-                for item in session.items}
-        # Every xdist worker writes the same rows: each writes whole, none half.
-        partial = Path(f"{listing}.{os.getpid()}.tmp")
-        partial.write_text(json.dumps(rows, indent=1), encoding="utf-8")
-        os.replace(partial, listing)
 
 
 @pytest.fixture(scope="session")
 def implementation(request: pytest.FixtureRequest):
     """The module under test, whatever level asks for it (in isolated runs, its child is started here)."""
-    implementation = request.config.stash[IMPL_KEY]
+    implementation = KataRun.of(request.config).implementation
     if isinstance(implementation, isolated_client.IsolatedImplementation):
         implementation.connect()
     return implementation
@@ -228,16 +146,12 @@ def bpe(request: pytest.FixtureRequest, implementation):
     """The implementation, once its test's level has started (else the test is 'not started')."""
     name = level_of(request.node)
     if name in BY_NAME:
-        started = request.config.stash[STARTED_KEY]
+        started = KataRun.of(request.config).started
         if name not in started:
             started[name] = not_started_reason(implementation, BY_NAME[name])
         if started[name]:
-            pytest.skip(started[name])
+            outcomes.skip(request.node, Outcome.NOT_STARTED, started[name])
     return implementation
-
-
-#: user property of a test skipped because its level is started but one optional feature is not.
-FEATURE_SKIP = "bpe_feature_not_started"
 
 
 @pytest.fixture
@@ -247,14 +161,13 @@ def require_feature(request: pytest.FixtureRequest, bpe):
     For optional parts of a started level (the ties level credits each rule on its own):
     only the tests of the missing part are "not started", the rest of the level runs.
     """
-    started = request.config.stash[STARTED_KEY]
+    started = KataRun.of(request.config).started
 
     def require(feature: str) -> None:
         if feature not in started:
             started[feature] = feature_not_started(bpe, feature)
         if started[feature]:
-            request.node.user_properties.append((FEATURE_SKIP, feature))
-            pytest.skip(started[feature])
+            outcomes.skip(request.node, Outcome.FEATURE_NOT_STARTED, started[feature])
 
     return require
 
@@ -275,7 +188,7 @@ def corpus(request: pytest.FixtureRequest, corpus_finder):
         except corpora.CorpusUnavailable as error:
             if require:
                 pytest.fail(f"corpus unavailable (--require-data): {error}", pytrace=False)
-            pytest.skip(f"{NOT_RUN}: corpus unavailable: {error}")
+            pytest.skip(f"not run: corpus unavailable: {error}")  # an unlabelled skip is "not run"
 
     return read
 
@@ -284,13 +197,13 @@ def corpus(request: pytest.FixtureRequest, corpus_finder):
 #: the first 20 merges of tiny Shakespeare, the first 12 of the Alice text. Each corpus is
 #: trained once, at that size, and smaller tables are its prefixes (training is greedy:
 #: claim train.prefix, tested on its own). Larger corpus tables are the spec's own
-#: (spec/corpus_tables.py), through which the implementation's encode is checked.
+#: (bpe_kata/data/corpus_tables.py), through which the implementation's encode is checked.
 LEARNER_TABLE_SIZES = {"tinyshakespeare": 276, "alice": 268}
 
 
 @pytest.fixture(scope="session")
 def progress(request: pytest.FixtureRequest):
-    """``with progress("training alice ...") as step:`` says on the terminal what runs long (spec/progress.py)."""
+    """``with progress("training alice ...") as step:`` says on the terminal what runs long (bpe_kata/progress.py)."""
     write = spec_progress.stderr_writer(request.config.pluginmanager.getplugin("capturemanager"))
     after = spec_progress.delay_from_environment()
     return lambda what: spec_progress.Progress(write, what, after=after)
@@ -323,7 +236,7 @@ def trained(implementation, progress):
 
 @pytest.fixture(scope="session")
 def spec_table(corpus, progress):
-    """``spec_table(corpus_name, vocab_size)``: the spec's own table (spec/corpus_tables.py), trained once."""
+    """``spec_table(corpus_name, vocab_size)``: the spec's own table (bpe_kata/data/corpus_tables.py), trained once."""
     tables: dict[str, list] = {}
 
     def table(name: str, vocab_size: int) -> dict:
@@ -413,62 +326,12 @@ def spawn_implementation(request: pytest.FixtureRequest):
     children: list[isolated_client.IsolatedImplementation] = []
 
     def spawn(**options) -> isolated_client.IsolatedImplementation:
-        children.append(isolation.spawn(request.config, request.config.stash[IMPL_VALUE_KEY], **options))
+        children.append(isolation.spawn(request.config, KataRun.of(request.config).impl_value, **options))
         return children[-1].connect()
 
     yield spawn
     for child in children:
         child.close()
-
-
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    implementation = item.config.stash.get(IMPL_KEY, None)
-    if isinstance(implementation, isolated_client.IsolatedImplementation):
-        item.stash[LOG_OFFSET_KEY] = implementation.child.log_size()
-    if not item.config.getoption("--one-failure-per-claim"):
-        return
-    claims = claims_of(item)
-    failed = item.config.stash[RESULTS_KEY].failed_claims()
-    if claims and all(claim in failed for claim in claims):
-        pytest.skip(f"{NOT_RUN}: its claims already failed (--one-failure-per-claim)")
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
-    """Report NotImplementedError as 'not started', and label each report with its level and claims.
-
-    The labels travel with the report (JUnit XML shows them; pytest-xdist carries them
-    from its workers), so the tally below works however the run is distributed.
-    """
-    rep = yield
-    fault = isolation.fault_of(call)
-    if fault is not None:
-        rep.user_properties.append(("bpe_fault", fault.outcome))
-    if rep.failed and LOG_OFFSET_KEY in item.stash:
-        log = item.config.stash[IMPL_KEY].child.log_since(item.stash[LOG_OFFSET_KEY]).strip()
-        if log:
-            rep.sections.append(("implementation stderr", log[-4000:]))
-    if rep.failed and call.excinfo is not None and call.excinfo.errisinstance(NotImplementedError):
-        rep.outcome = "skipped"
-        where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)
-        rep.longrepr = (where, 0, f"Skipped: {NOT_STARTED}: a function raised NotImplementedError")
-    level, claims = level_of(item), claims_of(item)
-    claims = isolation.blamed_claims(fault, claims) if fault is not None else claims
-    if level:
-        rep.user_properties.append(("bpe_level", level))
-    if claims:
-        rep.user_properties.append(("claims", " ".join(claims)))
-    _label_failure(item, call, rep, claims)
-    return rep
-
-
-def _label_failure(item: pytest.Item, call: pytest.CallInfo, rep: pytest.TestReport, claims: tuple[str, ...]) -> None:
-    """Attach the verdict (spec/blame.py): which claims a failed assertion breaks, or the error's root cause."""
-    if rep.failed and call.excinfo is not None and (level_of(item) or claims):
-        fault = isolation.fault_of(call)
-        verdict = (isolation.fault_verdict(fault, claims) if fault is not None else
-                   blame.judge(call.excinfo.value, claims, item.config.stash.get(IMPL_KEY, None), rep.longreprtext))
-        rep.user_properties.append(("bpe_verdict", verdict.to_json()))
 
 
 def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> list[str] | None:
@@ -481,66 +344,204 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, righ
     return [f"{left!r:.60} == {right!r:.60}", *lines] if lines else None
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    properties = dict(report.user_properties)
-    if _TRACKERS:
-        _TRACKERS[-1].observe(report, "bpe_level" in properties or "claims" in properties)
-    if "bpe_level" not in properties and "claims" not in properties:
-        return
-    if _RUNS:
-        verdict = properties.get("bpe_verdict")
-        _RUNS[-1].record(report, properties.get("bpe_level"), tuple(properties.get("claims", "").split()),
-                         blame.Verdict.from_json(verdict) if verdict else None,
-                         feature_scoped=FEATURE_SKIP in properties)
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
-    results = config.stash.get(RESULTS_KEY, None)
-    if results is None or not results.any_level_results():
-        return
-    info = report.run_info(config.stash[IMPL_VALUE_KEY], config.stash[IMPL_KEY])
-    for line in report.render_table(results, info):
-        terminalreporter.write_line(line)
-    for line in config.stash.get(VERDICT_LINES_KEY, []):
-        terminalreporter.write_line(line)
+class KataRun:
+    """One pytest run: its implementation, expectations, results and verdict, and the hooks that keep them.
 
+    Registered on the run's own plugin manager at configure time, so its hooks see only that
+    run's tests (pytest_runtest_logreport gets no config to tell runs apart by); fixtures reach
+    it with ``KataRun.of(request.config)``. Each pytest-xdist worker has one, and so has the
+    controller, which alone decides the verdict.
+    """
 
-@pytest.hookimpl(trylast=True)
-def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
-    """The main process alone decides the exit status and writes the report; workers never do."""
-    config = session.config
-    results = config.stash.get(RESULTS_KEY, None)
-    if results is None or run_status.is_worker(config) or config.option.collectonly:
-        return
-    tracker, entries = config.stash[TRACKER_KEY], config.stash[EXPECT_KEY]
-    complete = tracker.complete(int(exitstatus))
-    judgement = run_status.judge(results.by_test, entries, config.getoption("--strict-levels")) if entries is not None else None
-    status = run_status.exit_status(int(exitstatus), complete, judgement, tracker, config.getoption("--strict-expect"))
-    config.stash[VERDICT_LINES_KEY] = _verdict_lines(tracker, judgement, complete)
-    _write_expectations(config, results)
-    target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
-    if target or page:
-        info = {**report.run_info(config.stash[IMPL_VALUE_KEY], config.stash[IMPL_KEY]),
-                **_run_record(config, tracker, judgement, complete, status)}
+    NAME = "bpe-kata-run"
+
+    def __init__(self, config: pytest.Config, impl_value: str, implementation: object,
+                 expected: list[expectations.Expected] | None) -> None:
+        self.config = config
+        self.impl_value = impl_value  # the --impl value (or its default), as given
+        self.implementation = implementation  # the module, or in isolated runs its stand-in
+        self.expected = expected  # None: no --expect and no --strict-levels
+        self.tracker = run_status.Tracker()
+        self.results = report.Results()
+        self.started: dict[str, str | None] = {}  # level or feature -> why it is not started (None: started)
+        self.listed_ids: dict[pytest.Item, str] = {}  # before xdist appends its group to the id
+        self.log_offsets: dict[str, int] = {}  # isolated runs: nodeid -> the child's stderr size at setup
+        self.verdict_lines: list[str] = []
+
+    @classmethod
+    def of(cls, config: pytest.Config) -> KataRun:
+        return config.pluginmanager.get_plugin(cls.NAME)
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        if isinstance(self.implementation, isolated_client.IsolatedImplementation):
+            self.implementation.close()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        """Keep the tests of ``--level`` and ``--claim``, and group those sharing an expensive fixture.
+
+        With pytest-xdist's ``--dist loadgroup``, tests with the same ``xdist_group`` run on one
+        worker, so a corpus training or a published table is built once; each corpus is a group of
+        its own, so two corpora can train on two workers at once. xdist reads the marks
+        in this same hook, hence tryfirst.
+        """
+        wanted, patterns = config.getoption("--level"), config.getoption("--claim")
+        allowed = set(levels_up_to(wanted)) if wanted else None
+        kept, dropped = [], []
+        for item in items:
+            level, claims = level_of(item), claims_of(item)
+            keep = (allowed is None or level is None or level in allowed) and (
+                not patterns or (level is None and not claims) or _claim_selected(claims, patterns))
+            (kept if keep else dropped).append(item)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
+        for item in items:
+            self.listed_ids[item] = item.nodeid
+            level = BY_NAME.get(level_of(item) or "")
+            if level and level.xdist_group:
+                item.add_marker(pytest.mark.xdist_group(level.xdist_group))
+            elif item.get_closest_marker("corpus"):
+                name = item.get_closest_marker("corpus").args[0]
+                item.add_marker(pytest.mark.xdist_group(f"{CORPORA_GROUP}-{name}"))
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids) -> None:
+        """The controller learns the selected tests from its workers (it collects none itself)."""
+        self.tracker.selected.update(ids)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """``--bpe-list-tests FILE``: every selected test with its level, claims and corpus need."""
+        if not run_status.is_worker(session.config):
+            self.tracker.selected.update(item.nodeid for item in session.items)
+        listing = session.config.getoption("--bpe-list-tests")
+        if listing:
+            import json
+            rows = {self.listed_ids.get(item, item.nodeid): {
+                        "level": level_of(item), "claims": list(claims_of(item)),
+                        "corpus": item.get_closest_marker("corpus") is not None}
+                    for item in session.items}
+            # Every xdist worker writes the same rows: each writes whole, none half.
+            partial = Path(f"{listing}.{os.getpid()}.tmp")
+            partial.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+            os.replace(partial, listing)
+
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        if isinstance(self.implementation, isolated_client.IsolatedImplementation):
+            self.log_offsets[item.nodeid] = self.implementation.child.log_size()
+        if not item.config.getoption("--one-failure-per-claim"):
+            return
+        claims = claims_of(item)
+        failed = self.results.failed_claims()
+        if claims and all(claim in failed for claim in claims):
+            outcomes.skip(item, Outcome.NOT_RUN, "not run: its claims already failed (--one-failure-per-claim)")
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
+        """Report NotImplementedError as 'not started', and label each report with its outcome, level and claims.
+
+        The labels travel with the report (JUnit XML shows them; pytest-xdist carries them
+        from its workers), so the tally below works however the run is distributed.
+        """
+        rep = yield
+        fault = isolation.fault_of(call)
+        if fault is not None:
+            rep.user_properties.append(("bpe_fault", fault.outcome))
+        if rep.failed and item.nodeid in self.log_offsets:
+            log = self.implementation.child.log_since(self.log_offsets[item.nodeid]).strip()
+            if log:
+                rep.sections.append(("implementation stderr", log[-4000:]))
+        not_implemented = rep.failed and call.excinfo is not None and call.excinfo.errisinstance(NotImplementedError)
+        if not_implemented:
+            rep.outcome = "skipped"
+            where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)
+            rep.longrepr = (where, 0, "Skipped: not started: a function raised NotImplementedError")
+        level, claims = level_of(item), claims_of(item)
+        claims = isolation.blamed_claims(fault, claims) if fault is not None else claims
+        outcome = outcomes.decide(item, rep, not_implemented)
+        if outcome is not None and (level or claims):
+            outcomes.label(item, rep, outcome)
+        if level:
+            rep.user_properties.append(("bpe_level", level))
+        if claims:
+            rep.user_properties.append(("claims", " ".join(claims)))
+        self._label_failure(item, call, rep, claims)
+        return rep
+
+    def _label_failure(self, item: pytest.Item, call: pytest.CallInfo, rep: pytest.TestReport,
+                       claims: tuple[str, ...]) -> None:
+        """Attach the verdict (spec/blame.py): which claims a failed assertion breaks, or the error's root cause."""
+        if rep.failed and call.excinfo is not None and (level_of(item) or claims):
+            fault = isolation.fault_of(call)
+            verdict = (isolation.fault_verdict(fault, claims) if fault is not None else
+                       blame.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
+            rep.user_properties.append(("bpe_verdict", verdict.to_json()))
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        properties = dict(report.user_properties)
+        is_spec_test = "bpe_level" in properties or "claims" in properties
+        self.tracker.observe(report, is_spec_test)
+        outcome = outcomes.of_report(report)
+        if is_spec_test and outcome is not None:
+            verdict = properties.get("bpe_verdict")
+            self.results.record(report, outcome, properties.get("bpe_level"),
+                                tuple(properties.get("claims", "").split()),
+                                blame.Verdict.from_json(verdict) if verdict else None)
+
+    def pytest_terminal_summary(self, terminalreporter, exitstatus, config: pytest.Config) -> None:
+        if not self.results.any_level_results():
+            return
+        info = report.run_info(self.impl_value, self.implementation)
+        for line in report.render_table(self.results, info):
+            terminalreporter.write_line(line)
+        for line in self.verdict_lines:
+            terminalreporter.write_line(line)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus) -> None:
+        """The main process alone decides the exit status and writes the report; workers never do."""
+        config = session.config
+        if run_status.is_worker(config) or config.option.collectonly:
+            return
+        tracker, entries, results = self.tracker, self.expected, self.results
+        complete = tracker.complete(int(exitstatus))
+        judgement = (run_status.judge(results.by_test, entries, config.getoption("--strict-levels"))
+                     if entries is not None else None)
+        status = run_status.exit_status(int(exitstatus), complete, judgement, tracker,
+                                        config.getoption("--strict-expect"))
+        self.verdict_lines = _verdict_lines(tracker, judgement, complete)
+        self._write_expectations()
+        target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
+        if target or page:
+            info = {**report.run_info(self.impl_value, self.implementation),
+                    **self._run_record(judgement, complete, status)}
+            if target:
+                report.write_json(Path(target), results, info)
+            if page:
+                from bpe_kata import html_report
+
+                html_report.write(Path(page), report.as_json(results, info))
+        session.exitstatus = status
+
+    def _run_record(self, judgement, complete: bool, status: int) -> dict:
+        config, tracker = self.config, self.tracker
+        command = getattr(getattr(self.implementation, "child", None), "command", None)
+        return {"complete": complete, "exit_status": status, "spec_fingerprint": run_status.spec_fingerprint(),
+                "isolated": command is not None, "command": command, "selected": len(tracker.selected),
+                "finished": len(tracker.finished & tracker.selected), "faults": dict(sorted(tracker.faults.items())),
+                "expectations": None if judgement is None else {
+                    "file": config.getoption("--expect"), "strict_levels": config.getoption("--strict-levels"),
+                    "unexpected_failures": judgement.unexpected, "expected_failures": judgement.expected,
+                    "unexpected_passes": judgement.unexpected_passes}}
+
+    def _write_expectations(self) -> None:
+        target = self.config.getoption("--write-expect")
         if target:
-            report.write_json(Path(target), results, info)
-        if page:
-            from bpe_kata import html_report
-
-            html_report.write(Path(page), report.as_json(results, info))
-    session.exitstatus = status
-
-
-def _run_record(config: pytest.Config, tracker: run_status.Tracker, judgement, complete: bool, status: int) -> dict:
-    implementation = config.stash[IMPL_KEY]
-    command = getattr(getattr(implementation, "child", None), "command", None)
-    return {"complete": complete, "exit_status": status, "spec_fingerprint": run_status.spec_fingerprint(),
-            "isolated": command is not None, "command": command, "selected": len(tracker.selected),
-            "finished": len(tracker.finished & tracker.selected), "faults": dict(sorted(tracker.faults.items())),
-            "expectations": None if judgement is None else {
-                "file": config.getoption("--expect"), "strict_levels": config.getoption("--strict-levels"),
-                "unexpected_failures": judgement.unexpected, "expected_failures": judgement.expected,
-                "unexpected_passes": judgement.unexpected_passes}}
+            path = Path(self.config.invocation_params.dir) / target
+            entries = run_status.starting_entries(self.results.by_test, self.results.failures)
+            path.write_text(expectations.dumps(entries), encoding="utf-8")
 
 
 def _verdict_lines(tracker: run_status.Tracker, judgement, complete: bool) -> list[str]:
@@ -555,10 +556,3 @@ def _verdict_lines(tracker: run_status.Tracker, judgement, complete: bool) -> li
         lines += [f"  unexpected {outcome}: {nodeid}" for nodeid, outcome in list(judgement.unexpected.items())[:20]]
         lines += [f"  unexpected pass (remove it from --expect): {label}" for label in judgement.unexpected_passes]
     return lines if any(lines) else []
-
-
-def _write_expectations(config: pytest.Config, results: report.Results) -> None:
-    target = config.getoption("--write-expect")
-    if target:
-        path = Path(config.invocation_params.dir) / target
-        path.write_text(expectations.dumps(run_status.starting_entries(results.by_test, results.failures)), encoding="utf-8")

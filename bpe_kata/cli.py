@@ -8,11 +8,12 @@ import shutil
 import sys
 from pathlib import Path
 
-from spec import corpora
+import spec
+from bpe_kata.data import corpora
 from spec.ledger import load_claims
-from spec.levels import ALL_LEVEL_NAMES
+from bpe_kata.levels import ALL_LEVEL_NAMES
 
-SPEC_DIR = Path(__file__).resolve().parent
+SPEC_DIR = Path(spec.__file__).resolve().parent
 PROJECT_ROOT = SPEC_DIR.parent
 STARTER = PROJECT_ROOT / "solutions" / "starter"
 
@@ -45,7 +46,7 @@ def check(argv: list[str]) -> int:
               "Useful options: --level NAME, --claim ID, --require-data, --bpe-report FILE, --bpe-html FILE, -x, -q\n"
               "All pytest options are accepted; see `pytest --help` (section bpe-kata).")
         return 0
-    return int(pytest.main([str(SPEC_DIR), "-p", "spec.plugin", *_safety_net(argv), *impl_args, *argv]))
+    return int(pytest.main([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *impl_args, *argv]))
 
 
 #: In-process runs have no per-call limit; a test that hangs fails after this many seconds
@@ -80,7 +81,7 @@ def gate(argv: list[str]) -> int:
     if "--impl" not in argv and not any(arg.startswith("--impl=") for arg in argv):
         print("bpe-kata gate: name the implementation: bpe-kata gate IMPL (see --help)", file=sys.stderr)
         return 2
-    return int(pytest.main([str(SPEC_DIR), "-p", "spec.plugin", *_safety_net(argv), *GATE_OPTIONS, *argv]))
+    return int(pytest.main([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *GATE_OPTIONS, *argv]))
 
 
 #: What makes a run a gate: the implementation isolated, levels and data required.
@@ -157,7 +158,7 @@ def data(action: str) -> int:
 def words_budget(value: str | None) -> int:
     """Print the toy corpus's merge-budget table as IMPL's train_words and segment_word give it."""
     from spec import toy_words
-    from spec.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
+    from bpe_kata.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
 
     try:
         impl = load_implementation(value or DEFAULT_IMPL)

@@ -1,13 +1,16 @@
-"""The ``bpe-kata v1`` file format, written and read the obvious way (level persist).
+"""Level persist: the ``bpe-kata v1`` file format, written and read the obvious way.
 
 ``dumps`` is what a correct ``save`` writes (up to how JSON escapes a string); ``loads``
 accepts exactly the files a correct ``load`` accepts and, for any other, names the first
-line that is wrong (spec/CONTRACT.md states the format and its rules).
+line that is wrong (spec/CONTRACT.md states the format and its rules). ``save`` writes a
+temporary file beside the target and renames it over the target; ``load`` reads a file
+with ``loads`` and names the file in its errors.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import regex
@@ -104,3 +107,34 @@ def loads(text: str) -> tuple[dict[Pair, int], str | None, dict[str, int]]:
     if n < len(lines):
         raise FormatError(n + 1, "content after the last merge")
     return merges, pattern, specials
+
+
+def save(path, merges: dict[Pair, int], *, pattern: str | None = None,
+         special_tokens: dict[str, int] | None = None) -> None:
+    """Write to a temporary file beside the target, then rename it over the target."""
+    temporary = f"{path}.tmp"
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="") as handle:
+            handle.write(dumps(merges, pattern, special_tokens))
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+
+
+def read_text(data: bytes) -> str:
+    """The file's text, or FormatError naming the line of the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise FormatError(data.count(b"\n", 0, error.start) + 1, "not UTF-8") from None
+
+
+def load(path) -> tuple[dict[Pair, int], str | None, dict[str, int]]:
+    """(merges, pattern, special tokens) of a saved file; ValueError naming the file and the line."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return loads(read_text(data))
+    except FormatError as error:
+        raise ValueError(f"{path}, {error}") from None

@@ -17,7 +17,7 @@ from typing import Callable
 
 ENV_VAR = "BPE_KATA_DATA"
 OFFLINE_VAR = "BPE_KATA_OFFLINE"
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
 SHARED_VAR = "BPE_KATA_SHARED_DATA"  # relocates ../shared/data (odd layouts, and the suite's own tests)
 
