@@ -52,7 +52,10 @@ def children_cpu() -> float:
 def run(name: str, env: dict[str, str], root: Path = REPO_ROOT, python: str = sys.executable) -> tuple[float, float, str]:
     """One run in ``root`` with ``python``: wall seconds, CPU seconds of the run's processes, and its output."""
     cpu_before, start = children_cpu(), time.perf_counter()
-    done = subprocess.run([python, *COMMANDS[name][1:]], cwd=root, env=env, capture_output=True, text=True)
+    command = [python, *COMMANDS[name][1:]]
+    if not (root / "bpe_kata" / "cli.py").is_file():  # a checkout from before the CLI moved out of spec/
+        command = [part.replace("bpe_kata.cli", "spec.cli") for part in command]
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
     wall, cpu = time.perf_counter() - start, children_cpu() - cpu_before
     if done.returncode != 0:
         sys.exit(f"{name} failed (exit {done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
