@@ -46,6 +46,6 @@ def train(text: str, vocab_size: int, *, pattern: str | None = None,
           tie_rule: str = "first-counted") -> dict[Pair, int]:
     """The contract's train: over the text's bytes, or inside each chunk of ``pattern``; ties by ``tie_rule``."""
     ties.check_tie_rule(tie_rule)
-    ties.check_vocab_size(vocab_size)
+    core.check_vocab_size(vocab_size)
     pieces = [list(core.utf8(text))] if pattern is None else chunks.chunk_bytes(text, pattern)
     return ties.train_pieces(pieces, vocab_size, tie_rule)

@@ -10,7 +10,8 @@ import regex
 
 from spec.oracle import core
 from spec.oracle.core import scalar_text
-from spec.oracle.ties import check_vocab_size, train_pieces
+from spec.oracle.core import check_vocab_size
+from spec.oracle.ties import train_pieces
 
 Pair = tuple[int, int]
 

@@ -59,10 +59,15 @@ def most_frequent(stats: dict[Pair, int]) -> Pair:
     return max(stats, key=lambda pair: stats[pair])
 
 
-def train(text: str, vocab_size: int) -> dict[Pair, int]:
-    """Learn ``vocab_size - 256`` merges, each the most frequent pair of the sequence so far."""
+def check_vocab_size(vocab_size: int) -> None:
+    """ValueError for a size below the 256 byte tokens: no table can have fewer ids."""
     if vocab_size < 256:
         raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
+
+
+def train(text: str, vocab_size: int) -> dict[Pair, int]:
+    """Learn ``vocab_size - 256`` merges, each the most frequent pair of the sequence so far."""
+    check_vocab_size(vocab_size)
     ids = list(utf8(text))
     merges: dict[Pair, int] = {}
     for idx in range(256, vocab_size):

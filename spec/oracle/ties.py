@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from spec.oracle.core import merge, utf8
+from spec.oracle.core import check_vocab_size, merge, utf8
 from spec.tie_rules import TIE_RULES  # the rules' names; CHOICES below says how each one chooses
 
 Pair = tuple[int, int]
@@ -19,11 +19,6 @@ def check_tie_rule(tie_rule: str) -> None:
     """ValueError naming every known rule, for a name that is not one of them."""
     if tie_rule not in TIE_RULES:
         raise ValueError(f"unknown tie_rule {tie_rule!r}; known: {', '.join(TIE_RULES)}")
-
-
-def check_vocab_size(vocab_size: int) -> None:
-    if vocab_size < 256:
-        raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
 
 
 #: Each rule's choice among the top-count pairs, given in first-counted order (tests/test_tie_rules.py
