@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import expectations, isolation, mutmut_calls, outcomes, report, run_status
+from bpe_kata import expectations, isolation, mutmut_calls, outcomes, report, run_status, teaching
 from bpe_kata.data import corpora, corpus_tables
 from spec import blame, compare, oracle, replay, shapes
 from spec import pieces as spec_pieces
@@ -369,6 +369,7 @@ class KataRun:
         self.listed_ids: dict[pytest.Item, str] = {}  # before xdist appends its group to the id
         self.log_offsets: dict[str, int] = {}  # isolated runs: nodeid -> the child's stderr size at setup
         self.verdict_lines: list[str] = []
+        self.diagnosed = False  # the likely mistakes are probed once, after the last test
 
     @classmethod
     def of(cls, config: pytest.Config) -> KataRun:
@@ -493,6 +494,7 @@ class KataRun:
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config: pytest.Config) -> None:
         if not self.results.any_level_results():
             return
+        self._diagnose()
         info = report.run_info(self.impl_value, self.implementation)
         for line in report.render_table(self.results, info):
             terminalreporter.write_line(line)
@@ -515,6 +517,7 @@ class KataRun:
         self._write_expectations()
         target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
         if target or page:
+            self._diagnose()
             info = {**report.run_info(self.impl_value, self.implementation),
                     **self._run_record(judgement, complete, status)}
             if target:
@@ -524,6 +527,12 @@ class KataRun:
 
                 html_report.write(Path(page), report.as_json(results, info))
         session.exitstatus = status
+
+    def _diagnose(self) -> None:
+        """Probe the implementation for the mistakes its broken claims point to (bpe_kata/teaching.py)."""
+        if not self.diagnosed:
+            self.diagnosed = True
+            self.results.diagnoses = teaching.diagnose(self.results.broken_claims(), self.implementation)
 
     def _run_record(self, judgement, complete: bool, status: int) -> dict:
         config, tracker = self.config, self.tracker

@@ -15,7 +15,7 @@ from spec.blame import BROKEN, ERROR, Verdict
 from spec.ledger import document_keys_in, load_claims
 from bpe_kata.levels import ALL_LEVEL_NAMES
 from bpe_kata.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
-from bpe_kata.teaching import likely_mistakes, render as render_mistakes
+from bpe_kata import teaching
 
 #: Of a level's "not started" tests, those whose level is started but lacks an optional feature (a tie rule).
 FEATURE_NOT_STARTED = "of which a feature not started"
@@ -35,6 +35,8 @@ class Results:
     failures: dict[str, str] = field(default_factory=dict)
     reasons: dict[str, dict[str, None]] = field(default_factory=dict)  # level -> distinct skip reasons
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # failed test -> why (spec/blame.py)
+    #: likely mistakes confirmed on the implementation (bpe_kata/teaching.py), set once the run is over
+    diagnoses: list = field(default_factory=list)
 
     def record(self, rep, outcome: Outcome, level: str | None, claims: tuple[str, ...],
                verdict: Verdict | None = None) -> None:
@@ -174,7 +176,7 @@ def render_table(results: Results, info: dict) -> list[str]:
     """The lines printed after pytest's own output."""
     lines = ["", f"bpe-kata {info['suite_version']}: implementation {info['implementation']}"
                  f" ({info['module_file'] or info['module']})"]
-    lines += render_mistakes(results.broken_claims())  # first: one sentence per likely mistake
+    lines += teaching.render(results.diagnoses)  # first: one sentence per confirmed likely mistake
     widths = dict(zip(COLUMNS, (8, 8, 13, 9)))
     header = f"{'level':<11}" + "".join(f"{column:>{width}}" for column, width in widths.items()) + "   status"
     lines += [header, "-" * len(header)]
@@ -283,7 +285,8 @@ def as_json(results: Results, info: dict) -> dict:
             claims[cid]["first_failure"] = results.failures.get(r[Outcome.FAILED][0], "")
     reasons = {level: list(r) for level, r in results.reasons.items()}
     return {**info, "levels": levels, "root_causes": results.root_causes(), "claims": claims,
-            "likely_mistakes": [m.message for m in likely_mistakes(broken)],
+            "likely_mistakes": [d.message for d in results.diagnoses],
+            "likely_mistakes_seen": teaching.as_json(results.diagnoses),
             "failures": results.failures, "skip_reasons": reasons,
             "document_keys": document_keys_in(claims)}
 
