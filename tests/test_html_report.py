@@ -56,7 +56,7 @@ def test_the_page_holds_the_failing_claims_with_expected_and_actual(wrong_run):
     for cid in failed:
         assert f"<h3>{cid} " in html
     assert "expected" in html and "actual" in html and "source: " in html
-    assert "merge replaces from the right" in html  # the likely mistake, first
+    assert "merging replaces from the right" in html  # the likely mistake, first
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)  # no external assets
 
 
