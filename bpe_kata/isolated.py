@@ -270,6 +270,14 @@ class Child:
         return response
 
     def _error(self, what: str, error: dict) -> BaseException:
+        raised = self._mapped_error(what, error)
+        # optional (docs/PROTOCOL.md): the child's exception type and innermost own frame, for root causes
+        raised.bpe_kata_call = what
+        raised.bpe_kata_type = error.get("type") if isinstance(raised, ImplementationError) else None
+        raised.bpe_kata_frame = error.get("frame")
+        return raised
+
+    def _mapped_error(self, what: str, error: dict) -> BaseException:
         kind, message = error.get("kind"), str(error.get("message", ""))
         if kind in CONTRACT_EXCEPTIONS:
             return CONTRACT_EXCEPTIONS[kind](message)

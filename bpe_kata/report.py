@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -98,18 +99,19 @@ class Results:
         return dict(claims)
 
     def root_causes(self) -> list[dict]:
-        """Errors grouped by exception type and place (the message of the first one shown: messages often
-        carry the data, e.g. the byte that would not decode), lowest failing level first, then the most tests."""
-        groups: dict[tuple[str, str], list[str]] = {}
+        """Errors grouped by exception type, place, the call that raised and the message's shape
+        (``_cause_key``), lowest failing level first, then the most tests."""
+        groups: dict[tuple[str, ...], list[str]] = {}
         for nodeid, verdict in self.verdicts.items():
             if verdict.kind == ERROR:
-                groups.setdefault((verdict.root_cause.split(":")[0], verdict.where), []).append(nodeid)
+                groups.setdefault(_cause_key(verdict), []).append(nodeid)
         per_claim = self.per_claim()
         causes = []
-        for (_, where), tests in groups.items():
+        for key, tests in groups.items():
             levels = sorted({self.by_test[t][0] for t in tests if self.by_test[t][0]}, key=_level_rank)
-            cause = self.verdicts[tests[0]].root_cause
-            causes.append({"exception": cause, "where": where, "count": len(tests), "levels": levels,
+            first = self.verdicts[tests[0]]
+            causes.append({"exception": first.root_cause, "where": first.where, "call": first.call,
+                           "count": len(tests), "levels": levels,
                            "likely_claim": _likely_claim(tests, self.by_test, per_claim), "tests": tests})
         return sorted(causes, key=lambda c: (_level_rank(c["levels"][0]) if c["levels"] else len(ALL_LEVEL_NAMES),
                                              -c["count"]))
@@ -121,6 +123,19 @@ class Results:
             if cause["likely_claim"]:
                 broken.setdefault(cause["likely_claim"], "root cause")
         return broken
+
+
+_DATA_IN_MESSAGE = re.compile(r"0x[0-9a-fA-F]+|\d+|'[^']*'|\"[^\"]*\"")
+
+
+def _cause_key(verdict: Verdict) -> tuple[str, ...]:
+    """One root cause: the same exception type, raised at the same place, from the same call, with a
+    message of the same shape. Numbers and quoted values in the message are its data (the byte that
+    would not decode, the id not found) and do not split a cause; any other difference does, so two
+    bugs are never shown as one with the other's message, even where no place is known ("?", an
+    error through a protocol server that sends no frame)."""
+    type_name, _, message = verdict.root_cause.partition(":")
+    return type_name, verdict.where, verdict.call, _DATA_IN_MESSAGE.sub("#", message.strip())
 
 
 def _level_rank(level: str | None) -> int:
@@ -203,7 +218,8 @@ def _render_failures(results: Results) -> list[str]:
             likely = cause["likely_claim"]
             statement = ledger[likely].statement if likely in ledger else ""
             lines.append(f"  {number}. {cause['exception']}")
-            lines.append(f"      raised in {cause['where']}; {cause['count']} test(s) over {len(cause['levels'])} "
+            call = f" (in a call to {cause['call']})" if cause.get("call") else ""
+            lines.append(f"      raised in {cause['where']}{call}; {cause['count']} test(s) over {len(cause['levels'])} "
                          f"level(s): {', '.join(cause['levels'])}")
             if likely:
                 lines.append(f"      most likely breaks {likely}: {statement}")

@@ -13,8 +13,14 @@ import sys
 import traceback
 from typing import Any, BinaryIO
 
+from pathlib import Path
+
 from bpe_kata import protocol
 from bpe_kata.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
+from spec import frames
+
+#: The server's own files: never the implementation's frame.
+SERVER_FILES = frozenset(str(Path(__file__).resolve().parent / name) for name in ("server.py", "protocol.py"))
 
 
 CONTRACT_EXCEPTIONS = (("ValueError", ValueError), ("KeyError", KeyError), ("TypeError", TypeError))
@@ -86,10 +92,24 @@ class Server:
         except (ValueError, KeyError, TypeError) as error:
             kind = next(name for name, cls in CONTRACT_EXCEPTIONS if isinstance(error, cls))
             text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
-            return protocol.error_response(request_id, kind, text)
+            return protocol.error_response(request_id, kind, text, **self.origin(error, with_type=False))
         except Exception as error:  # noqa: BLE001  (the protocol's "anything else")
             trace = "".join(traceback.format_exception(error)[-6:])
-            return protocol.error_response(request_id, protocol.OTHER_ERROR, f"{type(error).__name__}: {error}\n{trace}")
+            return protocol.error_response(request_id, protocol.OTHER_ERROR, f"{type(error).__name__}: {error}\n{trace}",
+                                           **self.origin(error))
+
+    def origin(self, error: BaseException, with_type: bool = True) -> dict:
+        """The optional ``type`` and ``frame`` of an error response: the innermost frame of the
+        implementation's own code (past adapters), so the suite can tell two bugs apart."""
+        try:
+            file = getattr(self.impl, "__file__", None)
+            root = None if not file else Path(file).resolve()
+            root = root.parent if root is not None and root.name == "__init__.py" else root
+            place = frames.place_of(frames.innermost_own(error, root, skip=lambda p: str(p) in SERVER_FILES), _shown_path)
+        except Exception:  # noqa: BLE001  (the frame is optional: never lose the error for it)
+            place = None
+        return {**({"type": type(error).__name__} if with_type else {}),
+                **({"frame": place.as_protocol()} if place else {})}
 
     def dispatch(self, op: str | None, args: dict) -> Any:
         if op == "hello":
@@ -172,6 +192,14 @@ class Server:
         if changed:
             raise NotServed(protocol.CHANGED_INPUT, f"{op} changed the {', '.join(changed)} it was given",
                             args=changed)
+
+
+def _shown_path(path: Path) -> str:
+    """A frame's file relative to the working directory (the suite's), else its name."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path.name
 
 
 def _snapshot(value) -> list | None:

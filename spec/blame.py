@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from spec import frames
+
 _BLAMED = "_bpe_kata_claims"
 SPEC_DIR = Path(__file__).resolve().parent
 #: Isolated runs: the protocol client raises what the child answered; it is not the implementation's code.
@@ -57,6 +59,7 @@ class Verdict:
     root_cause: str  # for ERROR: "Type: message", else ""
     where: str  # for ERROR: "function (file:line)" of the innermost frame of the code under test
     detail: str  # what the report shows: the assertion's expected vs actual, or the exception
+    call: str = ""  # for ERROR: the implementation's function the spec called (the protocol's op)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -64,7 +67,8 @@ class Verdict:
     @classmethod
     def from_json(cls, text: str) -> Verdict:
         data = json.loads(text)
-        return cls(data["kind"], tuple(data["blamed"]), data["root_cause"], data["where"], data["detail"])
+        return cls(data["kind"], tuple(data["blamed"]), data["root_cause"], data["where"], data["detail"],
+                   data.get("call", ""))
 
 
 def _leaf(error: BaseException) -> BaseException:
@@ -127,9 +131,24 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
         blamed = getattr(error, _BLAMED, None) or claims
         return Verdict(BROKEN, tuple(blamed), "", "", _assertion_detail(error, longrepr_text, max_lines))
     message = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
-    cause = f"{type(error).__name__}: {message}" if message else type(error).__name__
-    where = f"{frame.name} ({_short_path(frame.filename)}:{frame.lineno})" if frame else "?"
-    return Verdict(ERROR, (), cause, where, f"{cause}\n  raised in {where}")
+    call, type_name, where = _origin(error, root)
+    for prefix in (f"{call}: ", f"{type_name}: "):  # the protocol client's message repeats both
+        message = message.removeprefix(prefix) if call and type_name != type(error).__name__ else message
+    cause = f"{type_name}: {message}" if message else type_name
+    where = where or (f"{frame.name} ({_short_path(frame.filename)}:{frame.lineno})" if frame else "?")
+    return Verdict(ERROR, (), cause, where, f"{cause}\n  raised in {where}", call)
+
+
+def _origin(error: BaseException, root: Path | None) -> tuple[str, str, str | None]:
+    """The call, exception type and place (spec/frames.py): from the child's error response in isolated
+    runs (its optional type and frame), else past any adapter in process; None: the innermost frame."""
+    remote = getattr(error, "bpe_kata_call", None)
+    if remote is not None:
+        place = frames.Place.from_protocol(getattr(error, "bpe_kata_frame", None))
+        return remote, getattr(error, "bpe_kata_type", None) or type(error).__name__, place.shown() if place else None
+    skip = lambda path: str(path).startswith((str(SPEC_DIR), *CLIENT_FILES))  # noqa: E731
+    wrapped = frames.place_of(frames.past_adapters(error, skip), lambda path: _short_path(str(path)))
+    return frames.entry_call(error, root), type(error).__name__, wrapped.shown() if wrapped else None
 
 
 def _assertion_detail(error: BaseException, longrepr_text: str, max_lines: int) -> str:

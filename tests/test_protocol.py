@@ -111,9 +111,12 @@ def test_contract_errors_keep_their_kind_and_others_are_error():
         raise ZeroDivisionError("oops")
 
     server = Server(Module(decode=decode, merge=merge), "m")
-    assert answer(server, "decode", ids=[5], vocab=[])["error"] == {"kind": "KeyError", "message": "5"}
+    error = answer(server, "decode", ids=[5], vocab=[])["error"]
+    assert {k: error[k] for k in ("kind", "message")} == {"kind": "KeyError", "message": "5"}
+    assert error.keys() <= {"kind", "message", "frame"}  # the frame is optional (docs/PROTOCOL.md)
     error = answer(server, "merge", ids=[1], pair=[1, 2], idx=256)["error"]
     assert error["kind"] == "Error" and "ZeroDivisionError: oops" in error["message"]
+    assert error["type"] == "ZeroDivisionError" and error["frame"]["function"] == "merge"
 
 
 def test_a_changed_argument_is_reported_and_a_definition_put_back():

@@ -11,6 +11,9 @@ from collections.abc import Mapping
 
 from bpe_kata.data.pretrained import recover_splits
 
+#: Frames of this module are the adapter's, not the wrapped library's (spec/frames.py).
+__bpe_kata_adapter__ = True
+
 Pair = tuple[int, int]
 
 

@@ -14,6 +14,9 @@ import tiktoken
 
 from bpe_kata.adapters._glue import PerTable, token_bytes
 
+#: Frames of this module are the adapter's, not the wrapped library's (spec/frames.py).
+__bpe_kata_adapter__ = True
+
 WHOLE_TEXT = r"[\s\S]+"
 
 

@@ -19,6 +19,9 @@ from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_token
 
 from bpe_kata.adapters._glue import PerTable, token_bytes
 
+#: Frames of this module are the adapter's, not the wrapped library's (spec/frames.py).
+__bpe_kata_adapter__ = True
+
 
 def _byte_chars() -> list[str]:
     """GPT-2's printable stand-in for each byte, as ``tokenizers``' ByteLevel uses it."""

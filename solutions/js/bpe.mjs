@@ -113,7 +113,18 @@ function failure(error) {
   if (error instanceof PatternError) return { kind: "ValueError", message: error.message };
   const kind = ["ValueError", "KeyError", "TypeError", "NotImplemented", "Error"].includes(error?.kind) ? error.kind : "Error";
   const message = kind === "Error" && error?.stack ? `${error.message}\n${error.stack}` : String(error?.message ?? error);
-  return { kind, message };
+  const frame = firstFrame(error);
+  return { kind, message, ...(kind === "Error" && error?.name ? { type: error.name } : {}), ...(frame ? { frame } : {}) };
+}
+
+/** The optional frame of an error (docs/PROTOCOL.md): the stack's first "at f (file:line:col)" line. */
+function firstFrame(error) {
+  const line = String(error?.stack ?? "").split("\n").find((text) => /^\s+at /.test(text));
+  const match = line && /^\s+at (?:(.*?) \()?(?:file:\/\/)?(.*?):(\d+):\d+\)?$/.exec(line);
+  if (!match) return null;
+  const [, fn, file, number] = match;
+  const cwd = process.cwd() + "/";
+  return { file: file.startsWith(cwd) ? file.slice(cwd.length) : file, line: Number(number), function: fn || "?" };
 }
 
 const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });

@@ -1,0 +1,101 @@
+"""Where an implementation raised: the innermost frame of its own code, past any adapter.
+
+Root causes are grouped by the place an exception was raised (bpe_kata/report.py). That place
+must be the implementation's own line: not the spec's, not the protocol server's, and not an
+adapter's. An adapter (bpe_kata/adapters/, or any wrapper a user writes) maps call shapes onto
+a library; a bug it surfaces is the library's, so the library's line is shown. A module marks
+itself an adapter with a module-level ``__bpe_kata_adapter__ = True``; its frames are skipped.
+
+Used in process by spec/blame.py and in the child by bpe_kata/server.py, which sends the frame
+in its error responses (docs/PROTOCOL.md, "frame").
+"""
+
+from __future__ import annotations
+
+import sysconfig
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+ADAPTER_MARK = "__bpe_kata_adapter__"
+STDLIB_DIRS = tuple(str(Path(p).resolve()) for p in {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")})
+
+
+@dataclass(frozen=True)
+class Place:
+    """A frame as the report shows it: ``function (file:line)``."""
+
+    function: str
+    file: str
+    line: int
+
+    def shown(self) -> str:
+        return f"{self.function} ({self.file}:{self.line})"
+
+    def as_protocol(self) -> dict:
+        return {"file": self.file, "line": self.line, "function": self.function}
+
+    @classmethod
+    def from_protocol(cls, value: object) -> "Place | None":
+        """The optional ``frame`` of a protocol error, or None when absent or malformed."""
+        if not isinstance(value, dict) or not isinstance(value.get("file"), str):
+            return None
+        line = value.get("line")
+        return cls(str(value.get("function") or "?"), value["file"], line if isinstance(line, int) else 0)
+
+
+def is_adapter(frame: FrameType) -> bool:
+    return frame.f_globals.get(ADAPTER_MARK) is True
+
+
+def _frames(error: BaseException) -> list[tuple[FrameType, int]]:
+    return list(traceback.walk_tb(error.__traceback__))
+
+
+def _resolved(frame: FrameType) -> Path:
+    return Path(frame.f_code.co_filename).resolve()
+
+
+def _under(path: Path, root: Path | None) -> bool:
+    return root is not None and (path == root or path.is_relative_to(root))
+
+
+def innermost_own(error: BaseException, root: Path | None, skip=lambda path: False) -> tuple[FrameType, int] | None:
+    """The innermost frame of the implementation's code: under ``root`` if any (adapters' frames
+    left out), else the innermost outside the standard library, else the innermost at all.
+    ``skip(path)`` leaves out the caller's own files (the spec, the server)."""
+    kept = [(f, n) for f, n in _frames(error) if not skip(_resolved(f)) and not is_adapter(f)]
+    own = [(f, n) for f, n in kept if _under(_resolved(f), root)]
+    outside = [(f, n) for f, n in kept if not str(_resolved(f)).startswith(STDLIB_DIRS)]
+    for frames in (own, outside, kept):
+        if frames:
+            return frames[-1]
+    return None
+
+
+def past_adapters(error: BaseException, skip=lambda path: False) -> tuple[FrameType, int] | None:
+    """When the innermost frame outside ``skip`` is an adapter's, the innermost deeper frame (the
+    wrapped library's); None when no adapter is involved or the adapter raised itself."""
+    frames = [(f, n) for f, n in _frames(error) if not skip(_resolved(f))]
+    last = max((i for i, (f, _) in enumerate(frames) if is_adapter(f)), default=None)
+    if last is None or last == len(frames) - 1:
+        return None
+    deeper = frames[last + 1:]
+    outside = [(f, n) for f, n in deeper if not str(_resolved(f)).startswith(STDLIB_DIRS)]
+    return (outside or deeper)[-1]
+
+
+def entry_call(error: BaseException, root: Path | None) -> str:
+    """The function of the implementation the caller called (the outermost frame under ``root``): the operation."""
+    for frame, _ in _frames(error):
+        if _under(_resolved(frame), root):
+            return frame.f_code.co_name
+    return ""
+
+
+def place_of(frame_and_line: tuple[FrameType, int] | None, short=lambda path: path.name) -> Place | None:
+    if frame_and_line is None:
+        return None
+    frame, line = frame_and_line
+    return Place(frame.f_code.co_name, short(Path(frame.f_code.co_filename)), line)

@@ -1,0 +1,158 @@
+"""Root causes that stay apart through the protocol and adapters (issue 21, kind 4).
+
+The child names the innermost frame of the implementation's own code (docs/PROTOCOL.md,
+optional ``type`` and ``frame``); an adapter's frames are skipped for the wrapped library's;
+grouping uses type, place, call and the message's shape, so two bugs never read as one.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from spec import blame
+from bpe_kata.isolated import IsolatedImplementation, ImplementationError, python_path_env, server_command
+from bpe_kata.loader import load_implementation
+from bpe_kata.outcomes import Outcome
+from bpe_kata.report import Results
+from bpe_kata.server import Server
+from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
+
+TWO_BUGS = '''
+from spec.oracle import build_vocab, encode, get_stats, merge, train as _train
+from spec.oracle.core import decode as _decode
+
+
+def _count_check(ids):
+    raise RuntimeError("counting went wrong")
+
+
+def _lookup(ids, vocab):
+    raise RuntimeError("lookup went wrong")
+
+
+def train(text, vocab_size):
+    _count_check([])
+    return _train(text, vocab_size)
+
+
+def decode(ids, vocab):
+    return _lookup(ids, vocab)
+'''
+
+LIBRARY = '''
+def fit(text, size):
+    raise RuntimeError("the library failed")
+'''
+
+ADAPTER = '''
+__bpe_kata_adapter__ = True
+import wrapped_lib
+
+
+def train(text, vocab_size):
+    return wrapped_lib.fit(text, vocab_size)
+'''
+
+
+def _write(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (folder / name).write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def test_the_server_sends_the_type_and_the_implementations_innermost_frame(tmp_path):
+    _write(tmp_path, {"two_bugs.py": TWO_BUGS})
+    server = Server(load_implementation(str(tmp_path / "two_bugs.py")), "two_bugs")
+    error = server.handle({"id": 1, "op": "train", "args": {"text": "ab", "vocab_size": 300}})["error"]
+    assert error["kind"] == "Error" and error["type"] == "RuntimeError"
+    assert error["frame"]["function"] == "_count_check" and error["frame"]["file"].endswith("two_bugs.py")
+    assert error["frame"]["line"] == 7
+
+
+def test_an_adapters_frames_give_way_to_the_wrapped_librarys(tmp_path, monkeypatch):
+    _write(tmp_path, {"wrapped_lib.py": LIBRARY, "adapter.py": ADAPTER})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    impl = load_implementation(str(tmp_path / "adapter.py"))
+    frame = Server(impl, "adapter").handle({"id": 1, "op": "train", "args": {"text": "ab", "vocab_size": 300}})["error"]["frame"]
+    assert (frame["function"], Path(frame["file"]).name, frame["line"]) == ("fit", "wrapped_lib.py", 3)
+    try:  # in process, the same place
+        impl.train("ab", 300)
+    except RuntimeError as error:
+        verdict = blame.judge(error, ("train.exhausted",), impl, "")
+    assert verdict.where.startswith("fit (") and "wrapped_lib.py:3" in verdict.where and verdict.call == "train"
+
+
+def test_the_shipped_adapters_are_marked():
+    from bpe_kata.adapters import _glue, with_bpeasy, with_rustbpe, with_tiktoken, with_tokenizers  # noqa: F401
+    for module in (_glue, with_tiktoken):
+        assert module.__bpe_kata_adapter__ is True
+
+
+def test_the_client_keeps_the_childs_type_frame_and_call(tmp_path):
+    _write(tmp_path, {"two_bugs.py": TWO_BUGS})
+    impl = IsolatedImplementation(server_command(str(tmp_path / "two_bugs.py")), env=python_path_env()).connect()
+    try:
+        with pytest.raises(ImplementationError) as caught:
+            impl.decode([1], {1: b"a"})
+    finally:
+        impl.close()
+    verdict = blame.judge(caught.value, ("decode.vocab-order",), impl, "")
+    assert verdict.root_cause == "RuntimeError: lookup went wrong" and verdict.call == "decode"
+    assert verdict.where.startswith("_lookup (") and "two_bugs.py:11" in verdict.where
+
+
+def _results(*verdicts: blame.Verdict) -> Results:
+    results = Results()
+    for number, verdict in enumerate(verdicts):
+        nodeid = f"spec/test_x.py::test_{number}"
+        results.by_test[nodeid] = ("train", ("train.exhausted",), Outcome.FAILED)
+        results.verdicts[nodeid] = verdict
+    return results
+
+
+def _error(cause: str, where: str = "?", call: str = "") -> blame.Verdict:
+    return blame.Verdict(blame.ERROR, (), cause, where, cause, call)
+
+
+def test_two_bugs_without_a_place_stay_two_causes_each_with_its_own_message():
+    """An old server sends no frame: every place is "?", and the messages tell the bugs apart."""
+    causes = _results(_error("ImplementationError: train: RuntimeError: a"), _error("ImplementationError: decode: KeyError: 7"),
+                      _error("ImplementationError: train: RuntimeError: a")).root_causes()
+    assert sorted((c["exception"], c["count"]) for c in causes) == [
+        ("ImplementationError: decode: KeyError: 7", 1), ("ImplementationError: train: RuntimeError: a", 2)]
+
+
+def test_one_bug_seen_with_other_data_stays_one_cause_and_another_call_splits_it():
+    same = [_error(f"UnicodeDecodeError: can't decode byte 0x{b:x} in position {b}", "decode (bpe.py:3)", "decode")
+            for b in (128, 255)]
+    assert [c["count"] for c in _results(*same).root_causes()] == [2]
+    other_call = _error("UnicodeDecodeError: can't decode byte 0x80 in position 1", "decode (bpe.py:3)", "encode")
+    assert sorted(c["call"] for c in _results(*same, other_call).root_causes()) == ["decode", "encode"]
+
+
+def test_a_gate_run_through_the_protocol_names_both_bugs_at_their_own_lines(tmp_path, spec_tests, capsys):
+    _write(tmp_path, {"two_bugs.py": TWO_BUGS})
+    run = run_spec_inline(tmp_path, "--impl", str(tmp_path / "two_bugs.py"), "--isolated", "--level", "decode",
+                          "-m", "not corpus", files=files_of_levels(spec_tests, ("train", "decode")), capsys=capsys)
+    causes = {c["exception"]: c for c in run.report["root_causes"]}
+    assert set(causes) == {"RuntimeError: counting went wrong", "RuntimeError: lookup went wrong"}, list(causes)
+    assert "two_bugs.py:7" in causes["RuntimeError: counting went wrong"]["where"]
+    assert "two_bugs.py:11" in causes["RuntimeError: lookup went wrong"]["where"]
+    assert causes["RuntimeError: lookup went wrong"]["call"] == "decode"
+
+
+def test_the_js_solution_sends_a_frame_with_its_errors():
+    node = subprocess.run(["node", "--version"], capture_output=True)
+    if node.returncode:
+        pytest.skip("node is not installed")
+    requests = [{"id": 0, "op": "hello", "args": {"protocol": 1}},
+                {"id": 1, "op": "train", "args": {"text": "ab", "vocab_size": 100}}]
+    out = subprocess.run(["node", "solutions/js/bpe.mjs"], input="".join(json.dumps(r) + "\n" for r in requests),
+                         capture_output=True, text=True, cwd=REPO_ROOT, timeout=60).stdout
+    error = json.loads(out.splitlines()[1])["error"]
+    assert error["kind"] == "ValueError" and error["frame"]["file"].startswith("solutions/js/")
+    assert isinstance(error["frame"]["line"], int)
