@@ -343,6 +343,8 @@ class IsolatedImplementation:
                 raise ProtocolError(f"the hello answer has no list of features: {hello!r}")
             self.features = tuple(features)
             self.code_points = hello.get("code_points") is True
+            if isinstance(hello.get("fixed_pattern"), str):  # optional: the split pattern it always uses
+                self.FIXED_PATTERN = hello["fixed_pattern"]
             for op in protocol.OPERATIONS:
                 if op in self.features:
                     setattr(self, op, self._function(op))

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from bpe_kata.fixed_pattern import ATTRIBUTE, fixed_pattern, label, unwrap
 from spec.tie_rules import TIE_RULES  # the ties level is started when one rule is; each rule's tests, when that rule is
 
 
@@ -33,6 +34,11 @@ class Level:
     core: bool = False  # a row of CONTRACT.md's core table, else a "### name:" section beyond the core
     xdist_group: str | None = None  # its tests share an expensive session fixture: one worker runs them all
     no_known_wrong: str = ""  # why no tests/implementations/wrong_*.py names a claim of it (else one must)
+    #: For an implementation with a fixed split pattern (bpe_kata/fixed_pattern.py), what its checks need:
+    #: FREE, they hold whatever split train and encode use; UNSPLIT, they compare train or encode without a
+    #: pattern with the spec's results over the whole text; PATTERNS, they split with several patterns;
+    #: NAMED, each test names one pattern (a published table's), judged when it is the fixed one.
+    split: str = "free"
 
     @property
     def contract_anchor(self) -> str | None:
@@ -40,6 +46,13 @@ class Level:
         if self.name == "facts":
             return None
         return f"| {self.name} |" if self.core else f"### {self.name}:"
+
+
+FREE, UNSPLIT, PATTERNS, NAMED = "free", "unsplit", "patterns", "named"
+SPLIT_REASONS = {
+    UNSPLIT: "compares train or encode without a split pattern with the spec's results over the whole text",
+    PATTERNS: "splits text with several split patterns (and with none)",
+}
 
 
 def _save_probe(impl) -> object:
@@ -111,11 +124,11 @@ CORE_LEVELS: tuple[Level, ...] = (
     Level("merge", "merge replaces a pair left to right, without touching its input", ("merge",),
           spec_files=("spec/test_merge.py",), core=True),
     Level("train", "train learns merges in order, ties to the pair counted first", ("train",),
-          spec_files=("spec/test_train.py",), core=True),
+          spec_files=("spec/test_train.py",), core=True, split=UNSPLIT),
     Level("decode", "build_vocab and decode: join bytes, then UTF-8 with replacement",
           ("train", "build_vocab", "decode"), spec_files=("spec/test_decode.py",), core=True),
     Level("encode", "encode replays the merges by lowest rank", ("train", "encode"),
-          spec_files=("spec/test_encode.py",), core=True),
+          spec_files=("spec/test_encode.py",), core=True, split=UNSPLIT),
     Level("roundtrip", "decode(encode(text)) gives the text back, always",
           ("train", "build_vocab", "decode", "encode"), spec_files=("spec/test_roundtrip.py",), core=True,
           no_known_wrong="nothing new to write: a broken round trip is a decode or encode mistake, caught there"),
@@ -126,28 +139,28 @@ LATER_LEVELS_SPEC: tuple[Level, ...] = (
     # Beyond the core because the documents' own code (text.encode("utf-8")) raises here: a rule
     # production tokenizers add, as tiktoken does, not a mistake in the textbook algorithm.
     Level("surrogates", "a str holding surrogate code points encodes as tiktoken encodes it",
-          ("train", "encode", "decode", "build_vocab"), spec_files=("spec/test_lone_surrogates.py",)),
+          ("train", "encode", "decode", "build_vocab"), spec_files=("spec/test_lone_surrogates.py",), split=UNSPLIT),
     Level("regex", "split patterns: merges learned and applied inside chunks only",
           ("train", "encode", "decode", "build_vocab", "train(pattern=)", "encode(pattern=)"),
-          spec_files=("spec/test_regex.py", "spec/test_uncovered_text.py")),
+          spec_files=("spec/test_regex.py", "spec/test_uncovered_text.py"), split=PATTERNS),
     Level("special", "special tokens: reserved ids, atomic, an explicit policy for special text",
           ("train", "encode", "decode", "build_vocab", "encode(pattern=)", "encode(special_tokens=)",
-           "build_vocab(special_tokens=)"), spec_files=("spec/test_special.py",)),
+           "build_vocab(special_tokens=)"), spec_files=("spec/test_special.py",), split=PATTERNS),
     # A saved tokenizer carries its pattern and special tokens, so persist builds on regex and special.
     Level("persist", "save and load a trained tokenizer as plain text",
           ("train", "encode", "decode", "build_vocab", "train(pattern=)", "encode(pattern=)",
            "encode(special_tokens=)", "build_vocab(special_tokens=)", "save", "load"),
-          spec_files=("spec/test_persist.py",)),
+          spec_files=("spec/test_persist.py",), split=PATTERNS),
     Level("stream", "an incremental decoder that holds incomplete characters back",
           ("build_vocab", "decode", "StreamDecoder"), spec_files=("spec/test_stream.py",)),
     Level("pretrained", "published tables (GPT-2, cl100k_base) reproduced exactly",
           ("encode", "build_vocab", "decode", "encode(pattern=)", "encode(special_tokens=)",
            "build_vocab(special_tokens=)"), spec_files=("spec/test_pretrained.py",),
-          xdist_group=PUBLISHED_TABLES_GROUP),
+          xdist_group=PUBLISHED_TABLES_GROUP, split=NAMED),
     Level("words", "classic word-level BPE with an end-of-word marker", ("train_words", "segment_word"),
           spec_files=("spec/test_words.py",)),
     Level("ties", "other documented tie rules, selected by name", ("train", "train(tie_rule=)"),
-          spec_files=("spec/test_ties.py",)),
+          spec_files=("spec/test_ties.py",), split=UNSPLIT),
 )
 
 LEVELS: tuple[Level, ...] = (FACTS,) + CORE_LEVELS + LATER_LEVELS_SPEC
@@ -169,6 +182,11 @@ def levels_up_to(name: str) -> tuple[str, ...]:
 
 def not_started_reason(impl: object, level: Level) -> str | None:
     """Why ``impl`` has not started ``level``, or None when it has."""
+    impl = unwrap(impl)
+    pattern = fixed_pattern(impl)
+    if pattern is not None and level.split in SPLIT_REASONS:
+        return (f"not started: level {level.name!r} {SPLIT_REASONS[level.split]}, and this implementation "
+                f"always splits with {label(pattern)} ({ATTRIBUTE})")
     missing = sorted({feature.split("(")[0] for feature in level.needs
                       if not callable(getattr(impl, feature.split("(")[0], None))})
     if missing:
@@ -191,7 +209,10 @@ def feature_not_started(impl: object, feature: str) -> str | None:
     if feature in ANY_OF:
         reasons = [feature_not_started(impl, alternative) for alternative in ANY_OF[feature]]
         return None if not all(reasons) else f"not started: {feature} ({'; '.join(r.removeprefix('not started: ') for r in reasons)})"
-    probe = PROBES[feature]
+    impl, probe = unwrap(impl), PROBES[feature]
+    if "pattern" in probe.kwargs and fixed_pattern(impl) is not None:  # its pattern needs no keyword
+        probe = Probe(probe.function, probe.args, {k: v for k, v in probe.kwargs.items() if k != "pattern"},
+                      probe.run, probe.refusals)
     function = getattr(impl, probe.function, None)
     if not callable(function):
         return f"not started: {feature} needs {probe.function}"

@@ -20,7 +20,8 @@ from spec import pieces as spec_pieces
 from bpe_kata import progress as spec_progress
 from bpe_kata.hypothesis_profiles import load_profile_from_environment
 from spec.ledger import load_claims
-from bpe_kata.levels import BY_NAME, PUBLISHED_TABLES_GROUP, feature_not_started, levels_up_to, not_started_reason
+from bpe_kata import fixed_pattern
+from bpe_kata.levels import BY_NAME, FREE, PUBLISHED_TABLES_GROUP, feature_not_started, levels_up_to, not_started_reason
 from bpe_kata.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
 from bpe_kata import isolated as isolated_client
 from bpe_kata.outcomes import Outcome
@@ -135,10 +136,11 @@ CORPORA_GROUP = "corpora"
 @pytest.fixture(scope="session")
 def implementation(request: pytest.FixtureRequest):
     """The module under test, whatever level asks for it (in isolated runs, its child is started here)."""
-    implementation = KataRun.of(request.config).implementation
+    run = KataRun.of(request.config)
+    implementation = run.implementation
     if isinstance(implementation, isolated_client.IsolatedImplementation):
         implementation.connect()
-    return implementation
+    return run.pattern_fixed(implementation)
 
 
 @pytest.fixture
@@ -216,6 +218,8 @@ def trained(implementation, progress):
     calls = mutmut_calls.SharedCalls()  # under mutmut, every test reusing a table depends on train
 
     def train(key: str, text: str, vocab_size: int):
+        if isinstance(implementation, fixed_pattern.PatternFixed):  # a corpus's table is known without a split
+            implementation.unsplit(f"the table train learns from {key}")
         size = max(vocab_size, LEARNER_TABLE_SIZES.get(key, vocab_size))
         if (key, size) not in cache:
             what = f"training {key} to vocab_size {size} with the implementation's train"
@@ -369,11 +373,42 @@ class KataRun:
         self.listed_ids: dict[pytest.Item, str] = {}  # before xdist appends its group to the id
         self.log_offsets: dict[str, int] = {}  # isolated runs: nodeid -> the child's stderr size at setup
         self.verdict_lines: list[str] = []
+        self.current_item: pytest.Item | None = None
         self.diagnosed = False  # the likely mistakes are probed once, after the last test
 
     @classmethod
     def of(cls, config: pytest.Config) -> KataRun:
         return config.pluginmanager.get_plugin(cls.NAME)
+
+    def pattern_fixed(self, implementation):
+        """The implementation as tests see it: behind bpe_kata.fixed_pattern.PatternFixed when it declares
+        the split pattern it always uses (a bad declaration is a usage error, said once)."""
+        try:
+            pattern = fixed_pattern.fixed_pattern(implementation)
+        except fixed_pattern.BadFixedPattern as error:
+            raise pytest.UsageError(str(error)) from None
+        if pattern is None:
+            return implementation
+
+        def refuse(reason: str):
+            if self.current_item is None:
+                raise NotImplementedError(reason)
+            outcomes.skip(self.current_item, Outcome.FEATURE_NOT_STARTED, reason)
+
+        def split_free() -> bool:
+            level = BY_NAME.get(level_of(self.current_item) or "") if self.current_item is not None else None
+            return level is None or level.split == FREE
+
+        return fixed_pattern.PatternFixed(implementation, pattern, refuse, split_free)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem):
+        """Remember the running test (a pattern-fixed implementation's calls are judged by its level)."""
+        self.current_item = item
+        try:
+            return (yield)
+        finally:
+            self.current_item = None
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if isinstance(self.implementation, isolated_client.IsolatedImplementation):

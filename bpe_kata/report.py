@@ -110,7 +110,8 @@ class Results:
         for key, tests in groups.items():
             levels = sorted({self.by_test[t][0] for t in tests if self.by_test[t][0]}, key=_level_rank)
             first = self.verdicts[tests[0]]
-            causes.append({"exception": first.root_cause, "where": first.where, "call": first.call,
+            messages = list(dict.fromkeys(self.verdicts[t].root_cause for t in tests))
+            causes.append({"exception": first.root_cause, "messages": messages, "where": first.where, "call": first.call,
                            "count": len(tests), "levels": levels,
                            "likely_claim": _likely_claim(tests, self.by_test, per_claim), "tests": tests})
         return sorted(causes, key=lambda c: (_level_rank(c["levels"][0]) if c["levels"] else len(ALL_LEVEL_NAMES),
@@ -129,13 +130,13 @@ _DATA_IN_MESSAGE = re.compile(r"0x[0-9a-fA-F]+|\d+|'[^']*'|\"[^\"]*\"")
 
 
 def _cause_key(verdict: Verdict) -> tuple[str, ...]:
-    """One root cause: the same exception type, raised at the same place, from the same call, with a
-    message of the same shape. Numbers and quoted values in the message are its data (the byte that
-    would not decode, the id not found) and do not split a cause; any other difference does, so two
-    bugs are never shown as one with the other's message, even where no place is known ("?", an
-    error through a protocol server that sends no frame)."""
+    """One root cause: the same exception type, raised at the same place, from the same call. Where no
+    place is known ("?": a protocol server that sends no frame), the message's shape too (numbers and
+    quoted values are its data, the byte that would not decode, and do not split a cause), so two bugs
+    are never one cause shown with the other's message. A cause lists every distinct message it holds."""
     type_name, _, message = verdict.root_cause.partition(":")
-    return type_name, verdict.where, verdict.call, _DATA_IN_MESSAGE.sub("#", message.strip())
+    shape = _DATA_IN_MESSAGE.sub("#", message.strip()) if verdict.where == "?" else ""
+    return type_name, verdict.where, verdict.call, shape
 
 
 def _level_rank(level: str | None) -> int:
@@ -218,6 +219,9 @@ def _render_failures(results: Results) -> list[str]:
             likely = cause["likely_claim"]
             statement = ledger[likely].statement if likely in ledger else ""
             lines.append(f"  {number}. {cause['exception']}")
+            others = cause.get("messages", [])[1:]
+            lines += [f"      also: {message}" for message in others[:3]]
+            lines += [f"      and {len(others) - 3} more message(s)"] if len(others) > 3 else []
             call = f" (in a call to {cause['call']})" if cause.get("call") else ""
             lines.append(f"      raised in {cause['where']}{call}; {cause['count']} test(s) over {len(cause['levels'])} "
                          f"level(s): {', '.join(cause['levels'])}")

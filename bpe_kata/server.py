@@ -143,7 +143,9 @@ class Server:
             raise NotServed(protocol.OTHER_ERROR, f"this server speaks protocol {protocol.PROTOCOL_VERSION}, "
                                                   f"not {args.get('protocol')!r}")
         return {"protocol": protocol.PROTOCOL_VERSION, "name": self.name, "version": getattr(self.impl, "__version__", None),
-                "features": features_of(self.impl), "code_points": True}
+                "features": features_of(self.impl), "code_points": True,
+                **({"fixed_pattern": self.impl.FIXED_PATTERN} if isinstance(getattr(self.impl, "FIXED_PATTERN", None), str)
+                   else {})}
 
     def define(self, args: dict) -> None:
         kind = DEFINABLE.get(args.get("kind"))

@@ -119,17 +119,18 @@ def _error(cause: str, where: str = "?", call: str = "") -> blame.Verdict:
 
 
 def test_two_bugs_without_a_place_stay_two_causes_each_with_its_own_message():
-    """An old server sends no frame: every place is "?", and the messages tell the bugs apart."""
-    causes = _results(_error("ImplementationError: train: RuntimeError: a"), _error("ImplementationError: decode: KeyError: 7"),
-                      _error("ImplementationError: train: RuntimeError: a")).root_causes()
+    """An old server sends no frame: every place is "?", and the messages tell the bugs apart (their data does not)."""
+    causes = _results(_error("ImplementationError: train: RuntimeError: a at 3"), _error("ImplementationError: train: "
+                      "KeyError: 7"), _error("ImplementationError: train: RuntimeError: a at 4")).root_causes()
     assert sorted((c["exception"], c["count"]) for c in causes) == [
-        ("ImplementationError: decode: KeyError: 7", 1), ("ImplementationError: train: RuntimeError: a", 2)]
+        ("ImplementationError: train: KeyError: 7", 1), ("ImplementationError: train: RuntimeError: a at 3", 2)]
 
 
-def test_one_bug_seen_with_other_data_stays_one_cause_and_another_call_splits_it():
-    same = [_error(f"UnicodeDecodeError: can't decode byte 0x{b:x} in position {b}", "decode (bpe.py:3)", "decode")
-            for b in (128, 255)]
-    assert [c["count"] for c in _results(*same).root_causes()] == [2]
+def test_one_place_and_call_is_one_cause_listing_every_message_and_another_call_splits_it():
+    same = [_error(f"UnicodeDecodeError: can't decode byte 0x{b:x}: {why}", "decode (bpe.py:3)", "decode")
+            for b, why in ((128, "invalid start byte"), (255, "invalid start byte"), (195, "unexpected end of data"))]
+    (cause,) = _results(*same).root_causes()
+    assert cause["count"] == 3 and cause["messages"] == [v.root_cause for v in same]
     other_call = _error("UnicodeDecodeError: can't decode byte 0x80 in position 1", "decode (bpe.py:3)", "encode")
     assert sorted(c["call"] for c in _results(*same, other_call).root_causes()) == ["decode", "encode"]
 
