@@ -297,13 +297,48 @@ def decode_drops_bytes(impl) -> Seen | None:
     return None
 
 
+def encode_first_fit_by_position(text: str, merges: dict[Pair, int]) -> list[int]:
+    """Encode in passes over the positions, left to right: at each, the first merge in table order
+    that fits there is made; passes repeat until nothing changes."""
+    ids, changed = list(oracle.core.utf8(text)), True
+    while changed:
+        out, i, changed = [], 0, False
+        while i < len(ids):
+            idx = next((idx for pair, idx in merges.items() if tuple(ids[i:i + 2]) == pair), None)
+            out.append(ids[i] if idx is None else idx)
+            i, changed = (i + 1, changed) if idx is None else (i + 2, True)
+        ids = out
+    return ids
+
+
+def _reproduces(impl, replay, probes: list[tuple[str, dict[Pair, int]]]) -> str | None:
+    """What the implementation's encode gave, when ``replay`` gives exactly that on every probe and
+    differs from the right ids on at least one; else None."""
+    seen, differs = None, False
+    for text, merges in probes:
+        got = shapes.ids_of(_call(impl, "encode", text, dict(merges)))
+        if got != replay(text, merges):
+            return None
+        if got != oracle.encode(text, merges):
+            seen, differs = f"encode({text!r}, {merges}) gave {got}", True
+    return seen if differs else None
+
+
 @probe
 def encodes_by_frequency(impl) -> Seen | None:
-    text, merges = "ababc", {(98, 99): 256, (97, 98): 257, (97, 256): 258}  # longest match gives the right ids
-    got = shapes.ids_of(_call(impl, "encode", text, dict(merges)))
-    if got == encode_by_frequency(text, merges) != oracle.encode(text, merges):
-        return Seen(EXACT, f"encode({text!r}, {merges}) gave {got}")
-    return None
+    # the first: longest match gives the right ids; the second: the first fit by position does
+    probes = [("ababc", {(98, 99): 256, (97, 98): 257, (97, 256): 258}), ("abcbcbc", {(97, 98): 256, (98, 99): 257})]
+    seen = _reproduces(impl, encode_by_frequency, probes)
+    return Seen(EXACT, seen) if seen else None
+
+
+@probe
+def encodes_first_fit_by_position(impl) -> Seen | None:
+    # the first: merging by frequency gives the same ids; the second: it does not
+    probes = [("baa", {(97, 97): 256, (98, 97): 257}), ("abcbcbc", {(97, 98): 256, (98, 99): 257}),
+              ("ababc", {(98, 99): 256, (97, 98): 257, (97, 256): 258})]
+    seen = _reproduces(impl, encode_first_fit_by_position, probes)
+    return Seen(EXACT, seen) if seen else None
 
 
 @probe
