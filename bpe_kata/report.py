@@ -130,13 +130,14 @@ _DATA_IN_MESSAGE = re.compile(r"0x[0-9a-fA-F]+|\d+|'[^']*'|\"[^\"]*\"")
 
 
 def _cause_key(verdict: Verdict) -> tuple[str, ...]:
-    """One root cause: the same exception type, raised at the same place, from the same call. Where no
-    place is known ("?": a protocol server that sends no frame), the message's shape too (numbers and
-    quoted values are its data, the byte that would not decode, and do not split a cause), so two bugs
-    are never one cause shown with the other's message. A cause lists every distinct message it holds."""
+    """One root cause: the same exception type, raised at the same place, from the same call, with a
+    message of the same shape. Numbers and quoted values in a message are its data (the byte that would
+    not decode, the id not found) and do not split a cause; any other difference in wording does, so
+    two bugs are never one cause shown with the other's message, even where the place says nothing ("?"
+    from a protocol server that sends no frame, one helper or one adapter line that every error passes
+    through). A cause lists every message it holds (they differ in data only)."""
     type_name, _, message = verdict.root_cause.partition(":")
-    shape = _DATA_IN_MESSAGE.sub("#", message.strip()) if verdict.where == "?" else ""
-    return type_name, verdict.where, verdict.call, shape
+    return type_name, verdict.where, verdict.call, _DATA_IN_MESSAGE.sub("#", message.strip())
 
 
 def _level_rank(level: str | None) -> int:

@@ -145,7 +145,9 @@ def _origin(error: BaseException, root: Path | None) -> tuple[str, str, str | No
     remote = getattr(error, "bpe_kata_call", None)
     if remote is not None:
         place = frames.Place.from_protocol(getattr(error, "bpe_kata_frame", None))
-        return remote, getattr(error, "bpe_kata_type", None) or type(error).__name__, place.shown() if place else None
+        named = frames.place_in_message(str(error))  # a child that sends no frame may name it (a panic's file:line)
+        where = place.shown() if place else named or "?"  # never the spec's own frame that called the client
+        return remote, getattr(error, "bpe_kata_type", None) or type(error).__name__, where
     skip = lambda path: str(path).startswith((str(SPEC_DIR), *CLIENT_FILES))  # noqa: E731
     wrapped = frames.place_of(frames.past_adapters(error, skip), lambda path: _short_path(str(path)))
     return frames.entry_call(error, root), type(error).__name__, wrapped.shown() if wrapped else None

@@ -12,6 +12,7 @@ in its error responses (docs/PROTOCOL.md, "frame").
 
 from __future__ import annotations
 
+import re
 import sysconfig
 import traceback
 from dataclasses import dataclass
@@ -99,3 +100,14 @@ def place_of(frame_and_line: tuple[FrameType, int] | None, short=lambda path: pa
         return None
     frame, line = frame_and_line
     return Place(frame.f_code.co_name, short(Path(frame.f_code.co_filename)), line)
+
+
+_FILE_LINE = re.compile(r"(?<![\w/.-])(/?(?:[\w.-]+/)*[\w.-]+\.(?:rs|py|js|mjs|cjs|ts|go|c|cc|cpp|cxx|h|hpp|java|kt|"
+                        r"rb|cs|swift|zig|jl|hs|ml|ex|exs|scala|lua|php|pl)):(\d+)")
+
+
+def place_in_message(message: str) -> str | None:
+    """The first ``file.ext:line`` an error message names (a Rust panic's "panicked at src/main.rs:134"),
+    as the report shows a place, or None."""
+    found = _FILE_LINE.search(message)
+    return f"? ({found.group(1)}:{found.group(2)})" if found else None
