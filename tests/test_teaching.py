@@ -116,6 +116,8 @@ def _merge_duplicating(ids, pair, idx):
     (_oracle_with(decode=lambda ids, vocab: b"".join(vocab[i] for i in ids).decode("utf-8", "ignore")),
      {"decode.replace-128"}, ["decoding drops bytes"]),
     (_oracle_with(merge=_merge_raising_on_absent), {"merge.end-guard"}, []),
+    (_oracle_with(get_stats=lambda ids: dict(sorted(oracle.get_stats(ids).items(), key=lambda kv: -kv[1]))),
+     {"pairs.adjacent-overlapping", "pairs.first-seen-order"}, ["pairs not in first-seen order"]),
     (_oracle_with(encode=mistakes.encode_first_fit_by_position), {"encode.lowest-rank", "merge.left-to-right"},
      ["encode by first fit at each position"]),
     (_oracle_with(merge=_merge_duplicating), {"encode.lowest-rank", "merge.left-to-right"}, []),
