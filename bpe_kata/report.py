@@ -130,14 +130,17 @@ _DATA_IN_MESSAGE = re.compile(r"0x[0-9a-fA-F]+|\d+|'[^']*'|\"[^\"]*\"")
 
 
 def _cause_key(verdict: Verdict) -> tuple[str, ...]:
-    """One root cause: the same exception type, raised at the same place, from the same call, with a
-    message of the same shape. Numbers and quoted values in a message are its data (the byte that would
-    not decode, the id not found) and do not split a cause; any other difference in wording does, so
-    two bugs are never one cause shown with the other's message, even where the place says nothing ("?"
-    from a protocol server that sends no frame, one helper or one adapter line that every error passes
-    through). A cause lists every message it holds (they differ in data only)."""
+    """One root cause: the same exception type, raised at the same place, from the same call.
+
+    The place is the implementation's own line with its own callers (spec/frames.py), so one helper
+    raising for two bugs, called from two lines, is two causes; errors at one place and call differ
+    in their data only (a strict decode meets several bytes), and the cause lists every message.
+    Where the place says nothing (``?``: a child that sends no frame, or only the line its message
+    names; an adapter's own line), the message's wording splits causes too (numbers and quoted values,
+    its data, do not), so two bugs are never one cause shown with the other's message."""
     type_name, _, message = verdict.root_cause.partition(":")
-    return type_name, verdict.where, verdict.call, _DATA_IN_MESSAGE.sub("#", message.strip())
+    shape = _DATA_IN_MESSAGE.sub("#", message.strip()) if verdict.where.startswith("?") else ""
+    return type_name, verdict.where, verdict.call, shape
 
 
 def _level_rank(level: str | None) -> int:

@@ -105,7 +105,8 @@ class Server:
             file = getattr(self.impl, "__file__", None)
             root = None if not file else Path(file).resolve()
             root = root.parent if root is not None and root.name == "__init__.py" else root
-            place = frames.place_of(frames.innermost_own(error, root, skip=lambda p: str(p) in SERVER_FILES), _shown_path)
+            place = frames.place_of(frames.innermost_own(error, root, skip=lambda p: str(p) in SERVER_FILES), _shown_path,
+                                    error, root)
         except Exception:  # noqa: BLE001  (the frame is optional: never lose the error for it)
             place = None
         return {**({"type": type(error).__name__} if with_type else {}),

@@ -149,8 +149,15 @@ def _origin(error: BaseException, root: Path | None) -> tuple[str, str, str | No
         where = place.shown() if place else named or "?"  # never the spec's own frame that called the client
         return remote, getattr(error, "bpe_kata_type", None) or type(error).__name__, where
     skip = lambda path: str(path).startswith((str(SPEC_DIR), *CLIENT_FILES))  # noqa: E731
-    wrapped = frames.place_of(frames.past_adapters(error, skip), lambda path: _short_path(str(path)))
-    return frames.entry_call(error, root), type(error).__name__, wrapped.shown() if wrapped else None
+    short = lambda path: _short_path(str(path))  # noqa: E731
+    place = (frames.place_of(frames.past_adapters(error, skip), short)
+             or frames.place_of(frames.innermost_under(error, root), short, error, root))
+    call = frames.entry_call(error, root)
+    if place is None:
+        frame = _innermost_frame(error, root)
+        if frame is not None and frames.adapter_raised(error, frame.filename):  # the wrapped code's place is unknown
+            return call, type(error).__name__, f"? ({_short_path(frame.filename)}:{frame.lineno}, the adapter's own line)"
+    return call, type(error).__name__, place.shown() if place else None
 
 
 def _assertion_detail(error: BaseException, longrepr_text: str, max_lines: int) -> str:

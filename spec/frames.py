@@ -23,27 +23,39 @@ ADAPTER_MARK = "__bpe_kata_adapter__"
 STDLIB_DIRS = tuple(str(Path(p).resolve()) for p in {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")})
 
 
+#: At most this many callers (inside the implementation's own code) are named with a place.
+MAX_CALLERS = 3
+
+
 @dataclass(frozen=True)
 class Place:
-    """A frame as the report shows it: ``function (file:line)``."""
+    """A frame as the report shows it: ``function (file:line)``, then the implementation's own callers
+    up to the function the spec called, innermost first (one helper raising for two bugs is two places)."""
 
     function: str
     file: str
     line: int
+    callers: tuple["Place", ...] = ()
 
     def shown(self) -> str:
-        return f"{self.function} ({self.file}:{self.line})"
+        return f"{self.function} ({self.file}:{self.line})" + "".join(
+            f" from {c.function} ({c.file}:{c.line})" for c in self.callers[:MAX_CALLERS])
 
     def as_protocol(self) -> dict:
-        return {"file": self.file, "line": self.line, "function": self.function}
+        frame = {"file": self.file, "line": self.line, "function": self.function}
+        if self.callers:
+            frame["from"] = [c.as_protocol() for c in self.callers[:MAX_CALLERS]]
+        return frame
 
     @classmethod
     def from_protocol(cls, value: object) -> "Place | None":
-        """The optional ``frame`` of a protocol error, or None when absent or malformed."""
+        """The optional ``frame`` of a protocol error (with its optional ``from``), or None when absent or malformed."""
         if not isinstance(value, dict) or not isinstance(value.get("file"), str):
             return None
         line = value.get("line")
-        return cls(str(value.get("function") or "?"), value["file"], line if isinstance(line, int) else 0)
+        callers = value.get("from") if isinstance(value.get("from"), list) else []
+        return cls(str(value.get("function") or "?"), value["file"], line if isinstance(line, int) else 0,
+                   tuple(p for p in map(cls.from_protocol, callers[:MAX_CALLERS]) if p is not None))
 
 
 def is_adapter(frame: FrameType) -> bool:
@@ -75,6 +87,12 @@ def innermost_own(error: BaseException, root: Path | None, skip=lambda path: Fal
     return None
 
 
+def innermost_under(error: BaseException, root: Path | None) -> tuple[FrameType, int] | None:
+    """The innermost frame under ``root`` that is not an adapter's, or None."""
+    own = [(f, n) for f, n in _frames(error) if _under(_resolved(f), root) and not is_adapter(f)]
+    return own[-1] if own else None
+
+
 def past_adapters(error: BaseException, skip=lambda path: False) -> tuple[FrameType, int] | None:
     """When the innermost frame outside ``skip`` is an adapter's, the innermost deeper frame (the
     wrapped library's); None when no adapter is involved or the adapter raised itself."""
@@ -95,11 +113,25 @@ def entry_call(error: BaseException, root: Path | None) -> str:
     return ""
 
 
-def place_of(frame_and_line: tuple[FrameType, int] | None, short=lambda path: path.name) -> Place | None:
+def place_of(frame_and_line: tuple[FrameType, int] | None, short=lambda path: path.name,
+             error: BaseException | None = None, root: Path | None = None) -> Place | None:
+    """The place of a frame; given the error and the implementation's root, with the implementation's own
+    frames that called it (adapters' left out), innermost first."""
     if frame_and_line is None:
         return None
     frame, line = frame_and_line
-    return Place(frame.f_code.co_name, short(Path(frame.f_code.co_filename)), line)
+    callers: list[Place] = []
+    if error is not None and root is not None and _under(_resolved(frame), root):
+        chain = [(f, n) for f, n in _frames(error) if _under(_resolved(f), root) and not is_adapter(f)]
+        at = next((i for i, (f, _) in enumerate(chain) if f is frame), None)
+        if at is not None:
+            callers = [Place(f.f_code.co_name, short(Path(f.f_code.co_filename)), n) for f, n in reversed(chain[:at])]
+    return Place(frame.f_code.co_name, short(Path(frame.f_code.co_filename)), line, tuple(callers))
+
+
+def adapter_raised(error: BaseException, filename: str) -> bool:
+    """Whether ``filename`` is the file of an adapter's frame in the error's traceback (the adapter raised itself)."""
+    return any(is_adapter(f) and f.f_code.co_filename == filename for f, _ in _frames(error))
 
 
 _FILE_LINE = re.compile(r"(?<![\w/.-])(/?(?:[\w.-]+/)*[\w.-]+\.(?:rs|py|js|mjs|cjs|ts|go|c|cc|cpp|cxx|h|hpp|java|kt|"

@@ -135,13 +135,14 @@ def test_one_bug_seen_with_other_data_stays_one_cause_listing_its_messages_and_a
     assert sorted(c["call"] for c in _results(*same, other_call).root_causes()) == ["decode", "encode"]
 
 
-def test_errors_through_one_helper_line_stay_apart_by_their_wording():
-    """Outside finding F13: three crashes through one line (an adapter's, or a helper that raises what it is
-    given), one of them in another call: three causes, each with its own message."""
-    causes = _results(_error("RuntimeError: get_stats read out of bounds", "crash (bpe.py:2)", "get_stats"),
-                      _error("RuntimeError: no pair left at step 3", "crash (bpe.py:2)", "train"),
-                      _error("RuntimeError: vocab_size below 256: 100", "crash (bpe.py:2)", "train"),
-                      _error("RuntimeError: no pair left at step 9", "crash (bpe.py:2)", "train")).root_causes()
+@pytest.mark.parametrize("where", ["?", "? (minbpe_cpp.py:30, the adapter's own line)"])
+def test_errors_where_the_place_says_nothing_stay_apart_by_their_wording(where):
+    """Outside finding F13: three crashes of a program behind one adapter line (or a child that sends no
+    frame), two of them in the same call: three causes, each with its own message."""
+    causes = _results(_error("RuntimeError: get_stats read out of bounds", where, "get_stats"),
+                      _error("RuntimeError: no pair left at step 3", where, "train"),
+                      _error("RuntimeError: vocab_size below 256: 100", where, "train"),
+                      _error("RuntimeError: no pair left at step 9", where, "train")).root_causes()
     assert sorted((c["exception"], c["count"]) for c in causes) == [
         ("RuntimeError: get_stats read out of bounds", 1), ("RuntimeError: no pair left at step 3", 2),
         ("RuntimeError: vocab_size below 256: 100", 1)]
@@ -184,3 +185,54 @@ def test_a_child_without_a_frame_is_placed_by_its_message_or_nowhere_never_in_th
         except ImplementationError as raised:
             verdicts.append(blame.judge(raised, ("train.exhausted",), None, ""))
     assert [v.where for v in verdicts] == ["? (src/main.rs:134)", "?"]
+
+
+HELPER = '''
+from spec.oracle import build_vocab, decode, encode, get_stats, merge, train as _train
+
+
+def crash(message):
+    raise RuntimeError(message)
+
+
+def train(text, vocab_size):
+    if vocab_size < 256:
+        crash("vocab_size below 256")
+    if len(text) < 3:
+        crash("no pair left")
+    return _train(text, vocab_size)
+'''
+
+
+@pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "protocol"])
+def test_one_helper_raising_for_two_bugs_is_two_places(tmp_path, isolated):
+    """Outside finding F13's repro: the place names the implementation's own callers of the helper."""
+    _write(tmp_path, {"helper.py": HELPER})
+    impl = load_implementation(str(tmp_path / "helper.py"))
+    if isolated:
+        impl = IsolatedImplementation(server_command(str(tmp_path / "helper.py")), env=python_path_env()).connect()
+    verdicts = []
+    try:
+        for args in (("abc", 100), ("ab", 300)):
+            try:
+                impl.train(*args)
+            except Exception as error:  # noqa: BLE001
+                verdicts.append(blame.judge(error, ("train.exhausted",), impl, ""))
+    finally:
+        if isolated:
+            impl.close()
+    first, second = (v.where for v in verdicts)
+    assert first.startswith("crash (") and " from train (" in first and "helper.py:11" in first, first
+    assert "helper.py:13" in second and first != second
+    assert len(_results(*verdicts).root_causes()) == 2
+
+
+def test_an_adapter_that_raises_itself_gives_no_place_of_its_own(tmp_path):
+    """The wrapped code (a program behind a CLI, say) has no Python frame: the adapter's line says nothing."""
+    _write(tmp_path, {"cli_adapter.py": "__bpe_kata_adapter__ = True\n\n\ndef train(text, vocab_size):\n"
+                                        "    raise RuntimeError('the program crashed: status -11')\n"})
+    impl = load_implementation(str(tmp_path / "cli_adapter.py"))
+    with pytest.raises(RuntimeError) as caught:
+        impl.train("ab", 300)
+    verdict = blame.judge(caught.value, ("train.exhausted",), impl, "")
+    assert verdict.where.startswith("? (") and "the adapter's own line" in verdict.where and verdict.call == "train"
