@@ -40,9 +40,12 @@ STATUS_BY_EXIT_CODE: dict[int | None, str] = {
     1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 2: "interrupted",
     None: "not checked", 34: "skipped", 35: "suspicious", 36: "timeout", 37: "caught by type check",
     -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout", -11: "segfault", -9: "segfault",
+    39: "over memory",  # bpe_kata/mutmut_runner.py: the child ran out of its address-space limit
 }
 #: The columns of the table, in order; anything else is counted under "other".
-COLUMNS = ("killed", "timeout", "survived", "no tests")
+COLUMNS = ("killed", "timeout", "over memory", "survived", "no tests")
+#: What the spec detects: a mutant that fails a test, runs past its CPU limit or past its memory limit.
+DETECTED = ("killed", "timeout", "over memory")
 
 
 @dataclass(frozen=True)
@@ -140,11 +143,11 @@ def tally(mutants: list[Mutant]) -> dict[str, Counter]:
 def score(counts: Counter) -> float | None:
     """Share of the checked mutants the spec detects (killed or timed out), mutmut's own definition."""
     checked = sum(counts.values()) - counts["not checked"] - counts["skipped"]
-    return (counts["killed"] + counts["timeout"]) / checked if checked else None
+    return sum(counts[status] for status in DETECTED) / checked if checked else None
 
 
 def render_table(rows: dict[str, Counter]) -> list[str]:
-    header = f"{'module':<28}{'mutants':>8}{'killed':>8}{'timeout':>8}{'survived':>9}{'no tests':>9}" \
+    header = f"{'module':<28}{'mutants':>8}{'killed':>8}{'timeout':>8}{'memory':>7}{'survived':>9}{'no tests':>9}" \
              f"{'other':>7}{'score':>8}"
     lines = [header, "-" * len(header)]
     for module, counts in sorted(rows.items(), key=lambda item: (item[0] == "all", item[0])):
@@ -154,7 +157,8 @@ def render_table(rows: dict[str, Counter]) -> list[str]:
         shown = "-" if value is None else f"{100 * value:.1f}%"
         if module == "all":
             lines.append("-" * len(header))
-        lines.append(f"{module:<28}{total:>8}{counts['killed']:>8}{counts['timeout']:>8}{counts['survived']:>9}"
+        lines.append(f"{module:<28}{total:>8}{counts['killed']:>8}{counts['timeout']:>8}"
+                     f"{counts['over memory']:>7}{counts['survived']:>9}"
                      f"{counts['no tests']:>9}{other:>7}{shown:>8}")
     return lines
 

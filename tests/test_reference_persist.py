@@ -56,13 +56,16 @@ def test_a_save_keeps_the_permissions_of_the_file_it_replaces(tmp_path, tokenize
 
 
 @pytest.mark.skipif(not hasattr(os, "fchmod"), reason="permission bits are POSIX")
-def test_a_new_file_gets_the_umask_default(tmp_path, tokenizer):
-    previous = os.umask(0o027)
+@pytest.mark.parametrize("umask", [0o027, 0o022, 0o002, 0o077, 0o000])
+def test_a_new_file_gets_the_umask_default(tmp_path, tokenizer, umask):
+    """0o666 less the umask, under several umasks: one umask alone hides a wrong base mode
+    (0o645 and 0o666 agree under 0o027)."""
+    previous = os.umask(umask)
     try:
         path = save(tmp_path / "t.bpe", tokenizer)
     finally:
         os.umask(previous)
-    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
