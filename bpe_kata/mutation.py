@@ -109,7 +109,8 @@ def read_results(mutants_dir: Path) -> list[Mutant]:
 def function_sources(text: str) -> dict[str, str]:
     """Source of every function and method of a module, by its own (mangled) name."""
     tree = ast.parse(text)
-    return {node.name: ast.get_source_segment(text, node) or ""
+    lines = text.splitlines()  # by line numbers: ast.get_source_segment splits the whole text per call
+    return {node.name: "\n".join(lines[node.lineno - 1:node.end_lineno])
             for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
 

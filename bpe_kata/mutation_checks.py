@@ -39,7 +39,7 @@ from pathlib import Path
 INPUTS = 150
 SEED = 20261202
 #: CPU seconds a probe may use in one run before it counts as not finished.
-CPU_LIMIT_S = 120
+CPU_LIMIT_S = 30
 
 ALPHABET = "aab ba\nab!é你🌍\ud800 <|x|>0123"
 SPECIALS = {"<|x|>": 1000, "<|end|>": 1001}
