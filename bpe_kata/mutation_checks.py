@@ -11,7 +11,8 @@ for a performance-only entry time (or memory) is all that may differ.
 Each probe drives the reference's public functions (``reference/__init__.py``) from a
 fixed seed, so both runs see the same inputs; one probe per family of modules:
 
-* ``encode``  - tables and specials (valid and bad), encode, decode, build_vocab, get_stats, merge
+* ``encode``  - tables and specials (valid and bad; a table changed between calls), encode, decode,
+  build_vocab, get_stats, merge
 * ``train``   - training with and without a split pattern, under each tie rule
 * ``persist`` - save, the saved bytes and their mode, load; load of damaged files
 * ``words``   - train_words and segment_word, bad input included
@@ -88,6 +89,8 @@ def probe_encode(reference, rng: random.Random) -> list:
         seen.append(vocab)
         if ids[0] == "ok" and vocab[0] == "ok":
             seen.append(_outcome(lambda: reference.decode(ids[1], vocab[1])))
+        table[(98, 98)] = 98  # the caller changes the table between calls: the verdict must follow
+        seen.append(_outcome(lambda: reference.encode(text, table)))
         raw = [rng.randint(0, 300) for _ in range(rng.randint(0, 12))]
         seen.append(_outcome(lambda: list(reference.get_stats(raw).items())))
         if len(raw) > 1:
