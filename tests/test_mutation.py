@@ -448,3 +448,18 @@ def test_the_tuned_run_fits_the_installed_mutmut():
     code = "from bpe_kata import mutmut_runner; mutmut_runner.install(); print('ok')"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_a_mutants_child_runs_out_of_memory_at_its_limit_and_says_so():
+    """limit_memory caps the address space at what the process has plus the allowance (here 200 MiB):
+    a larger allocation is a MemoryError, and a child that met one exits "over memory"."""
+    import subprocess
+
+    from bpe_kata import mutmut_runner
+
+    code = ("from bpe_kata import mutmut_runner\nmutmut_runner.limit_memory()\n"
+            "try:\n    bytearray(1024 ** 3)\nexcept MemoryError:\n    print('over')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                          env={**__import__("os").environ, "BPE_KATA_MUTANT_MEMORY": "200"})
+    assert done.stdout.strip() == "over", done.stderr[-2000:]
+    assert mutation.status_of(mutmut_runner.OVER_MEMORY_EXIT) == "over memory"
