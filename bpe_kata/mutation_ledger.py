@@ -192,6 +192,8 @@ def gate(mutants: list, ledger: list[Accepted], limits: Limits | None, root: Pat
             verdict.stale.append((entry, f"its function changed since the entry was written (hash {entry.hash}, "
                                          f"now {current}): look at the mutant again, then refresh the entry "
                                          "(`--draft` writes it with the new key)"))
+        elif any(entry.matches(m) and m.status in UNCHECKED for m in mutants):
+            continue  # its module is reported not judged
         elif not any(entry.matches(m) for m in holding):
             verdict.stale.append((entry, "no longer survives: delete it (`bpe-kata mutate --results-only --prune`)"))
 
