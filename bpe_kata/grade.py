@@ -81,6 +81,41 @@ def command(submission: str, report: Path, extra: list[str], runner: list[str] =
     return [*runner, target, "--isolated", "--bpe-report", str(report), *RUN_OPTIONS, *extra]
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (Linux's /proc; elsewhere none), children before grandchildren."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text(encoding="ascii", errors="replace").rpartition(")")[2].split()
+            parents[int(entry.parent.name)] = int(fields[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found, frontier = [], [pid]
+    while frontier:
+        below = [child for child, parent in parents.items() if parent in frontier]
+        found += below
+        frontier = below
+    return found
+
+
+def kill_tree(pid: int) -> None:
+    """Kill ``pid``, its process group and every process below it.
+
+    The run's own children may start sessions of their own (the spec's implementation server
+    does, bpe_kata/isolated.py), which the group kill does not reach: left alone they would
+    outlive the grade, a hanging submission sleeping on for an hour."""
+    below = descendants(pid)
+    for target in below:
+        try:
+            os.kill(target, signal.SIGKILL)
+        except OSError:
+            pass
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
 def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, keep: Path | None = None,
             slot: int = 0, runner: list[str] = RUNNER) -> Outcome:
     """Run the spec on one submission in a child process; never raises for the submission's faults.
@@ -100,7 +135,7 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
     try:
         output, _ = child.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
+        kill_tree(child.pid)
         output, _ = child.communicate()
         outcome.ended, outcome.detail = "timed out", f"no result within {timeout:g} s; stopped"
     outcome.seconds = time.monotonic() - start

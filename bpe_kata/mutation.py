@@ -23,15 +23,16 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from bpe_kata.mutation_ledger import (SURVIVED, Accepted, LedgerError, Limits, gate, killed_now, load_ledger,
+                                     load_limits, render_draft, render_gate, write_ledger)
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = "mutants"
 LEDGER = Path("mutation") / "accepted.toml"
-CATEGORIES = ("equivalent", "performance-only", "not-pinned")
 CLASS_SEPARATOR = "ǁ"  # mutmut names a method's mutants xǁClassǁmethod__mutmut_N
 
 #: mutmut 3.8's exit-code meanings (mutmut/stats.py ``status_by_exit_code``), copied so that
@@ -40,9 +41,12 @@ STATUS_BY_EXIT_CODE: dict[int | None, str] = {
     1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 2: "interrupted",
     None: "not checked", 34: "skipped", 35: "suspicious", 36: "timeout", 37: "caught by type check",
     -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout", -11: "segfault", -9: "segfault",
+    39: "over memory",  # bpe_kata/mutmut_runner.py: the child ran out of its address-space limit
 }
 #: The columns of the table, in order; anything else is counted under "other".
-COLUMNS = ("killed", "timeout", "survived", "no tests")
+COLUMNS = ("killed", "timeout", "over memory", "survived", "no tests")
+#: What the spec detects: a mutant that fails a test, runs past its CPU limit or past its memory limit.
+DETECTED = ("killed", "timeout", "over memory")
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ class Mutant:
     status: str
     original: str = ""
     mutated: str = ""
+    line: int = 0  # the first changed line, counted from the function's def line (0)
+    function_hash: str = ""  # mutmut's hash of the original function (mutants/**/*.py.meta)
 
     @property
     def module(self) -> str:
@@ -61,6 +67,11 @@ class Mutant:
     @property
     def function(self) -> str:
         return split_name(self.name)[1]
+
+    @property
+    def key(self) -> tuple[str, str, str, int, str, str]:
+        """What the ledger matches: nothing in it is mutmut's mutant number, which shifts."""
+        return (self.module, self.function, self.function_hash, self.line, self.original, self.mutated)
 
 
 def split_name(name: str) -> tuple[str, str]:
@@ -83,42 +94,47 @@ def status_of(exit_code: int | None) -> str:
 def read_results(mutants_dir: Path) -> list[Mutant]:
     """Every mutant in ``mutants_dir`` with its verdict and changed line, in mutmut's order."""
     found: list[Mutant] = []
-    for meta in sorted(mutants_dir.rglob("*.py.meta")):
-        codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
-        source = meta.with_suffix("")  # reference/stream.py.meta -> reference/stream.py
+    for meta_path in sorted(mutants_dir.rglob("*.py.meta")):
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        hashes = meta.get("hash_by_function_name", {})
+        source = meta_path.with_suffix("")  # reference/stream.py.meta -> reference/stream.py
         functions = function_sources(source.read_text(encoding="utf-8")) if source.is_file() else {}
-        for name, code in codes.items():
-            original, mutated = changed_line(functions, name)
-            found.append(Mutant(name, status_of(code), original, mutated))
+        for name, code in meta["exit_code_by_key"].items():
+            original, mutated, line = changed_line(functions, name)
+            stem = name.rpartition(".")[2].rpartition("__mutmut_")[0]
+            found.append(Mutant(name, status_of(code), original, mutated, line, hashes.get(stem, "")))
     return found
 
 
 def function_sources(text: str) -> dict[str, str]:
     """Source of every function and method of a module, by its own (mangled) name."""
     tree = ast.parse(text)
-    return {node.name: ast.get_source_segment(text, node) or ""
+    lines = text.splitlines()  # by line numbers: ast.get_source_segment splits the whole text per call
+    return {node.name: "\n".join(lines[node.lineno - 1:node.end_lineno])
             for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
 
-def changed_line(functions: dict[str, str], name: str) -> tuple[str, str]:
-    """The lines a mutant changed, before and after, whitespace-normalized and joined with ' / '."""
+def changed_line(functions: dict[str, str], name: str) -> tuple[str, str, int]:
+    """The lines a mutant changed, before and after, whitespace-normalized and joined with ' / ',
+    and where the first of them is, counted in lines from the function's def line (0)."""
     mangled = name.rpartition(".")[2]
     stem = mangled.rpartition("__mutmut_")[0]
     before, after = functions.get(f"{stem}__mutmut_orig"), functions.get(mangled)
     if before is None or after is None:
-        return "", ""
+        return "", "", 0
     old_lines = [normalize(line) for line in before.splitlines()[1:]]  # the def line differs by name only
     new_lines = [normalize(line) for line in after.splitlines()[1:]]
-    removed, added = [], []
+    removed, added, first = [], [], None
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old_lines, b=new_lines, autojunk=False).get_opcodes():
         if tag != "equal":
             removed += old_lines[i1:i2]
             added += new_lines[j1:j2]
+            first = i1 + 1 if first is None else first
     if not removed and not added:  # a mutated signature (a default value): compare the def lines
         bare = stem.rpartition(CLASS_SEPARATOR)[2] if CLASS_SEPARATOR in stem else stem[2:]
         return normalize(before.splitlines()[0]).replace(f"{stem}__mutmut_orig", bare), \
-            normalize(after.splitlines()[0]).replace(mangled, bare)
-    return " / ".join(removed), " / ".join(added)
+            normalize(after.splitlines()[0]).replace(mangled, bare), 0
+    return " / ".join(removed), " / ".join(added), first or 0
 
 
 def normalize(line: str) -> str:
@@ -140,11 +156,11 @@ def tally(mutants: list[Mutant]) -> dict[str, Counter]:
 def score(counts: Counter) -> float | None:
     """Share of the checked mutants the spec detects (killed or timed out), mutmut's own definition."""
     checked = sum(counts.values()) - counts["not checked"] - counts["skipped"]
-    return (counts["killed"] + counts["timeout"]) / checked if checked else None
+    return sum(counts[status] for status in DETECTED) / checked if checked else None
 
 
 def render_table(rows: dict[str, Counter]) -> list[str]:
-    header = f"{'module':<28}{'mutants':>8}{'killed':>8}{'timeout':>8}{'survived':>9}{'no tests':>9}" \
+    header = f"{'module':<28}{'mutants':>8}{'killed':>8}{'timeout':>8}{'memory':>7}{'survived':>9}{'no tests':>9}" \
              f"{'other':>7}{'score':>8}"
     lines = [header, "-" * len(header)]
     for module, counts in sorted(rows.items(), key=lambda item: (item[0] == "all", item[0])):
@@ -154,106 +170,13 @@ def render_table(rows: dict[str, Counter]) -> list[str]:
         shown = "-" if value is None else f"{100 * value:.1f}%"
         if module == "all":
             lines.append("-" * len(header))
-        lines.append(f"{module:<28}{total:>8}{counts['killed']:>8}{counts['timeout']:>8}{counts['survived']:>9}"
+        lines.append(f"{module:<28}{total:>8}{counts['killed']:>8}{counts['timeout']:>8}"
+                     f"{counts['over memory']:>7}{counts['survived']:>9}"
                      f"{counts['no tests']:>9}{other:>7}{shown:>8}")
     return lines
 
 
-# --- the ledger of accepted survivors and the gate ---------------------------------------------
-
-
-@dataclass(frozen=True)
-class Accepted:
-    """A survivor the spec need not kill, and why; matched by text, not by mutmut's shifting number."""
-
-    module: str
-    function: str
-    original: str
-    mutated: str
-    category: str
-    why: str
-
-    def matches(self, mutant: Mutant) -> bool:
-        return (self.module, self.function, normalize(self.original), normalize(self.mutated)) == \
-            (mutant.module, mutant.function, mutant.original, mutant.mutated)
-
-
-class LedgerError(ValueError):
-    """The ledger file is malformed; the message names the entry."""
-
-
-def load_ledger(path: Path) -> list[Accepted]:
-    if not path.is_file():
-        return []
-    entries = tomllib.loads(path.read_text(encoding="utf-8")).get("accepted", [])
-    ledger = []
-    for number, entry in enumerate(entries, 1):
-        missing = [key for key in ("module", "function", "original", "mutated", "category", "why")
-                   if not isinstance(entry.get(key), str)]
-        if missing:
-            raise LedgerError(f"{path}: entry {number} lacks {', '.join(missing)} (each a string)")
-        if entry["category"] not in CATEGORIES:
-            raise LedgerError(f"{path}: entry {number} has category {entry['category']!r}; "
-                              f"use one of {', '.join(CATEGORIES)}")
-        if not entry["why"].strip():
-            raise LedgerError(f"{path}: entry {number} does not say why it is accepted")
-        ledger.append(Accepted(**{key: entry[key] for key in Accepted.__dataclass_fields__}))
-    return ledger
-
-
-@dataclass(frozen=True)
-class GateVerdict:
-    unexpected: list[Mutant]  # survivors the ledger does not accept: gaps in the spec
-    stale: list[Accepted]  # entries whose mutant no longer survives: the ledger must shrink
-    unjudged: list[str]  # modules some of whose mutants were not checked: not judged at all
-
-    @property
-    def passed(self) -> bool:
-        return not self.unexpected and not self.stale
-
-
-def gate(mutants: list[Mutant], ledger: list[Accepted]) -> GateVerdict:
-    """Survivors against the ledger, in the modules whose every mutant was checked.
-
-    A survivor is anything that lived through the spec: survived, or had no test at all.
-    A performance-only entry also holds when its mutant timed out (:func:`timed_out_if_slow`).
-    """
-    unchecked = sorted({m.module for m in mutants if m.status in ("not checked", "interrupted")})
-    judged = [m for m in mutants if m.module not in unchecked]
-    survivors = [m for m in judged if m.status in ("survived", "no tests")]
-    unexpected = [m for m in survivors if not any(entry.matches(m) for entry in ledger)]
-    judged_modules = {m.module for m in judged}
-    stale = [entry for entry in ledger if entry.module in judged_modules
-             and not any(entry.matches(m) for m in survivors + timed_out_if_slow(entry, judged))]
-    return GateVerdict(unexpected, stale, unchecked)
-
-
-def timed_out_if_slow(entry: Accepted, judged: list[Mutant]) -> list[Mutant]:
-    """The timed-out mutants that still bear out a performance-only entry.
-
-    A mutant that only makes the reference slower finishes within its CPU budget or runs
-    past it depending on the machine: survived and timed out are both what the entry says.
-    """
-    return [m for m in judged if m.status == "timeout"] if entry.category == "performance-only" else []
-
-
-def render_gate(verdict: GateVerdict, ledger_path: Path) -> list[str]:
-    lines = []
-    for mutant in verdict.unexpected:
-        lines += [f"NEW SURVIVOR {mutant.name} ({mutant.status})",
-                  f"    in {mutant.function}: {mutant.original!r} -> {mutant.mutated!r}"]
-    for entry in verdict.stale:
-        lines += [f"STALE ENTRY {entry.module} {entry.function}: {entry.original!r} -> {entry.mutated!r}",
-                  "    no longer survives: delete it from the ledger"]
-    if verdict.unjudged:
-        lines.append(f"not judged (mutants left unchecked): {', '.join(verdict.unjudged)}")
-    if verdict.passed:
-        lines.append(f"gate passed: every survivor is accepted in {ledger_path}")
-    else:
-        lines.append(f"gate FAILED: {len(verdict.unexpected)} survivor(s) not in {ledger_path}, "
-                     f"{len(verdict.stale)} entry(ies) that no longer survive. Kill a new survivor with a spec "
-                     "test, or add it to the ledger with its category and why.")
-    return lines
+# --- the ledger and the gate: bpe_kata/mutation_ledger.py ---------------------------------------
 
 
 # --- running mutmut ----------------------------------------------------------------------------
@@ -288,33 +211,10 @@ def run_mutmut(mutmut_args: list[str], env: dict[str, str], root: Path) -> int:
     return subprocess.run(command, cwd=root, env=env, check=False).returncode
 
 
-def toml_string(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)  # a JSON string is a TOML basic string
-
-
-def render_draft(survivors: list[Mutant]) -> str:
-    """Ledger entries for ``survivors``, category and reason left for a person to decide.
-
-    ``load_ledger`` refuses them until both are filled in, so a draft cannot pass the gate unread.
-    """
-    blocks = []
-    for mutant in survivors:
-        blocks.append("\n".join([
-            f"# {mutant.name} ({mutant.status})",
-            "[[accepted]]",
-            f"module = {toml_string(mutant.module)}",
-            f"function = {toml_string(mutant.function)}",
-            f"original = {toml_string(mutant.original)}",
-            f"mutated = {toml_string(mutant.mutated)}",
-            f'category = "?"  # {" | ".join(CATEGORIES)}, or kill it with a spec test instead',
-            'why = ""',
-        ]))
-    return "\n\n".join(blocks) + "\n"
-
-
-def print_report(mutants: list[Mutant], ledger: list[Accepted], ledger_path: Path, want_gate: bool) -> int:
+def print_report(mutants: list[Mutant], ledger: list[Accepted], limits: Limits | None, ledger_path: Path,
+                 want_gate: bool, root: Path) -> int:
     print("\n".join(render_table(tally(mutants))))
-    survivors = [m for m in mutants if m.status in ("survived", "no tests", "suspicious")]
+    survivors = [m for m in mutants if m.status in SURVIVED]
     if survivors:
         print(f"\nsurvivors ({len(survivors)}; `mutmut show NAME` in the project root gives the diff):")
     for mutant in survivors:
@@ -323,24 +223,32 @@ def print_report(mutants: list[Mutant], ledger: list[Accepted], ledger_path: Pat
         print(f"  {mutant.name} [{mutant.status}; {label}]\n      {mutant.original!r} -> {mutant.mutated!r}")
     if not want_gate:
         return 0
-    verdict = gate(mutants, ledger)
+    print("\nchecking what each entry claims (differential runs of the equivalent and performance-only ones)...",
+          flush=True)
+    verdict = gate(mutants, ledger, limits, root)
     print()
     print("\n".join(render_gate(verdict, ledger_path)))
     return 0 if verdict.passed else 1
 
 
-USAGE = """bpe-kata mutate [--gate] [--results-only] [--ledger FILE] [--data-dir DIR] [mutmut run options...]
+USAGE = """bpe-kata mutate [--gate] [--results-only] [--ledger FILE] [--data-dir DIR] [--draft FILE] [--prune]
+                [mutmut run options...]
 
 Mutation testing of reference/ with mutmut (the `dev` extra): every mutant is a small change to
-the reference; a mutant the spec does not fail "survived", a gap in the spec or a change the
-contract allows. Options mutmut run takes pass through, e.g. --max-children 2, or mutant names
-("reference.stream.*") to test only those (the others stay "not checked").
+the reference; a mutant the spec and the reference's own tests do not fail "survived", a gap in
+the tests or a change the contract allows. Options mutmut run takes pass through, e.g.
+--max-children 2, or mutant names ("reference.stream.*") to test only those (the others stay
+"not checked", and --gate then fails: a partial run is not a verdict).
 
-  --gate          fail on a survivor not accepted in the ledger, or a ledger entry that no longer survives
+  --gate          fail on: a survivor not accepted in the ledger; an entry that no longer survives
+                  or whose function changed; an entry whose claim is false (its differential check or
+                  contract sentence); a mutant not checked, or "suspicious", "segfault" or of an unknown
+                  status; a module without results; a score below the ledger's floor; a category over its cap
   --results-only  do not run: read the results of the last run in mutants/
   --ledger FILE   the accepted survivors (default mutation/accepted.toml)
   --data-dir DIR  where the corpora are (default: found as the spec finds them)
-  --draft FILE    write ledger entries for the survivors the ledger lacks, category and why to fill in"""
+  --draft FILE    write ledger entries for the survivors the ledger lacks, category and why to fill in
+  --prune         rewrite the ledger without the entries whose mutant is now killed (never others)"""
 
 
 def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
@@ -353,10 +261,12 @@ def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
     parser.add_argument("--ledger", type=Path, default=None)
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--draft", type=Path, default=None)
+    parser.add_argument("--prune", action="store_true")
     options, mutmut_args = parser.parse_known_args(argv)
     ledger_path = options.ledger or root / LEDGER
     try:
         ledger = load_ledger(ledger_path)
+        limits = load_limits(ledger_path)
     except LedgerError as error:
         print(f"bpe-kata mutate: {error}", file=sys.stderr)
         return 2
@@ -366,12 +276,16 @@ def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
         print("bpe-kata mutate: no results in mutants/: run `bpe-kata mutate` first", file=sys.stderr)
         return status or 2
     mutants = read_results(mutants_dir)
-    verdict = print_report(mutants, ledger, ledger_path, options.gate)
+    verdict = print_report(mutants, ledger, limits, ledger_path, options.gate, root)
     if options.draft:
-        missing = gate(mutants, ledger).unexpected
+        missing = [m for m in mutants if m.status in SURVIVED and not any(e.matches(m) for e in ledger)]
         options.draft.write_text(render_draft(missing), encoding="utf-8")
-        print(f"wrote {len(missing)} draft entries to {options.draft}: fill in category and why, then move "
-              f"them into {ledger_path}")
+        print(f"wrote {len(missing)} draft entries to {options.draft}: fill in category, why and check or "
+              f"contract, then move them into {ledger_path}")
+    if options.prune:
+        kept = [e for e in ledger if not killed_now(e, mutants)]
+        write_ledger(ledger_path, kept)
+        print(f"pruned {len(ledger) - len(kept)} entries whose mutant is now killed from {ledger_path}")
     return status or verdict
 
 

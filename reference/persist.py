@@ -143,9 +143,14 @@ def load(path: str | os.PathLike, *, expected_sha256: str | None = None) -> Toke
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
+        # The error names the first problem: a line before the undecodable one may already
+        # break the format (a file starting with an empty line fails at line 1), so the
+        # lines before it, which decode, are read first and the bad line stops the reader.
         line = data.count(b"\n", 0, error.start) + 1
-        raise ValueError(f"{path}, line {line}: not UTF-8 text ({error.reason}); "
-                         f"is this a {FORMAT_VERSION} file?") from None
+        problem = f"not UTF-8 text ({error.reason}); is this a {FORMAT_VERSION} file?"
+        reader = _Reader(data[:error.start].decode("utf-8"), str(path), undecodable=(line, problem))
+        reader.read()  # raises at the first problem, the undecodable line at the latest
+        raise reader.fail(problem, line) from None  # a complete tokenizer before it: content after the end
     return loads(text, str(path))
 
 
@@ -157,9 +162,11 @@ def loads(text: str, name: str) -> Tokenizer:
 class _Reader:
     """Reads the format line by line, checking each line as it goes."""
 
-    def __init__(self, text: str, name: str) -> None:
+    def __init__(self, text: str, name: str, undecodable: tuple[int, str] | None = None) -> None:
         self.lines = text.split("\n")
         self.name = name
+        # (line, problem) when ``text`` is the decodable start of a file: reading stops there.
+        self.undecodable = undecodable
         self.number = 0  # the line being read, from 1
         # A complete file ends with "\n", so splitting leaves one empty string at the end.
         self.complete = self.lines[-1] == ""
@@ -171,6 +178,7 @@ class _Reader:
 
     def next_line(self, expecting: str) -> str:
         self.number += 1
+        self.stop_if_undecodable()
         if self.number > len(self.lines):
             raise self.fail(f"the file ends here, but {expecting} should follow: it is truncated")
         line = self.lines[self.number - 1]
@@ -188,8 +196,13 @@ class _Reader:
         merges = self.merges(set(specials.values()))
         if self.number < len(self.lines):
             self.number += 1
+            self.stop_if_undecodable()
             raise self.fail("unexpected content after the last merge")
         return merges, pattern, specials
+
+    def stop_if_undecodable(self) -> None:
+        if self.undecodable is not None and self.number >= self.undecodable[0]:
+            raise self.fail(self.undecodable[1])
 
     def keyword(self, key: str, expecting: str) -> str:
         line = self.next_line(expecting)

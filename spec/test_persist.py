@@ -139,7 +139,12 @@ def test_reordered_merge_lines_fail(bpe, tmp_path):
     (b"bpe-kata v1\npattern null\nspecials 0\nmerges 1\n97 98 \xff\n", 5),
     (b"bpe-kata v1\npattern \"\xe4\xbd\"\nspecials 0\nmerges 0\n", 2),
     (b"bpe-kata v1\npattern null\nspecials 2\n300 \"<|a|>\"\n301 \"<|\xc3|>\"\nmerges 0\n", 5),
-], ids=["pickle", "utf-16", "bad-utf-8-in-a-merge", "half-a-character-in-the-pattern", "bad-utf-8-in-a-special"])
+    # The first problem comes before the byte that is not UTF-8: that line is named.
+    (b"\nbpe-kata v1\xff\npattern null\n", 1),
+    (b"bpe-kata v2\npattern null\n\xff\n", 1),
+    (b"bpe-kata v1\npattern nul\nspecials 0\nmerges 1\n97 98 \xff\n", 2),
+], ids=["pickle", "utf-16", "bad-utf-8-in-a-merge", "half-a-character-in-the-pattern", "bad-utf-8-in-a-special",
+        "empty-first-line-then-bad-utf-8", "other-version-then-bad-utf-8", "bad-pattern-then-bad-utf-8"])
 def test_binary_garbage_fails_with_its_line(bpe, tmp_path, garbage, line):
     path = tmp_path / "garbage.bpe"
     path.write_bytes(garbage)

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import sys
+import time
+import uuid
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +49,70 @@ def spec_tests(tmp_path_factory) -> dict[str, dict]:
     return json.loads(listing.read_text(encoding="utf-8"))
 
 
+
+
+# --- no test may leave a process behind ---------------------------------------------------------
+
+#: Set once per suite run and inherited by every process its tests start, however they detach
+#: (a new session, a dead parent): what still carries it when the run ends was left behind.
+LEAK_MARK = "BPE_KATA_SUITE_RUN"
+
+
+def processes_marked(mark: str) -> dict[int, str]:
+    """Live processes (other than this one) whose environment carries ``LEAK_MARK=mark``: pid -> command."""
+    needle = f"{LEAK_MARK}={mark}".encode()
+    found = {}
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        pid = int(environ.parent.name)
+        if pid == os.getpid():
+            continue
+        try:
+            if needle in environ.read_bytes().split(b"\0"):
+                found[pid] = (environ.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+    return found
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Only the run's own process sets the mark: an xdist worker or a nested pytest.main inherits
+    # it, and under mutmut (its forked children share one process tree) the check stays off.
+    if hasattr(config, "workerinput") or LEAK_MARK in os.environ or "mutmut" in sys.modules \
+            or not Path("/proc/self/environ").exists():
+        return
+    os.environ[LEAK_MARK] = uuid.uuid4().hex
+    config.stash[LEAK_KEY] = os.environ[LEAK_MARK]
+
+
+LEAK_KEY = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(trylast=True)  # after xdist has stopped its workers
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when its tests left processes running (they are killed, and named)."""
+    mark = session.config.stash.get(LEAK_KEY, None)
+    if mark is None:
+        return
+    deadline = time.monotonic() + 10  # xdist workers and children being reaped take a moment
+    leaked = processes_marked(mark)
+    while leaked and time.monotonic() < deadline:
+        time.sleep(0.2)
+        leaked = processes_marked(mark)
+    # An xdist (execnet) worker still shutting down is not a leak.
+    leaked = {pid: command for pid, command in leaked.items() if "exec(eval(sys.stdin.readline()))" not in command}
+    if not leaked:
+        return
+    for pid in leaked:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    lines = [f"  pid {pid}: {command[:160]}" for pid, command in sorted(leaked.items())]
+    message = (f"{len(leaked)} process(es) started by this run's tests were still running at its end "
+               "(now killed); a test must stop what it starts:\n" + "\n".join(lines))
+    if reporter is not None:
+        reporter.write_line(message, red=True)
+    else:
+        print(message, file=sys.stderr)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED

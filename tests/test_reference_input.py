@@ -179,3 +179,117 @@ def test_check_special_tokens_returns_plain_ints():
     from reference.tables import check_special_tokens
 
     assert check_special_tokens({SPECIAL: Index(400)}, {256}) == {SPECIAL: 400}
+
+
+# --- tables the reference refuses (CONTRACT.md, Bad input): each rule on its own -------
+
+@pytest.mark.parametrize("merges", [
+    {(256, 97): 257},                  # a left part no merge defines (256 is not a byte)
+    {(97, 256): 257},                  # the same on the right
+    {(256, 98): 256},                  # a merge made of its own id
+    {(98, 256): 256},
+    {(97, 98): 256, (257, 99): 257},   # made of its own id, which is not a lower one
+    {(97, 98): 256, (99, 257): 257},
+])
+@pytest.mark.parametrize("call", ["build_vocab", "encode", "save"])
+def test_a_part_not_yet_defined_is_refused_everywhere(tmp_path, merges, call):
+    with pytest.raises(ValueError, match="neither a byte"):
+        if call == "build_vocab":
+            reference.build_vocab(merges)
+        elif call == "encode":
+            reference.encode("a", merges)
+        else:
+            reference.save(tmp_path / "t.bpe", merges)
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("merges", [
+    {(True, 98): 256}, {(97, False): 256}, {(97.0, 98): 256}, {(97, 98.0): 256}, {(97, "b"): 256},
+    {(97, 98): 256, (256, True): 257},
+])
+def test_a_part_that_is_not_an_int_is_a_type_error(merges):
+    with pytest.raises(TypeError, match="a merge's part must be an int"):
+        reference.build_vocab(merges)
+    with pytest.raises(TypeError, match="a merge's part must be an int"):
+        reference.encode("ab", merges)
+
+
+@pytest.mark.parametrize("key", [(97, 98, 99), (97,), (), "ab", 97, frozenset({97, 98})])
+def test_a_key_that_is_not_a_pair_is_a_type_error(key):
+    with pytest.raises(TypeError, match="must be a pair"):
+        reference.build_vocab({key: 256})
+    with pytest.raises(TypeError, match="must be a pair"):
+        reference.encode("ab", {(97, 98): 256, key: 257})
+
+
+def test_integer_like_parts_in_a_table_are_read_as_their_values():
+    table = {(Index(97), Index(98)): Index(256), (Index(256), 99): 257}
+    assert reference.encode("abc", table) == [257]
+    assert reference.build_vocab(table)[257] == b"abc"
+
+
+@pytest.mark.parametrize("special", ["", 5, None, b"<|x|>"])
+def test_a_special_that_is_not_a_non_empty_str_is_refused(special):
+    with pytest.raises(ValueError, match="non-empty str"):
+        reference.build_vocab({}, special_tokens={special: 300})
+
+
+def test_a_table_changed_between_calls_is_checked_again():
+    """A table may change between calls (the contract asks only that encode not change it):
+    the verdict remembered for it must not outlive the change, nor answer for another table."""
+    table = {(97, 98): 256}
+    assert reference.encode("abc", table) == [256, 99]
+    table[(98, 99)] = 99  # a merge id that is a byte
+    with pytest.raises(ValueError, match="below 256"):
+        reference.encode("abc", table)
+    del table[(98, 99)]
+    table[(256, 99)] = 257
+    assert reference.encode("abc", table) == [257]
+    other = {(98, 99): 99}
+    with pytest.raises(ValueError, match="below 256"):
+        reference.encode("abc", other)
+
+
+def test_many_tables_in_turn_are_each_checked():
+    """More tables than the reference remembers, each valid then broken: every break is seen."""
+    tables = [{(97, 98): 256 + k} for k in range(20)]
+    for table in tables:
+        assert reference.encode("ab", table) == [next(iter(table.values()))]
+    for table in tables:
+        table[(98, 98)] = 98
+        with pytest.raises(ValueError, match="below 256"):
+            reference.encode("ab", table)
+
+
+# --- train_words under bad input (its documented refusals) -----------------------------
+
+@pytest.mark.parametrize("num_merges", [2.5, 3.0, "3", None, True])
+def test_train_words_refuses_a_num_merges_that_is_not_an_int(num_merges):
+    with pytest.raises(TypeError, match="num_merges must be an int"):
+        reference.train_words("low lower lowest", num_merges)
+
+
+@pytest.mark.parametrize("num_merges", [-1, -5])
+def test_train_words_refuses_a_negative_num_merges(num_merges):
+    with pytest.raises(ValueError, match="num_merges must be at least 0"):
+        reference.train_words("low lower lowest", num_merges)
+
+
+def test_train_words_takes_zero_merges_and_an_int_like_count_of_merges():
+    assert reference.train_words("low lower lowest", 0) == []
+    assert len(reference.train_words("low lower lowest", 2)) == 2
+
+
+@pytest.mark.parametrize("corpus", [
+    {"low": 0}, {"low": -2}, {"low": 2, "lower": 0}, {"low": True}, {"low": 2.0}, {"low": "2"},
+    {5: 1}, {("l", "o"): 1},
+])
+def test_train_words_refuses_counts_that_are_not_positive_ints_and_words_that_are_not_str(corpus):
+    with pytest.raises(ValueError, match="positive int"):
+        reference.train_words(corpus, 3)
+
+
+@pytest.mark.parametrize("corpus", [None, ["low", "lower"], 5])
+def test_train_words_refuses_a_corpus_that_is_neither_text_nor_mapping(corpus):
+    with pytest.raises(TypeError, match="corpus must be a str or a mapping"):
+        reference.train_words(corpus, 3)

@@ -56,13 +56,16 @@ def test_a_save_keeps_the_permissions_of_the_file_it_replaces(tmp_path, tokenize
 
 
 @pytest.mark.skipif(not hasattr(os, "fchmod"), reason="permission bits are POSIX")
-def test_a_new_file_gets_the_umask_default(tmp_path, tokenizer):
-    previous = os.umask(0o027)
+@pytest.mark.parametrize("umask", [0o027, 0o022, 0o002, 0o077, 0o000])
+def test_a_new_file_gets_the_umask_default(tmp_path, tokenizer, umask):
+    """0o666 less the umask, under several umasks: one umask alone hides a wrong base mode
+    (0o645 and 0o666 agree under 0o027)."""
+    previous = os.umask(umask)
     try:
         path = save(tmp_path / "t.bpe", tokenizer)
     finally:
         os.umask(previous)
-    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
@@ -200,3 +203,24 @@ def test_the_reference_loads_a_number_of_exactly_4000_digits_and_refuses_4001(tm
         else:
             with pytest.raises(ValueError, match="line 5"):
                 persist.load(path)
+
+
+@pytest.mark.parametrize("data, line, words", [
+    (b"bpe-kata v1\npattern null\nspecials 0\nmerges 1\n97 98 \xff\n", 5, "not UTF-8"),
+    (b"\xff\xfe\x00b\x00p\x00", 1, "not UTF-8"),
+    (b"bpe-kata v1\npattern \"\xe4\xbd\"\nspecials 0\nmerges 0\n", 2, "not UTF-8"),
+    (b"bpe-kata v1\npattern null\nspecials 0\nmerges 0\n\xff\n", 5, "not UTF-8"),  # after a whole tokenizer
+    (b"bpe-kata v1\npattern null\nspecials 0\nmerges 0\nx\xff\n", 5, "not UTF-8"),
+    (b"\nbpe-kata v1\xff\n", 1, "not a bpe-kata file"),  # the first problem comes first
+    (b"bpe-kata v2\npattern null\n\xff\n", 1, "unsupported version"),
+    (b"bpe-kata v1\npattern nul\nspecials 0\nmerges 1\n97 98 \xff\n", 2, "not a JSON value"),
+])
+def test_a_file_that_is_not_utf8_is_refused_at_its_first_problem_in_the_references_words(tmp_path, data, line,
+                                                                                          words):
+    """The spec pins the line (spec/test_persist.py, through the implementation's process); here
+    the reference's own words, in this process, where mutation testing sees the call."""
+    path = tmp_path / "t.bpe"
+    path.write_bytes(data)
+    with pytest.raises(ValueError) as refused:
+        reference.load(path)
+    assert str(refused.value).startswith(f"{path}, line {line}: ") and words in str(refused.value)

@@ -123,11 +123,18 @@ def save(path, merges: dict[Pair, int], *, pattern: str | None = None,
 
 
 def read_text(data: bytes) -> str:
-    """The file's text, or FormatError naming the line of the first byte that is not UTF-8."""
+    """The file's text, or FormatError naming the first problem: the line of the first byte that is
+    not UTF-8, or an earlier line that already breaks the format (the lines before it decode)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise FormatError(data.count(b"\n", 0, error.start) + 1, "not UTF-8") from None
+        line = data.count(b"\n", 0, error.start) + 1
+        try:
+            loads(data[: data.rfind(b"\n", 0, error.start) + 1].decode("utf-8"))
+        except FormatError as earlier:
+            if earlier.line < line:
+                raise earlier from None
+        raise FormatError(line, "not UTF-8") from None
 
 
 def load(path) -> tuple[dict[Pair, int], str | None, dict[str, int]]:
