@@ -195,7 +195,11 @@ class Supervisor:
             args += ["--junitxml", str(junit)]
         if "--bpe-html" in self.values:
             args += ["--bpe-html", str(page)]
-        env = {**os.environ, sandboxing.ENV_VAR: box.to_env(), "PYTHONPYCACHEPREFIX": str(run_dir / "pycache")}
+        # The verdict process's temporary files (the paths it asks a child to save to) go in the
+        # scratch directory too: the one place a child may write.
+        (scratch / "tmp").mkdir(mode=0o700)
+        env = {**os.environ, sandboxing.ENV_VAR: box.to_env(), "PYTHONPYCACHEPREFIX": str(run_dir / "pycache"),
+               "TMPDIR": str(scratch / "tmp")}
         status, reason = self._verdict(args, env)
         killed = sandboxing.kill_descendants()
         end_hash = suite_sha256(suite_files())
