@@ -37,8 +37,9 @@ from bpe_kata import sandbox as sandboxing
 SPEC_DIR = Path(spec.__file__).resolve().parent
 SUITE_ROOT = SPEC_DIR.parent
 PACKAGE_DIR = Path(__file__).resolve().parent
-#: Total child time a whole gate may take, per verdict process: the reference needs about 100 s of
-#: child time for the whole spec on this project's 2-core machine (benchmarks/README.md); 15x that.
+#: Total child time a whole gate may take, per verdict process: the reference's whole gate took
+#: 56-73 s of wall time on 2 xdist workers at load 8 (benchmarks/bench_gate.py), so at most that
+#: much child time per worker; this is over 20 times it.
 DEFAULT_TIME_BUDGET = 1500.0
 #: The supervisor's wall limit for one run (seconds).
 DEFAULT_WALL_LIMIT = 3600.0
