@@ -63,10 +63,10 @@ class Outcome:
 
     @property
     def verdict(self) -> str:
+        if self.flags:  # whatever else happened: it imports or copies the suite's reference
+            return "flagged"
         if self.ended != "finished":
             return self.ended
-        if self.flags:
-            return "flagged"
         if not self.levels:
             return "no report"
         statuses = {c["status"] for c in self.levels.values()}

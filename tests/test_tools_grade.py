@@ -29,7 +29,10 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys):
     assert list(rows) == ["reference", "wrong_pairs_no_overlap", "starter", "hangs", "crashes"]
     assert [rows["reference"][level] for level in ("facts", "bytes", "pairs")] == ["green"] * 3
     assert rows["reference"]["result"] == "green"
-    assert rows["wrong_pairs_no_overlap"]["pairs"].startswith("failed ") and rows["wrong_pairs_no_overlap"]["bytes"] == "green"
+    wrong = rows["wrong_pairs_no_overlap"]
+    assert wrong["pairs"].startswith("failed ") and wrong["bytes"] == "green", rows
+    # It imports the suite's oracle (the project's own known-wrong implementation): flagged as such.
+    assert wrong["result"].startswith("flagged (imports the suite's reference or spec")
     assert rows["starter"]["pairs"] == "not started" and rows["starter"]["result"] == "incomplete"
     assert rows["hangs"]["result"].startswith("timed out") and float(rows["hangs"]["seconds"]) >= 20
     # Isolated: the submission dies in its own child, and the run that judges it reports failures.
