@@ -21,7 +21,10 @@ SHINGLE = 12
 #: At or above this share the grade table flags the submission (the project's own independent
 #: implementations score well under it: benchmarks/README.md lists the figures).
 FLAG_AT = 0.5
-IMPORTS_SUITE = re.compile(r"^\s*(from|import)\s+(reference|spec)(\.|\s|$)", re.MULTILINE)
+#: A static import of the suite's packages, or one by name (``importlib.import_module("reference")``).
+#: A name built at run time escapes this; the sandbox still hides the reference from the child.
+IMPORTS_SUITE = re.compile(r"^\s*(from|import)\s+(reference|spec)(\.|\s|$)"
+                           r"|(import_module|__import__)\(\s*['\"](reference|spec)(\.|['\"])", re.MULTILINE)
 
 
 def tokens(source: str) -> list[str]:

@@ -130,10 +130,17 @@ def test_similarity_flags_a_renamed_copy_and_not_an_independent_implementation(t
     assert figure < similarity.FLAG_AT and not any("reference's" in f for f in flags)
 
 
-def test_an_import_of_the_reference_is_flagged(tmp_path):
-    (tmp_path / "sub.py").write_text("import importlib\nfrom reference import train\n", encoding="utf-8")
+@pytest.mark.parametrize("source", ["import importlib\nfrom reference import train\n",
+                                    "import spec.oracle as o\n", "import importlib\nr = importlib.import_module('reference')\n"])
+def test_an_import_of_the_reference_is_flagged(tmp_path, source):
+    (tmp_path / "sub.py").write_text(source, encoding="utf-8")
     flags, _ = similarity.flags(tmp_path / "sub.py", supervisor.reference_dir())
     assert flags == ["imports the suite's reference or spec"]
+
+
+def test_an_own_module_named_like_the_suite_is_not_flagged(tmp_path):
+    (tmp_path / "sub.py").write_text("import references\nfrom specification import x\n", encoding="utf-8")
+    assert similarity.flags(tmp_path / "sub.py", supervisor.reference_dir())[0] == []
 
 
 @pytest.mark.slow
