@@ -42,7 +42,9 @@ needs_signal_scope = pytest.mark.skipif(LANDLOCK < 6, reason=f"Landlock ABI {LAN
                                         "the layer that stops this attack is missing")
 needs_namespaces = pytest.mark.skipif(not NAMESPACES, reason="no mount namespace (not root with CAP_SYS_ADMIN): "
                                       "Unix sockets under /run stay reachable")
-pytestmark = pytest.mark.slow
+#: One worker runs them all, one after another: each checks that no attack process is left, which
+#: another attack running beside it would spoil.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("red_team")]
 
 
 def bpe_kata() -> str:
