@@ -201,8 +201,8 @@ class Supervisor:
         (scratch / "tmp").mkdir(mode=0o700)
         env = {**os.environ, sandboxing.ENV_VAR: box.to_env(), "PYTHONPYCACHEPREFIX": str(run_dir / "pycache"),
                "TMPDIR": str(scratch / "tmp")}
-        status, reason = self._verdict(args, env)
-        killed = sandboxing.kill_descendants()
+        status, reason, killed = self._verdict(args, env)
+        killed += sandboxing.kill_descendants()
         end_hash = suite_sha256(suite_files())
         self.record.update(suite_sha256_end=end_hash, suite_unchanged=end_hash == start_hash,
                            descendants_killed_after_verdict=killed)
@@ -223,8 +223,9 @@ class Supervisor:
                 _write(Path(self.values[option]), made.read_bytes())
         return data["exit_status"] if status in (0, 1) else status
 
-    def _verdict(self, args: list[str], env: dict) -> tuple[int, str | None]:
-        """Run the verdict process under the wall limit, its output relayed; (exit status, failure)."""
+    def _verdict(self, args: list[str], env: dict) -> tuple[int, str | None, int]:
+        """Run the verdict process under the wall limit, its output relayed; (exit status, failure,
+        descendants killed after it ended)."""
         sandboxing.become_subreaper()
         command = [sys.executable, "-m", "bpe_kata.supervisor", "--verdict", *args]
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -237,11 +238,11 @@ class Supervisor:
             _killpg(process.pid)
             process.wait()
             status, reason = 1, f"the wall limit ({self.wall_limit:g} s, --wall-limit) was reached; the run was stopped"
-        sandboxing.kill_descendants()  # the relay's pipe closes once no child holds it
+        killed = sandboxing.kill_descendants()  # the relay's pipe closes once no child holds it
         relay.join(timeout=10)
         if status < 0:
             reason = reason or f"the verdict process was killed by signal {-status}"
-        return status, reason
+        return status, reason, killed
 
     def _relay(self, stream) -> None:
         for line in iter(stream.readline, b""):

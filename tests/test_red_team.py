@@ -126,6 +126,7 @@ def test_appending_to_an_installed_suite_module_is_refused(tmp_path, guarded):
 def test_a_setsid_daemon_cannot_rewrite_the_reports(tmp_path, guarded):
     run = gate(tmp_path, red("attack_setsid_daemon"), *MERGE)
     assert_red(run)
+    assert run.report["sandbox"]["descendants_killed_after_verdict"] >= 1  # the daemon, found and killed
     assert "red_team" not in (tmp_path / "junit.xml").read_text("utf-8")
 
 
