@@ -138,8 +138,10 @@ class Sandbox:
         """The child's whole environment: the allow-list, a private home and temp, and ``extra``."""
         env = {name: os.environ[name] for name in ENV_ALLOW if name in os.environ}
         env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
-        env.update(HOME=self.scratch, TMPDIR=self.scratch, PYTHONDONTWRITEBYTECODE="1",
-                   PYTHONPYCACHEPREFIX=os.path.join(self.scratch, ".pycache"))
+        # No PYTHONPYCACHEPREFIX: with one, Python reads no __pycache__ beside the sources and would
+        # compile the standard library again in every child. The child cannot write a .pyc anywhere
+        # the verdict process reads one (Landlock), and writes none itself.
+        env.update(HOME=self.scratch, TMPDIR=self.scratch, PYTHONDONTWRITEBYTECODE="1")
         env.update(extra)
         return env
 

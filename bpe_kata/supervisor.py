@@ -87,6 +87,15 @@ def private_root() -> Path:
     return base
 
 
+def private_pycache() -> Path:
+    """The verdict process's bytecode cache: inside the private root (hidden from children, never
+    written by them), so a ``.pyc`` planted beside an unchanged suite module is never loaded; kept
+    across runs, so the verdict process does not compile pytest and Hypothesis again each time."""
+    path = private_root() / "pycache"
+    path.mkdir(mode=0o700, exist_ok=True)
+    return path
+
+
 def split_options(argv: list[str]) -> tuple[list[str], dict[str, str], set[str]]:
     """pytest's arguments without the supervisor's own; the redirected and own options' values."""
     rest, values, flags = [], {}, set()
@@ -199,7 +208,7 @@ class Supervisor:
         # The verdict process's temporary files (the paths it asks a child to save to) go in the
         # scratch directory too: the one place a child may write.
         (scratch / "tmp").mkdir(mode=0o700)
-        env = {**os.environ, sandboxing.ENV_VAR: box.to_env(), "PYTHONPYCACHEPREFIX": str(run_dir / "pycache"),
+        env = {**os.environ, sandboxing.ENV_VAR: box.to_env(), "PYTHONPYCACHEPREFIX": str(private_pycache()),
                "TMPDIR": str(scratch / "tmp")}
         status, reason, killed = self._verdict(args, env)
         killed += sandboxing.kill_descendants()
