@@ -94,17 +94,10 @@ def gate(argv: list[str]) -> int:
 
 
 def graded(argv: list[str]) -> int:
-    """One submission of ``bpe-kata grade``: ``check SUBMISSION --isolated`` under a supervisor of its own
-    (its own process, so its sweep of descendants reaches only its own run), the sandbox required
-    unless ``--allow-unsandboxed``."""
-    from bpe_kata.supervisor import Supervisor
+    """One submission of ``bpe-kata grade`` under its own supervisor (bpe_kata.supervisor.graded)."""
+    from bpe_kata.supervisor import graded as supervised
 
-    allow = "--allow-unsandboxed" in argv
-    argv = [arg for arg in argv if arg != "--allow-unsandboxed"]
-    if argv and not argv[0].startswith("-"):
-        argv = ["--impl", argv[0], *argv[1:]]
-    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), "--isolated", *argv],
-                      require_sandbox=not allow).run()
+    return supervised(argv)
 
 
 def verify_report(argv: list[str]) -> int:

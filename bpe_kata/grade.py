@@ -29,7 +29,7 @@ from bpe_kata.outcomes import LevelStatus, TO_DO
 
 #: The command each submission runs under: its own supervisor, which runs ``check --isolated``, so
 #: the submission never runs in the process that decides its row.
-RUNNER = [sys.executable, "-m", "bpe_kata.cli", "_graded"]
+RUNNER = [sys.executable, "-m", "bpe_kata.supervisor", "--graded"]
 #: One process per submission: grading already runs submissions side by side.
 RUN_OPTIONS = ["-q", "-n", "0", "-p", "no:cacheprovider"]
 

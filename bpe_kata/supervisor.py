@@ -119,13 +119,13 @@ def split_options(argv: list[str]) -> tuple[list[str], dict[str, str], set[str]]
 
 def submission_paths(argv: list[str]) -> list[Path]:
     """Files the implementation is: so that gating the reference itself can see the reference."""
-    from bpe_kata.isolated import parse_command
+    import shlex
 
     value = next((argv[k + 1] for k, a in enumerate(argv[:-1]) if a == "--impl"),
                  next((a.partition("=")[2] for a in argv if a.startswith("--impl=")), None))
     if value is None:
         return []
-    words = parse_command(value) if value.startswith("cmd:") else [value]
+    words = shlex.split(value[4:]) if value.startswith("cmd:") else [value]
     found = [Path(w).resolve() for w in words if os.path.exists(w)]
     if not value.startswith("cmd:") and not found:  # a dotted name: look for it, never import it
         parts = value.split(".")
@@ -210,6 +210,9 @@ class Supervisor:
         (scratch / "tmp").mkdir(mode=0o700)
         env = {**os.environ, sandboxing.ENV_VAR: box.to_env(), "PYTHONPYCACHEPREFIX": str(private_pycache()),
                "TMPDIR": str(scratch / "tmp")}
+        # With the prefix, Python reads no __pycache__ beside the sources: unless it may write its
+        # private cache, it would compile pytest, Hypothesis and the suite again on every run.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         status, reason, killed = self._verdict(args, env)
         killed += sandboxing.kill_descendants()
         end_hash = suite_sha256(suite_files())
@@ -306,6 +309,22 @@ def verify_report(path: str, pinned: str | None = None, allow_unsandboxed: bool 
     return problems
 
 
+def graded(argv: list[str]) -> int:
+    """One submission of ``bpe-kata grade``: ``check SUBMISSION --isolated`` under a supervisor of its
+    own (its own process, so its sweep of descendants reaches only its own run), the sandbox
+    required unless ``--allow-unsandboxed``. Started as ``python -m bpe_kata.supervisor --graded``,
+    without the CLI's imports: a class is many runs."""
+    allow = "--allow-unsandboxed" in argv
+    argv = [arg for arg in argv if arg != "--allow-unsandboxed"]
+    if argv and not argv[0].startswith("-"):
+        argv = ["--impl", argv[0], *argv[1:]]
+    # pytest-timeout's safety net, as bpe_kata.cli._safety_net adds it to every check
+    given = any(arg == "--timeout" or arg.startswith("--timeout=") for arg in argv)
+    net = ["-p", "timeout"] + ([] if given else ["--timeout", "600"])
+    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *net, "--isolated", *argv],
+                      require_sandbox=not allow).run()
+
+
 def _verdict_main(args: list[str]) -> int:
     import pytest
 
@@ -315,4 +334,6 @@ def _verdict_main(args: list[str]) -> int:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--verdict"]:
         sys.exit(_verdict_main(sys.argv[2:]))
+    if sys.argv[1:2] == ["--graded"]:
+        sys.exit(graded(sys.argv[2:]))
     sys.exit("usage: python -m bpe_kata.supervisor --verdict PYTEST_ARGS (started by bpe-kata gate)")
