@@ -221,6 +221,8 @@ class Supervisor:
         if end_hash != start_hash:
             reason = reason or "the installed suite changed during the run (suite_sha256_start != suite_sha256_end)"
         data = self._report(report, status)
+        if expect is not None and isinstance(data.get("expectations"), dict):
+            data["expectations"]["file"] = expect  # the file you named, not the private copy it read
         if reason:
             status = 1
             data["complete"] = data.get("complete", False) and "wall limit" not in reason

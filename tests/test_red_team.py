@@ -151,6 +151,7 @@ def test_the_expectations_file_cannot_be_rewritten(tmp_path, guarded):
     assert_red(run)
     assert hashlib.sha256(expect.read_bytes()).hexdigest() == digest
     assert run.report["sandbox"]["expect"]["sha256"] == digest
+    assert run.report["expectations"]["file"] == "expect.toml"
 
 
 @needs_landlock
