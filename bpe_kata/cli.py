@@ -27,6 +27,7 @@ USAGE = """bpe-kata check [IMPL] [pytest options...]   run the spec against IMPL
        bpe-kata show TEXT [--impl X] [--table T]    TEXT cut into tokens, ids beneath (--compare IMPL2)
        bpe-kata trace CORPUS --vocab N [--impl X]   training merge by merge, with counts
        bpe-kata curve CORPUS [--vocab 256..4096]    bytes per token against vocabulary size (--out PNG)
+       bpe-kata verify-report FILE [--suite-sha256 X]  re-check a gate report against the installed suite
        bpe-kata grade SUBMISSIONS... [-- OPTIONS]   a class table: the spec on each, in parallel, isolated
        bpe-kata mutate [--gate] [mutmut options...]  mutation-test the reference against the spec (dev extra)
        bpe-kata matrix [--html F] [--json F]        the gate on every installed BPE library (matrix extra)"""
@@ -61,12 +62,18 @@ def _safety_net(argv: list[str]) -> list[str]:
     return ["-p", "timeout"] + ([] if given else ["--timeout", IN_PROCESS_TEST_TIMEOUT])
 
 
-GATE_HELP = """usage: bpe-kata gate IMPL [--expect FILE] [--strict-expect] [--write-expect FILE] [pytest options...]
+GATE_HELP = """usage: bpe-kata gate IMPL [--expect FILE] [--strict-expect] [--write-expect FILE] [--require-sandbox]
+                      [--time-budget SECONDS] [--wall-limit SECONDS] [pytest options...]
 IMPL: a Python implementation (dotted name, package folder or .py file), run through
       python -m bpe_kata.server, or cmd:"PROGRAM ARGS" for any program speaking docs/PROTOCOL.md
       (also accepted as --impl IMPL). The implementation always runs in a child process.
 A level that is not started fails, corpora and published tables are required, and the
-exit status is 0 only for a complete run with no unexpected failure. See docs/GATE.md."""
+exit status is 0 only for a complete run with no unexpected failure. The implementation runs
+sandboxed (Landlock, namespaces, no capabilities: whatever the machine has; "NOT SANDBOXED" is
+printed where it has none, and --require-sandbox then refuses to run). The reports are written in
+a private directory and copied out after every process the run started is dead.
+--time-budget: total seconds of child time (default 1500); --wall-limit: the run's (default 3600).
+bpe-kata verify-report FILE [--suite-sha256 X] re-checks a report. See docs/GATE.md."""
 
 
 def gate(argv: list[str]) -> int:
@@ -81,7 +88,34 @@ def gate(argv: list[str]) -> int:
     if "--impl" not in argv and not any(arg.startswith("--impl=") for arg in argv):
         print("bpe-kata gate: name the implementation: bpe-kata gate IMPL (see --help)", file=sys.stderr)
         return 2
-    return int(pytest.main([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *GATE_OPTIONS, *argv]))
+    from bpe_kata.supervisor import Supervisor
+
+    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *GATE_OPTIONS, *argv]).run()
+
+
+def graded(argv: list[str]) -> int:
+    """One submission of ``bpe-kata grade`` under its own supervisor (bpe_kata.supervisor.graded)."""
+    from bpe_kata.supervisor import graded as supervised
+
+    return supervised(argv)
+
+
+def verify_report(argv: list[str]) -> int:
+    from bpe_kata.supervisor import suite_sha256, verify_report as verify
+
+    parser = argparse.ArgumentParser(prog="bpe-kata verify-report", description=(
+        "Re-check a gate's JSON report: the suite it names is the suite installed here (and the pinned one), "
+        "unchanged during the run, the run sandboxed and green."))
+    parser.add_argument("report")
+    parser.add_argument("--suite-sha256", default=None, help="the suite's SHA-256 your CI pins")
+    parser.add_argument("--allow-unsandboxed", action="store_true", help="accept a run marked NOT SANDBOXED")
+    options = parser.parse_args(argv)
+    problems = verify(options.report, options.suite_sha256, options.allow_unsandboxed)
+    for problem in problems:
+        print(f"bpe-kata verify-report: {problem}", file=sys.stderr)
+    if not problems:
+        print(f"{options.report}: verified (suite sha256 {suite_sha256()})")
+    return 1 if problems else 0
 
 
 #: What makes a run a gate: the implementation isolated, levels and data required.
@@ -186,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
         return check(rest)
     if command == "gate":
         return gate(rest)
+    if command == "_graded":
+        return graded(rest)
+    if command == "verify-report":
+        return verify_report(rest)
     if command == "new":
         if len(rest) != 1:
             print("usage: bpe-kata new NAME", file=sys.stderr)

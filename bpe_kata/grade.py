@@ -1,8 +1,9 @@
 """``bpe-kata grade``: the spec on a class's implementations, each in its own child process.
 
-Each submission runs as ``bpe-kata check SUBMISSION --isolated --bpe-report FILE`` in a child
-process of its own, and the submission itself in a grandchild behind the stdio protocol, so no
-submission can write its own verdict (levels it has not started stay "not started", unlike
+Each submission runs as ``bpe-kata check SUBMISSION --isolated --bpe-report FILE`` under a
+supervisor of its own (bpe_kata.supervisor: a private run directory, the sandbox required
+unless ``--allow-unsandboxed``), and the submission itself in a sandboxed grandchild behind the
+stdio protocol, so no submission can write its own verdict or another's row (levels it has not started stay "not started", unlike
 ``bpe-kata gate``, which fails them). Each child is a new session, so a timeout kills everything
 it started; at most ``jobs`` run at a time, under a wall-clock limit. A submission that crashes, hangs or writes no report gets a row that
 says so; the others are unaffected. The row's cells come from the child's JSON report only.
@@ -26,9 +27,9 @@ from pathlib import Path
 from bpe_kata.levels import ALL_LEVEL_NAMES
 from bpe_kata.outcomes import LevelStatus, TO_DO
 
-#: The command each submission runs under, with ``--isolated`` after the submission (``command``),
-#: so the submission never runs in the process that decides its row.
-RUNNER = [sys.executable, "-m", "bpe_kata.cli", "check"]
+#: The command each submission runs under: its own supervisor, which runs ``check --isolated``, so
+#: the submission never runs in the process that decides its row.
+RUNNER = [sys.executable, "-m", "bpe_kata.supervisor", "--graded"]
 #: One process per submission: grading already runs submissions side by side.
 RUN_OPTIONS = ["-q", "-n", "0", "-p", "no:cacheprovider"]
 
@@ -49,6 +50,8 @@ class Outcome:
     page: Path | None = None  # the submission's own HTML report, when kept
     complete: bool = True  # False when the report says some selected tests never finished
     report: dict = field(default_factory=dict)  # the child's whole JSON report, when it wrote one
+    flags: list[str] = field(default_factory=list)  # it imports or copies the suite's reference
+    similarity: float | None = None  # share of its code that is the reference's (bpe_kata.similarity)
 
     def cell(self, level: str) -> str:
         counts = self.levels.get(level)
@@ -60,6 +63,8 @@ class Outcome:
 
     @property
     def verdict(self) -> str:
+        if self.flags:  # whatever else happened: it imports or copies the suite's reference
+            return "flagged"
         if self.ended != "finished":
             return self.ended
         if not self.levels:
@@ -78,7 +83,8 @@ def display_name(submission: str) -> str:
 
 def command(submission: str, report: Path, extra: list[str], runner: list[str] = RUNNER) -> list[str]:
     target = submission if submission.startswith("cmd:") or not Path(submission).exists() else str(Path(submission).resolve())
-    return [*runner, target, "--isolated", "--bpe-report", str(report), *RUN_OPTIONS, *extra]
+    isolated = [] if runner == RUNNER else ["--isolated"]
+    return [*runner, target, *isolated, "--bpe-report", str(report), *RUN_OPTIONS, *extra]
 
 
 def descendants(pid: int) -> list[int]:
@@ -122,6 +128,7 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
 
     With ``keep``, the child's JSON and HTML reports stay there as ``NN-NAME.json`` and ``.html``."""
     outcome = Outcome(submission, display_name(submission))
+    outcome.flags, outcome.similarity = _suite_flags(submission)
     if keep is not None:
         stem = f"{slot:02d}-{''.join(c if c.isalnum() or c in '-_.' else '_' for c in outcome.name)}"
         report, outcome.page = keep / f"{stem}.json", keep / f"{stem}.html"
@@ -129,11 +136,13 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
     else:
         report = Path(tempfile.mkstemp(prefix="grade-", suffix=".json", dir=workdir)[1])
     report.unlink(missing_ok=True)
+    if runner == RUNNER:  # the supervisor stops the run itself at the limit, and every process it started
+        extra = [*extra, "--wall-limit", f"{timeout:g}"]
     start = time.monotonic()
     child = subprocess.Popen(command(submission, report, extra, runner), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              stdin=subprocess.DEVNULL, start_new_session=True, text=True, errors="replace")
     try:
-        output, _ = child.communicate(timeout=timeout)
+        output, _ = child.communicate(timeout=timeout + (60 if runner == RUNNER else 0))
     except subprocess.TimeoutExpired:
         kill_tree(child.pid)
         output, _ = child.communicate()
@@ -147,13 +156,34 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
         outcome.failed_claims = [cid for cid, c in data.get("claims", {}).items() if c.get("status") == "failed"]
         if data.get("complete") is False:  # the gate runner's honest flag: some selected tests never finished
             outcome.complete, outcome.detail = False, "the run did not finish every test"
+        failure = (data.get("sandbox") or {}).get("failure")
+        if failure and "wall limit" in failure:
+            outcome.ended, outcome.detail = "timed out", f"no result within {timeout:g} s; stopped"
+        elif failure:
+            outcome.ended, outcome.detail = "failed", failure
     elif outcome.ended == "finished":
         outcome.ended = "crashed"
         last = [line for line in (output or "").splitlines() if line.strip()][-1:]
         outcome.detail = f"exit code {child.returncode}, no report" + (f": {last[0][:200]}" if last else "")
     if outcome.page is not None and not outcome.page.is_file():
         outcome.page = None
+    if outcome.flags:
+        outcome.detail = "; ".join(outcome.flags + ([outcome.detail] if outcome.detail else []))
     return outcome
+
+
+def _suite_flags(submission: str) -> tuple[list[str], float | None]:
+    """A Python submission that imports the suite's reference, or is mostly a copy of it."""
+    from bpe_kata.similarity import flags
+    from bpe_kata.supervisor import SUITE_ROOT, reference_dir
+
+    path = Path(submission)
+    if submission.startswith("cmd:") or not path.exists():
+        return [], None
+    reference = reference_dir()
+    if reference is not None and path.resolve().is_relative_to(reference):
+        return [], 1.0  # the reference itself, graded as a control
+    return flags(path, reference, SUITE_ROOT / "solutions" / "starter")
 
 
 def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | None = None,
@@ -177,9 +207,9 @@ def level_columns(outcomes: list[Outcome]) -> list[str]:
 def rows(outcomes: list[Outcome]) -> tuple[list[str], list[list[str]]]:
     """The class table as text cells: one row per submission, one column per level."""
     levels = level_columns(outcomes)
-    header = ["submission", *levels, "result", "seconds"]
+    header = ["submission", *levels, "result", "similarity", "seconds"]
     body = [[o.name, *(o.cell(level) for level in levels), o.verdict + (f" ({o.detail})" if o.detail else ""),
-             f"{o.seconds:.1f}"] for o in outcomes]
+             "—" if o.similarity is None else f"{o.similarity:.0%}", f"{o.seconds:.1f}"] for o in outcomes]
     return header, body
 
 
@@ -201,7 +231,7 @@ def render_rich(outcomes: list[Outcome], console) -> None:
     for name in header:
         table.add_column(name, justify="right" if name == "seconds" else "left")
     for cells in body:
-        table.add_row(*(f"[{CELL_STYLE.get(c, 'red' if c.startswith(('failed', 'timed', 'crashed', 'no report')) else 'default')}]"
+        table.add_row(*(f"[{CELL_STYLE.get(c, 'red' if c.startswith(('failed', 'timed', 'crashed', 'no report', 'flagged')) else 'default')}]"
                         f"{escape_markup(c)}[/]" for c in cells[:-1]), cells[-1])
     console.print(table)
 
@@ -225,7 +255,7 @@ def class_page(outcomes: list[Outcome], where: Path | None = None) -> str:
     with ``where`` (the page's folder), each kept report is linked by a path relative to it."""
     header, body = rows(outcomes)
     colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in TO_DO or c == "incomplete"  # noqa: E731
-                        else "bad" if c.startswith(("failed", "timed", "crashed", "no report")) else "")
+                        else "bad" if c.startswith(("failed", "timed", "crashed", "no report", "flagged")) else "")
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     def first_cell(o: Outcome, name: str) -> str:
         if o.page is None or where is None:
@@ -244,7 +274,7 @@ def class_page(outcomes: list[Outcome], where: Path | None = None) -> str:
                            f"<p>claims broken: <code>{claims}</code></p></details>")
     style = ("body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}"
              "td,th{padding:.25rem .7rem;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}"
-             "td:last-child{text-align:right}td:nth-last-child(2){white-space:normal;min-width:14rem}.none{color:#999}summary{font-weight:600;cursor:pointer}"
+             "td:last-child{text-align:right}td:nth-last-child(3){white-space:normal;min-width:14rem}.none{color:#999}summary{font-weight:600;cursor:pointer}"
              ".ok{color:#116b2e;font-weight:600}.bad{color:#b3261e;font-weight:600}.todo{color:#7a6400}")
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>bpe-kata: class results</title>"
             f"<style>{style}</style></head><body><h1>bpe-kata: class results</h1><table id=\"class\"><thead><tr>{head}"

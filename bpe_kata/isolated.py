@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bpe_kata import protocol
+from bpe_kata import protocol, results
 from bpe_kata.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
 
 #: Generous for the reference: its slowest call (a whole corpus under a 100k table) takes seconds.
@@ -36,6 +36,26 @@ MIN_START_TIMEOUT = 60.0
 #: 256 bytes, and the property tests build a new one for nearly every call).
 DEFINE_AT = {"merges": 256, "vocab": 2048}
 LOG_TAIL = 4000
+#: The longest line a child may send (the largest real answer, a published table's ``load``, is a
+#: few MB); past it the child is cut off with a protocol error instead of filling the memory.
+MAX_LINE = 64 << 20
+
+
+class Budget:
+    """The total time this process may wait on children (``--time-budget``), across every call.
+
+    Per verdict process: under pytest-xdist, each worker has the whole budget; the supervisor's
+    wall limit bounds the run as a whole."""
+
+    def __init__(self) -> None:
+        self.total: float | None = None
+        self.used = 0.0
+
+    def remaining(self) -> float | None:
+        return None if self.total is None else self.total - self.used
+
+
+BUDGET = Budget()
 
 
 try:
@@ -63,6 +83,12 @@ class ChildExited(IsolationFault):
 
 class ProtocolError(IsolationFault):
     outcome = "protocol error"
+
+
+class OverBudget(IsolationFault):
+    """The run's total child time (``--time-budget``) is spent: this call and every later one fail."""
+
+    outcome = "over budget"
 
 
 class ChangedInput(IsolationFault):
@@ -103,9 +129,10 @@ class Child:
 
     def __init__(self, command: Sequence[str], *, cwd: str | os.PathLike | None = None,
                  env: Mapping[str, str] | None = None, call_timeout: float = DEFAULT_CALL_TIMEOUT,
-                 file_size_limit: int | None = None) -> None:
+                 file_size_limit: int | None = None, sandbox=None) -> None:
         self.command, self.cwd, self.env = list(command), cwd, dict(env) if env is not None else None
         self.call_timeout, self.file_size_limit = call_timeout, file_size_limit
+        self.sandbox = sandbox  # a bpe_kata.sandbox.Sandbox applied between fork and exec, or None
         self.process: subprocess.Popen | None = None
         self.hello: dict | None = None
         self.definitions: dict[str, bytes] = {}  # name -> the define request's line, sent again after a restart
@@ -126,7 +153,7 @@ class Child:
         try:
             self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=self.log, cwd=self.cwd, env=self.env, start_new_session=True,
-                                            preexec_fn=self._limits if self.file_size_limit is not None else None)
+                                            preexec_fn=self._preexec())
         except OSError as error:
             raise ChildExited(f"could not start {shlex.join(self.command)}: {error}") from None
         os.set_blocking(self.process.stdin.fileno(), False)
@@ -140,6 +167,12 @@ class Child:
             self._send_and_wait(line, self._id_of(line), f"define {name}", max(self.call_timeout, MIN_START_TIMEOUT))
         self.hello = self.hello or hello
         return hello
+
+    def _preexec(self):
+        if self.sandbox is not None:
+            sandbox, size = self.sandbox, self.file_size_limit
+            return lambda: sandbox.preexec(size)
+        return self._limits if self.file_size_limit is not None else None
 
     def _limits(self) -> None:  # in the child, before exec
         import resource
@@ -204,13 +237,28 @@ class Child:
         return self._send_and_wait(line, request_id, op, timeout)
 
     def _send_and_wait(self, line: bytes, request_id: int, what: str, timeout: float) -> Any:
-        deadline = time.monotonic() + timeout
+        remaining = BUDGET.remaining()
+        if remaining is not None and remaining <= 0:
+            self.kill()
+            raise OverBudget(f"{what}: the run's time budget ({BUDGET.total:g} s of child time, --time-budget) "
+                             "is spent; this call and every later one fail")
+        limited = remaining is not None and remaining < timeout
+        start = time.monotonic()
+        deadline = start + (remaining if limited else timeout)
         try:
             self._write(line, deadline, what)
             response = self._read_response(request_id, deadline, what)
+        except CallTimedOut:
+            self.kill()
+            if limited:
+                raise OverBudget(f"{what}: the run's time budget ({BUDGET.total:g} s of child time, --time-budget) "
+                                 "ran out during this call") from None
+            raise
         except IsolationFault:
             self.kill()
             raise
+        finally:
+            BUDGET.used += time.monotonic() - start
         if response.get("ok") is True and "result" in response:
             return response["result"]
         if response.get("ok") is False and isinstance(response.get("error"), dict):
@@ -253,6 +301,9 @@ class Child:
             if not readable:
                 continue
             chunk = os.read(fd, 1 << 20)
+            if len(self.buffer) + len(chunk) > MAX_LINE:
+                raise ProtocolError(f"{what}: the child sent a line longer than {MAX_LINE >> 20} MiB: "
+                                    f"{_shown(self.buffer)}")
             if not chunk:
                 if self.buffer.strip():
                     raise ProtocolError(f"{what}: the child's last line has no line end: {_shown(self.buffer)}")
@@ -262,6 +313,8 @@ class Child:
     def _response_of(self, line: bytes, request_id: int, what: str) -> dict:
         try:
             response = protocol.decode_line(line)
+        except RecursionError:
+            raise ProtocolError(f"{what}: a line on the child's stdout is nested too deeply: {_shown(line)}") from None
         except ValueError:
             raise ProtocolError(f"{what}: a line on the child's stdout is not a protocol message "
                                 f"(print to stderr instead): {_shown(line)}") from None
@@ -373,7 +426,18 @@ class IsolatedImplementation:
                 raise NotImplementedError(f"{op}: the implementation does not offer {feature} (its hello features)")
         values = {**dict(zip(names, args)), **kwargs}
         request = {name: self._argument(op, name, value) for name, value in values.items()}
-        return RESULTS[op].load(self.child.request(op, request))
+        return self.loaded(op, self.child.request(op, request))
+
+    def loaded(self, op: str, value: Any) -> Any:
+        """The result as a Python value, once it fits its operation's shape (bpe_kata.results): a
+        malformed result is a protocol error, never the ValueError a test of a bad request expects."""
+        try:
+            results.check(op, value)
+            return RESULTS[op].load(value)
+        except Exception as error:  # noqa: BLE001  (whatever the codec raises, the child broke the protocol)
+            self.child.kill()
+            raise ProtocolError(f"{op}: the result does not fit the protocol's shape for {op} ({error}): "
+                                f"{_shown(response=value)}") from None
 
     def _argument(self, op: str, name: str, value: Any) -> Any:
         kind = ARGUMENTS[op][name]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bpe_kata import sandbox
 from bpe_kata.isolated import (ChangedInput, IsolatedImplementation, IsolationFault, parse_command,
                                python_path_env, server_command)
 from spec import blame
@@ -42,9 +43,14 @@ def is_isolated(config: pytest.Config, value: str) -> bool:
 def spawn(config: pytest.Config, value: str, *, env_changes: dict[str, str] | None = None,
           file_size_limit: int | None = None) -> IsolatedImplementation:
     """A fresh child for the implementation, whatever the run's mode (for tests that need a process)."""
-    env = {**python_path_env(), **(env_changes or {})}
+    box = sandbox.Sandbox.from_env()  # set by the supervisor (bpe_kata.supervisor) for its verdict process
+    if box is None:
+        env = {**python_path_env(), **(env_changes or {})}
+    else:  # the allow-list, never this process's environment (no tokens, no secrets)
+        env = box.environment({"PYTHONPATH": python_path_env({})["PYTHONPATH"], **(env_changes or {})})
     return IsolatedImplementation(command_of(config, value), name=value, cwd=config.invocation_params.dir, env=env,
-                                  call_timeout=config.getoption("--call-timeout"), file_size_limit=file_size_limit)
+                                  call_timeout=config.getoption("--call-timeout"), file_size_limit=file_size_limit,
+                                  sandbox=box)
 
 
 def blamed_claims(fault: BaseException, claims: tuple[str, ...]) -> tuple[str, ...]:

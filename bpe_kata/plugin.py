@@ -56,6 +56,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--call-timeout", type=float, default=isolated_client.DEFAULT_CALL_TIMEOUT, metavar="SECONDS",
                     help="isolated runs: the time limit of one call; past it the test fails 'timed out' and the child "
                          "is restarted (default: %(default)s)")
+    group.addoption("--time-budget", type=float, default=None, metavar="SECONDS",
+                    help="isolated runs: the total time all calls to the implementation may take (per process); "
+                         "once spent, every later call fails 'over budget' (bpe-kata gate sets a default)")
     group.addoption("--strict-levels", action="store_true", default=False,
                     help="a level that is not started is a failure (unless --expect allows it); bpe-kata gate sets it")
     group.addoption("--expect", default=None, metavar="FILE",
@@ -91,6 +94,7 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--claim {pattern}: no claim has this id; `bpe-kata claims` lists them "
                                     "(a trailing * matches a prefix, e.g. --claim 'merge.*')")
     value = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_IMPL
+    isolated_client.BUDGET.total = config.getoption("--time-budget")
     config.pluginmanager.register(KataRun(config, value, _implementation(config, value), _expectations(config)),
                                   KataRun.NAME)
 
@@ -490,6 +494,10 @@ class KataRun:
             if log:
                 rep.sections.append(("implementation stderr", log[-4000:]))
         not_implemented = rep.failed and call.excinfo is not None and call.excinfo.errisinstance(NotImplementedError)
+        if not_implemented and self._started_already(item):
+            not_implemented = False  # the level's probe passed: a NotImplementedError now is a failure
+            rep.sections.append(("bpe-kata", "NotImplementedError raised by a level whose probe passed: "
+                                 "counted as a failure, not as 'not started'"))
         if not_implemented:
             rep.outcome = "skipped"
             where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)
@@ -505,6 +513,13 @@ class KataRun:
             rep.user_properties.append(("claims", " ".join(claims)))
         self._label_failure(item, call, rep, claims)
         return rep
+
+    def _started_already(self, item: pytest.Item) -> bool:
+        """Isolated runs: the test's level was probed in this process and found started, so the
+        implementation cannot turn a wrong answer into "not started" by raising NotImplementedError."""
+        level = level_of(item)
+        return (isinstance(self.implementation, isolated_client.IsolatedImplementation) and level in self.started
+                and self.started[level] is None and "require_feature" not in getattr(item, "fixturenames", ()))
 
     def _label_failure(self, item: pytest.Item, call: pytest.CallInfo, rep: pytest.TestReport,
                        claims: tuple[str, ...]) -> None:

@@ -182,7 +182,15 @@ def test_check_passes_impl_and_options_to_pytest(monkeypatch):
 
 def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
     seen = []
-    monkeypatch.setattr("pytest.main", lambda args: seen.append(args) or 0)
+
+    class Supervised:  # the gate's pytest arguments, as its supervisor would get them
+        def __init__(self, args, **options) -> None:
+            seen.append(args)
+
+        def run(self) -> int:
+            return 0
+
+    monkeypatch.setattr("bpe_kata.supervisor.Supervisor", Supervised)
     assert cli.main(["gate", "solutions.mine", "--expect", "e.toml"]) == 0
     assert cli.main(["gate", "--impl", 'cmd:"node bpe.js"', "--timeout", "5"]) == 0
     assert cli.main(["gate"]) == 2

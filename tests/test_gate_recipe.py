@@ -23,10 +23,10 @@ from tests.support import REPO_ROOT
 
 NARROW = ["--claim", "decode.*", "-m", "not corpus", "-q", "-p", "no:cacheprovider"]
 
-#: A learner-style file: the reference with strict UTF-8 decoding (decode.replace-128 fails).
+#: A learner-style file: a copy of the reference with strict UTF-8 decoding (decode.replace-128
+#: fails). A copy: under the gate the child cannot read the suite's own reference (docs/GATE.md).
 MY_BPE = '''
-import reference
-from reference import *  # noqa: F403
+from my_reference import *  # noqa: F403
 
 
 def decode(ids, vocab):
@@ -43,6 +43,7 @@ def gate(folder: Path, *args: str) -> subprocess.CompletedProcess:
 @pytest.fixture
 def scratch(tmp_path) -> Path:
     (tmp_path / "my_bpe.py").write_text(MY_BPE, encoding="utf-8")
+    shutil.copytree(REPO_ROOT / "reference", tmp_path / "my_reference", ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path
 
 
