@@ -36,8 +36,14 @@ from spec.patterns import GPT2_SPLIT_PATTERN  # noqa: E402
 __all__ = ["train", "encode", "decode"]
 
 
+#: CS336_PATTERN_AS_GIVEN=1 plugs the solution in as its author would call it, train(text, size) with
+#: no pattern at all (the spec then judges a GPT-2-chunking trainer as a plain one); unset, the
+#: adapter declares the fixed pattern honestly and every other pattern is "not written".
+_AS_GIVEN = os.environ.get("CS336_PATTERN_AS_GIVEN") == "1"
+
+
 def _its_pattern(pattern) -> None:
-    if pattern not in (bpe_constants.PAT, GPT2_SPLIT_PATTERN):
+    if not _AS_GIVEN and pattern not in (bpe_constants.PAT, GPT2_SPLIT_PATTERN):
         raise NotImplementedError("this solution always pre-tokenizes with GPT-2's pattern")
 
 
