@@ -13,6 +13,8 @@ There is no get_stats, merge or build_vocab in the upstream's interface.
 
 from __future__ import annotations
 
+__bpe_kata_adapter__ = True  # its frames are the adapter's, not the solution's (spec/frames.py)
+
 import os
 import sys
 import tempfile
@@ -36,10 +38,18 @@ from spec.patterns import GPT2_SPLIT_PATTERN  # noqa: E402
 __all__ = ["train", "encode", "decode"]
 
 
-#: CS336_PATTERN_AS_GIVEN=1 plugs the solution in as its author would call it, train(text, size) with
-#: no pattern at all (the spec then judges a GPT-2-chunking trainer as a plain one); unset, the
-#: adapter declares the fixed pattern honestly and every other pattern is "not written".
-_AS_GIVEN = os.environ.get("CS336_PATTERN_AS_GIVEN") == "1"
+#: CS336_MODE says how the fixed pattern is shown to the spec:
+#:   "declared" (default): pattern= is taken, and any pattern but GPT-2's is "not written";
+#:   "as-given": train(text, size) as its author calls it, no pattern at all (the spec then judges a
+#:               GPT-2-chunking trainer as a plain one);
+#:   "fixed":    the contract's declaration for such code, FIXED_PATTERN = "gpt2" (spec/CONTRACT.md on
+#:               branches that have it; ignored elsewhere), and no pattern keyword.
+_MODE = os.environ.get("CS336_MODE", "declared")
+if _MODE not in ("declared", "as-given", "fixed"):
+    raise ImportError(f"CS336_MODE={_MODE!r}: use declared, as-given or fixed")
+_AS_GIVEN = _MODE != "declared"
+if _MODE == "fixed":
+    FIXED_PATTERN = "gpt2"
 
 
 def _its_pattern(pattern) -> None:
@@ -79,6 +89,16 @@ def encode(text, merges, *, pattern=None):
     _its_pattern(pattern)
     vocab, pairs = _vocab(merges)
     return BpeTokenizer(vocab, pairs).encode(text)
+
+
+if _MODE == "fixed":  # the same calls, without the keyword a fixed-pattern implementation does not take
+    _train, _encode = train, encode
+
+    def train(text, vocab_size, *, tie_rule=None):  # noqa: F811
+        return _train(text, vocab_size, tie_rule=tie_rule)
+
+    def encode(text, merges):  # noqa: F811
+        return _encode(text, merges)
 
 
 def decode(ids, vocab):
