@@ -453,7 +453,7 @@ class KataRun:
             log = self.implementation.child.log_since(self.log_offsets[item.nodeid]).strip()
             if log:
                 rep.sections.append(("implementation stderr", log[-4000:]))
-        not_implemented = rep.failed and call.excinfo is not None and call.excinfo.errisinstance(NotImplementedError)
+        not_implemented = rep.failed and call.excinfo is not None and blame.only_not_implemented(call.excinfo.value)
         if not_implemented:
             rep.outcome = "skipped"
             where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 _BLAMED = "_bpe_kata_claims"
+_OWN_TRAINING = "_bpe_kata_own_training"
 SPEC_DIR = Path(__file__).resolve().parent
 #: Isolated runs: the protocol client raises what the child answered; it is not the implementation's code.
 CLIENT_FILES = tuple(str(SPEC_DIR.parent / "bpe_kata" / name) for name in ("isolated.py", "protocol.py"))
@@ -33,18 +34,24 @@ ERROR = "error"  # the code under test raised before the spec could check anythi
 
 
 @contextmanager
-def checking(*claims: str) -> Iterator[None]:
+def checking(*claims: str, own_training: bool = False) -> Iterator[None]:
     """``with checking("train.ids-from-256"): assert ...``: a failure here breaks only these claims.
 
     Only the spec's own check failing (AssertionError, ``pytest.fail``) is labelled; any other
     exception passes through untouched and is reported as an error. Nested blocks: the
     innermost wins.
+
+    ``own_training=True`` says the values checked here come from a table the implementation
+    trained itself with its default tie rule: only such a failure may carry the ledger's
+    ``depends_on_tie_rule`` excuse (a trainer with another documented rule may fail it). A check
+    of the implementation's encode or decode on the spec's own tables never may.
     """
     try:
         yield
     except (AssertionError, pytest.fail.Exception) as failure:
         if getattr(failure, _BLAMED, None) is None:
             setattr(failure, _BLAMED, tuple(claims))
+            setattr(failure, _OWN_TRAINING, own_training)
         raise
 
 
@@ -57,6 +64,8 @@ class Verdict:
     root_cause: str  # for ERROR: "Type: message", else ""
     where: str  # for ERROR: "function (file:line)" of the innermost frame of the code under test
     detail: str  # what the report shows: the assertion's expected vs actual, or the exception
+    #: for BROKEN: the failing check was on a table the implementation trained with its default tie rule
+    own_training: bool = False
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -64,7 +73,21 @@ class Verdict:
     @classmethod
     def from_json(cls, text: str) -> Verdict:
         data = json.loads(text)
-        return cls(data["kind"], tuple(data["blamed"]), data["root_cause"], data["where"], data["detail"])
+        return cls(data["kind"], tuple(data["blamed"]), data["root_cause"], data["where"], data["detail"],
+                   bool(data.get("own_training", False)))
+
+
+def leaves(error: BaseException) -> list[BaseException]:
+    """Every exception inside (nested) exception groups; the error itself when it is not a group."""
+    if isinstance(error, BaseExceptionGroup) and error.exceptions:
+        return [leaf for inner in error.exceptions for leaf in leaves(inner)]
+    return [error]
+
+
+def only_not_implemented(error: BaseException | None) -> bool:
+    """The error is NotImplementedError, or a group (Hypothesis reports distinct failures as one) holding
+    nothing else: the level is not started, not failed."""
+    return error is not None and all(isinstance(leaf, NotImplementedError) for leaf in leaves(error))
 
 
 def _leaf(error: BaseException) -> BaseException:
@@ -125,7 +148,8 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
     frame = _innermost_frame(error, root)
     if _is_spec_check(error, frame, root):
         blamed = getattr(error, _BLAMED, None) or claims
-        return Verdict(BROKEN, tuple(blamed), "", "", _assertion_detail(error, longrepr_text, max_lines))
+        return Verdict(BROKEN, tuple(blamed), "", "", _assertion_detail(error, longrepr_text, max_lines),
+                       bool(getattr(error, _OWN_TRAINING, False)))
     message = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
     cause = f"{type(error).__name__}: {message}" if message else type(error).__name__
     where = f"{frame.name} ({_short_path(frame.filename)}:{frame.lineno})" if frame else "?"

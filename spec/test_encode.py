@@ -26,6 +26,19 @@ def test_encode_with_corpus_table_case(bpe, request, case):
     runner.run(case, bpe, request)
 
 
+@pytest.mark.claim("encode.order-matters")
+def test_the_same_merges_in_another_order_encode_differently(bpe):
+    """Its own observable: the two abc tables (the worked cases encode-abc-*) give different ids. What each gives
+    is encode.priority-not-longest's, checked by the cases."""
+    tables = {case["id"]: (runner.merges_from(case["input"]["merges"]), case["expected"]["ids"])
+              for case in cases.cases_of("encode", "encode") if case["id"].startswith("encode-abc-")}
+    assert len(tables) == 2
+    (first, want_first), (second, want_second) = tables.values()
+    assert want_first != want_second
+    got_first, got_second = ids_of(bpe.encode("abc", first)), ids_of(bpe.encode("abc", second))
+    assert got_first != got_second, f"both orders of the same merges encode abc as {got_first}"
+
+
 @pytest.mark.claim("encode.lowest-rank")
 @given(strategies.tie_heavy_texts, strategies.tie_heavy_texts, strategies.vocab_sizes)
 def test_encode_equals_oracle(bpe, training_text, text, vocab_size):
