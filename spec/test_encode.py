@@ -43,7 +43,8 @@ def test_the_same_merges_in_another_order_encode_differently(bpe):
 @given(strategies.tie_heavy_texts, strategies.tie_heavy_texts, strategies.vocab_sizes)
 def test_encode_equals_oracle(bpe, training_text, text, vocab_size):
     merges = dict(merges_of(oracle.train(training_text, vocab_size)))
-    assert ids_of(bpe.encode(text, merges)) == oracle.encode(text, merges)
+    expected = oracle.encode(text, merges)  # first: a table the implementation changes is encode.frozen's, not this
+    assert ids_of(bpe.encode(text, dict(merges))) == expected
 
 
 @pytest.mark.claim("merge.left-to-right", "encode.lowest-rank")
@@ -52,7 +53,10 @@ def test_encode_merges_odd_runs_from_the_left(bpe, training_text, text, vocab_si
     """Runs of one letter, odd lengths often: each merge takes them from the left."""
     merges = dict(merges_of(oracle.train(training_text + text, vocab_size)))
     result, expected = ids_of(bpe.encode(text, merges)), oracle.encode(text, merges)
-    from_the_right = result != expected and result == mistakes.encode_merging_from_the_right(text, merges)
+    # confirmed on the plainest run too: an encode that applies, at each position, the first merge in table order
+    # can match the from-the-right replay on some texts while taking aaa from the left (its mistake is the rank)
+    from_the_right = (result != expected and result == mistakes.encode_merging_from_the_right(text, merges)
+                      and ids_of(bpe.encode("aaa", {(97, 97): 256})) == [97, 256])
     with checking("merge.left-to-right" if from_the_right else "encode.lowest-rank"):
         expect_equal(result, expected, "ids" + (" (what merging runs from the right gives)" if from_the_right else ""),
                      merges=merges)

@@ -31,7 +31,7 @@ def test_train_equals_oracle_on_tie_heavy_texts(bpe, text, vocab_size):
         expect_equal(merges, merges_of(oracle.train(text, vocab_size)), "merges")
 
 
-@pytest.mark.claim("train.tie-recorded", "train.ids-from-256", "train.no-early-stop")
+@pytest.mark.claim("train.tie-recorded", "train.ids-from-256", "train.no-early-stop", "bytes.no-normalization")
 @given(st.one_of(strategies.tie_heavy_texts, strategies.unicode_texts), strategies.vocab_sizes)
 def test_each_merge_is_a_most_frequent_pair_whatever_the_tie_rule(bpe, text, vocab_size):
     """Replayed in table order, each merge takes a pair of the highest count then, under the next id."""
@@ -39,17 +39,22 @@ def test_each_merge_is_a_most_frequent_pair_whatever_the_tie_rule(bpe, text, voc
     for claim, problem in (("train.ids-from-256", oracle.valid_training.ids_wrong(merges, vocab_size)),
                            ("train.tie-recorded", oracle.valid_training.not_greedy(text, merges)),
                            ("train.no-early-stop", oracle.valid_training.stopped_early(text, merges, vocab_size))):
-        with checking(claim):
+        normalised = problem is not None and runner.normalisation_explains(text, merges, vocab_size)
+        with checking("bytes.no-normalization" if normalised else claim):
             assert problem is None, problem
 
 
-@pytest.mark.claim("bytes.no-normalization")
+@pytest.mark.claim("bytes.no-normalization", "train.tie-recorded")
 @given(strategies.unnormalized_texts, strategies.vocab_sizes)
 def test_training_learns_the_bytes_as_given_never_normalised(bpe, text, vocab_size):
     """CR, CRLF, decomposed letters and combining marks are bytes like any other: no NFC, no line-end folding."""
     vocab_size = oracle.valid_training.merges_that_cannot_exhaust(text, vocab_size)
-    problem = oracle.valid_training.violation(text, merges_of(bpe.train(text, vocab_size)), vocab_size)
-    assert problem is None, f"{problem} (CR, CRLF, NFD and NFC forms are different bytes: never normalise)"
+    merges = merges_of(bpe.train(text, vocab_size))
+    problem = oracle.valid_training.violation(text, merges, vocab_size)
+    # valid on the normalised text: the trainer normalised; invalid on both: a training claim's failure
+    with checking("bytes.no-normalization" if runner.normalisation_explains(text, merges, vocab_size)
+                  else "train.tie-recorded"):
+        assert problem is None, f"{problem} (CR, CRLF, NFD and NFC forms are different bytes: never normalise)"
 
 
 @pytest.mark.claim("merge.left-to-right", "train.tie-recorded")
@@ -125,6 +130,7 @@ def test_same_merges_under_any_hash_seed(bpe, spawn_implementation):
     # that follows a hash or object order shows here; the CJK characters give many equal counts
     text = ("".join(chr(c) for c in range(0x4E00, 0x4E40)) * 2 + " the cat sat on the mat " * 3
             + " baaaaaaa xcccccc ddddddddd  eeee " * 3)
+    bpe.train(text, 320)  # an error here is the same root cause as elsewhere, with its place in this process
     tables = {}
     for seed in ("0", "1", "42", "random"):
         child = spawn_implementation(env_changes={"PYTHONHASHSEED": seed})
