@@ -24,6 +24,7 @@ td:first-child,th:first-child,td.status{text-align:left}
 .ok{color:#116b2e;font-weight:600}.bad{color:#b3261e;font-weight:600}.todo{color:#7a6400}
 .claim{border-left:4px solid #b3261e;padding:.4rem .9rem;margin:.8rem 0;background:#fbf3f2}
 .claim.stopped{border-color:#c9a400;background:#fdf9e8}
+.claim.resting{border-color:#888;background:#f4f4f4}
 .claim h3{font-size:1rem;margin:.2rem 0;font-family:ui-monospace,monospace}
 .source{color:#555;font-size:.9rem}.level-tag{font-size:.8rem;background:#eee;padding:0 .4rem;border-radius:.3rem}
 pre{background:#fff;border:1px solid #ddd;padding:.5rem;overflow-x:auto;font-size:.85rem;white-space:pre-wrap}
@@ -50,19 +51,32 @@ def _level_table(levels: dict) -> str:
         status = counts["status"]
         rows.append(f'<tr data-level="{escape(level)}"><td>{escape(level)}</td><td>{counts["passed"]}</td>'
                     f'<td>{counts["failed"]}</td><td>{counts["not started"]}</td><td>{counts["not run"]}</td>'
-                    f'<td class="status {STATUS_CLASS.get(status, "")}">{escape(status)}</td></tr>')
+                    f'<td class="status {STATUS_CLASS.get(status, "")}">{escape(status)}{_resting_note(counts)}</td></tr>')
     return ("<table id=\"levels\"><thead><tr><th>level</th><th>passed</th><th>failed</th><th>not started</th>"
             "<th>not run</th><th>status</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
 
 
-def _claim_section(cid: str, claim: dict, stopped: bool = False) -> str:
+def _resting_note(counts: dict) -> str:
+    """How many of a level's failures are on claims "not judged" (they rest on a claim broken in the run)."""
+    resting = counts.get("not judged") or 0
+    return f" ({resting} of them not judged)" if resting else ""
+
+
+def _claim_section(cid: str, claim: dict, stopped: bool = False, resting: bool = False) -> str:
     level = claim.get("level") or "?"
     sources = "; ".join(claim.get("sources") or []) or "project addition"
     failing = claim.get("tests", {}).get("failed", []) or claim.get("tests", {}).get("could not run", [])
-    parts = [f'<section class="claim{" stopped" if stopped else ""}" data-level="{escape(level)}">',
+    kind = " stopped" if stopped else " resting" if resting else ""
+    parts = [f'<section class="claim{kind}" data-level="{escape(level)}">',
              f'<h3>{escape(cid)} <span class="level-tag">{escape(level)}</span></h3>',
              f'<p>{escape(claim.get("statement") or "(not in the ledger)")}</p>',
              f'<p class="source">source: {escape(sources)}</p>']
+    if resting:
+        parts.append(f'<p><strong>not judged: rests on {escape(", ".join(claim.get("rests_on_broken") or []))}, '
+                     f'which is broken</strong></p>')
+    if claim.get("tie_rule_excuse"):
+        parts.append(f'<p class="source">holds only under the {escape(claim["tie_rule_excuse"])} tie rule: a trainer '
+                     f'whose default breaks ties another documented way may fail it</p>')
     if failing:
         names = ", ".join(n.split("::", 1)[-1] for n in failing[:4])
         more = f" and {len(failing) - 4} more" if len(failing) > 4 else ""
@@ -80,6 +94,8 @@ def render(report: dict) -> str:
     failed = sorted(((cid, c) for cid, c in claims.items() if c.get("status") == "failed"),
                     key=lambda kv: rank.get(kv[1].get("level"), len(rank)))
     stopped = [(cid, c) for cid, c in claims.items() if c.get("status") == "could not run"]
+    resting = sorted(((cid, c) for cid, c in claims.items() if c.get("status") == "not judged"),
+                     key=lambda kv: rank.get(kv[1].get("level"), len(rank)))
     title = f"bpe-kata report: {report.get('implementation', '?')}"
     options = "".join(f'<option value="{escape(level)}">{escape(level)}</option>' for level in levels)
     body = [f"<h1>{escape(title)}</h1>",
@@ -101,6 +117,9 @@ def render(report: dict) -> str:
         body.append("</ol>")
     body.append(f'<h2>Claims broken ({len(failed)})</h2>')
     body += [_claim_section(cid, c) for cid, c in failed] or ["<p>None: every claim that ran held.</p>"]
+    if resting:
+        body.append(f"<h2>Claims not judged ({len(resting)}): they rest on a claim broken in this run</h2>")
+        body += [_claim_section(cid, c, resting=True) for cid, c in resting]
     if stopped:
         body.append(f"<h2>Claims whose tests could not run ({len(stopped)})</h2>")
         body += [_claim_section(cid, c, stopped=True) for cid, c in stopped]

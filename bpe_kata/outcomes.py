@@ -52,10 +52,13 @@ class ClaimOutcome(StrEnum):
     NOT_CHECKED = "not checked"
     #: the test stopped at an error before the spec could check (spec/blame.py)
     COULD_NOT_RUN = "could not run"
+    #: a claim's status only, never a test's: a check about it failed, but it rests on a claim broken in the
+    #: same run (the ledger's ``rests_on``), so the failure may be that claim's; not blamed here
+    NOT_JUDGED = "not judged"
 
 
 #: The lists a claim's tests are sorted into (the JSON report's ``claims.*.tests``).
-CLAIM_OUTCOMES: tuple[str, ...] = (*COLUMNS, *ClaimOutcome)
+CLAIM_OUTCOMES: tuple[str, ...] = (*COLUMNS, ClaimOutcome.NOT_CHECKED, ClaimOutcome.COULD_NOT_RUN)
 
 
 class LevelStatus(StrEnum):

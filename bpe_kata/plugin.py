@@ -493,7 +493,7 @@ class KataRun:
             log = self.implementation.child.log_since(self.log_offsets[item.nodeid]).strip()
             if log:
                 rep.sections.append(("implementation stderr", log[-4000:]))
-        not_implemented = rep.failed and call.excinfo is not None and call.excinfo.errisinstance(NotImplementedError)
+        not_implemented = rep.failed and call.excinfo is not None and blame.only_not_implemented(call.excinfo.value)
         if not_implemented and self._started_already(item):
             not_implemented = False  # the level's probe passed: a NotImplementedError now is a failure
             rep.sections.append(("bpe-kata", "NotImplementedError raised by a level whose probe passed: "

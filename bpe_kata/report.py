@@ -13,7 +13,7 @@ from pathlib import Path
 
 import spec
 from spec.blame import BROKEN, ERROR, Verdict
-from spec.ledger import document_keys_in, load_claims
+from spec.ledger import document_keys_in, load_claims, not_judged
 from bpe_kata.levels import ALL_LEVEL_NAMES
 from bpe_kata.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
 from bpe_kata import teaching
@@ -118,12 +118,43 @@ class Results:
                                              -c["count"]))
 
     def broken_claims(self) -> dict[str, str]:
-        """Claim -> how it broke: "assertion" (a check about it failed) or "root cause" (the error most likely breaks it)."""
+        """Claim -> how it broke: "assertion" (a check about it failed) or "root cause" (the error most likely breaks it).
+        Claims "not judged" (resting on another broken claim) are left out: see ``not_judged``."""
+        every = self._every_broken()
+        resting = not_judged(every)
+        return {cid: how for cid, how in every.items() if cid not in resting}
+
+    def not_judged(self) -> dict[str, tuple[str, ...]]:
+        """Claim -> the broken claims it rests on (spec/claims.toml ``rests_on``): a check about it failed, but
+        in the same run a claim its tests also exercise broke, so the failure is not blamed on it."""
+        return not_judged(self._every_broken())
+
+    def _every_broken(self) -> dict[str, str]:
         broken = {cid: "assertion" for cid, r in self.per_claim().items() if r[Outcome.FAILED]}
         for cause in self.root_causes():
             if cause["likely_claim"]:
                 broken.setdefault(cause["likely_claim"], "root cause")
         return broken
+
+    def tie_rule_excuse(self, cid: str) -> str:
+        """The ledger's tie-rule excuse for a failed claim, when every failing check of it was on a table the
+        implementation trained itself (``checking(..., own_training=True)``); else "" (spec tables: no excuse)."""
+        claim = load_claims().get(cid)
+        failed = self.per_claim().get(cid, {}).get(Outcome.FAILED, [])
+        if not claim or not claim.depends_on_tie_rule or not failed:
+            return ""
+        verdicts = [self.verdicts.get(nodeid) for nodeid in failed]
+        return claim.depends_on_tie_rule if all(v is not None and v.own_training for v in verdicts) else ""
+
+    def not_judged_tests(self) -> dict[str, int]:
+        """Level -> its failed tests whose every blamed claim is "not judged" (the level table says how many)."""
+        resting = self.not_judged()
+        counts: dict[str, int] = defaultdict(int)
+        for nodeid, (level, claims, outcome) in self.by_test.items():
+            blamed = self._failed_on(nodeid, claims) if outcome is Outcome.FAILED else ()
+            if level and blamed and all(claim in resting for claim in blamed):
+                counts[level] += 1
+        return dict(counts)
 
 
 _DATA_IN_MESSAGE = re.compile(r"0x[0-9a-fA-F]+|\d+|'[^']*'|\"[^\"]*\"")
@@ -200,9 +231,11 @@ def render_table(results: Results, info: dict) -> list[str]:
     widths = dict(zip(COLUMNS, (8, 8, 13, 9)))
     header = f"{'level':<11}" + "".join(f"{column:>{width}}" for column, width in widths.items()) + "   status"
     lines += [header, "-" * len(header)]
+    resting = results.not_judged_tests()
     for level, counts in results.per_level().items():
+        note = f" ({resting[level]} of them not judged)" if resting.get(level) else ""
         lines.append(f"{level:<11}" + "".join(f"{counts[column]:>{width}}" for column, width in widths.items())
-                     + f"   {level_status(counts)}")
+                     + f"   {level_status(counts)}{note}")
     lines += _render_failures(results)
     lines += _render_skip_reasons(results)
     lines += _render_document_keys(results)
@@ -231,7 +264,8 @@ def _render_failures(results: Results) -> list[str]:
                          f"level(s): {', '.join(cause['levels'])}")
             if likely:
                 lines.append(f"      most likely breaks {likely}: {statement}")
-    broken = {cid: r for cid, r in per_claim.items() if r[Outcome.FAILED]}
+    resting = results.not_judged()
+    broken = {cid: r for cid, r in per_claim.items() if r[Outcome.FAILED] and cid not in resting}
     if broken:
         lines += ["", f"claims broken ({len(broken)}): an assertion about them failed"]
         for cid, r in sorted(broken.items(), key=lambda kv: _level_rank(_claim_level(kv[0]))):
@@ -240,8 +274,9 @@ def _render_failures(results: Results) -> list[str]:
             sources = "; ".join(claim.sources) if claim and claim.sources else "project addition"
             lines.append(f"  {cid}: {statement}")
             lines.append(f"      source: {sources}")
-            if claim and claim.depends_on_tie_rule:
-                lines.append(f"      holds only under the {claim.depends_on_tie_rule} tie rule: "
+            excuse = results.tie_rule_excuse(cid)
+            if excuse:
+                lines.append(f"      holds only under the {excuse} tie rule: "
                              "a trainer whose default breaks ties another documented way may fail it")
             failed = r[Outcome.FAILED]
             lines.append(f"      failing tests: {', '.join(n.split('::', 1)[-1] for n in failed[:4])}"
@@ -250,9 +285,14 @@ def _render_failures(results: Results) -> list[str]:
             if first:
                 lines.append("      first failure:")
                 lines += _indented(first, "        ")
+    if resting:
+        lines += ["", f"claims not judged ({len(resting)}): a check about them failed, but they rest on a claim "
+                      "broken in this run; fix that one first"]
+        for cid in sorted(resting, key=lambda c: _level_rank(_claim_level(c))):
+            lines.append(f"  {cid}: not judged: rests on {', '.join(resting[cid])}, which is broken")
     likely = {cause["likely_claim"] for cause in causes}
     stopped = {cid: r for cid, r in per_claim.items()
-               if r[ClaimOutcome.COULD_NOT_RUN] and not r[Outcome.FAILED] and cid not in likely}
+               if r[ClaimOutcome.COULD_NOT_RUN] and not r[Outcome.FAILED] and cid not in likely and cid not in resting}
     if stopped:
         lines += ["", f"claims whose tests could not run because of an earlier error ({len(stopped)}; see root causes):"]
         by_level: dict[str, list[str]] = defaultdict(list)
@@ -293,19 +333,24 @@ def _render_document_keys(results: Results) -> list[str]:
 
 def as_json(results: Results, info: dict) -> dict:
     ledger = load_claims()
-    levels = {level: {**counts, "status": level_status(counts)} for level, counts in results.per_level().items()}
+    resting_tests = results.not_judged_tests()
+    levels = {level: {**counts, "status": level_status(counts), ClaimOutcome.NOT_JUDGED: resting_tests.get(level, 0)}
+              for level, counts in results.per_level().items()}
     claims = {}
-    broken = results.broken_claims()
+    broken, resting = results.broken_claims(), results.not_judged()
     for cid, r in results.per_claim().items():
         claim = ledger.get(cid)
-        claims[cid] = {"status": claim_status(cid, r, broken), "level": claim.level if claim else None,
+        claims[cid] = {"status": claim_status(cid, r, broken, resting), "level": claim.level if claim else None,
                        "statement": claim.statement if claim else None,
                        "sources": list(claim.sources) if claim else [],
                        "depends_on_tie_rule": claim.depends_on_tie_rule or None if claim else None,
                        "tests": {k: v for k, v in r.items() if v}}
         if cid in broken:
             claims[cid]["broken_by"] = broken[cid]
+        if cid in resting:
+            claims[cid]["rests_on_broken"] = list(resting[cid])
         if r[Outcome.FAILED]:
+            claims[cid]["tie_rule_excuse"] = results.tie_rule_excuse(cid) or None
             claims[cid]["first_failure"] = results.failures.get(r[Outcome.FAILED][0], "")
     reasons = {level: list(r) for level, r in results.reasons.items()}
     return {**info, "levels": levels, "root_causes": results.root_causes(), "claims": claims,
@@ -315,10 +360,14 @@ def as_json(results: Results, info: dict) -> dict:
             "document_keys": document_keys_in(claims)}
 
 
-def claim_status(cid: str, outcomes: dict[str, list[str]], broken: dict[str, str]) -> str:
-    """failed (an assertion broke it, or it is the likely claim of a root cause), then could not run, passed, ..."""
+def claim_status(cid: str, outcomes: dict[str, list[str]], broken: dict[str, str],
+                 resting: dict[str, tuple[str, ...]] | None = None) -> str:
+    """failed (an assertion broke it, or it is the likely claim of a root cause), not judged (it would be failed,
+    but rests on a claim broken in the run), then could not run, passed, ..."""
     if cid in broken:
         return Outcome.FAILED
+    if resting and cid in resting:
+        return ClaimOutcome.NOT_JUDGED
     for status in (ClaimOutcome.COULD_NOT_RUN, Outcome.PASSED, Outcome.NOT_STARTED, Outcome.NOT_RUN):
         if outcomes[status]:
             return status

@@ -62,7 +62,7 @@ def test_decode_needs_only_the_vocabulary(bpe):
     assert bpe.decode([256, 160, 300], vocab) == "你ok"
 
 
-@pytest.mark.claim("decode.vocab-order")
+@pytest.mark.claim("decode.unknown-id")
 @pytest.mark.parametrize("ids, merges", [([97, 4242], {(97, 97): 256}), ([4242], None)],
                          ids=["after-a-known-id", "empty-vocabulary"])
 def test_unknown_id_is_a_clear_error_naming_it(bpe, ids, merges):

@@ -76,7 +76,7 @@ def first_counted(require_feature) -> None:
 def test_the_default_rule_is_first_counted(bpe, first_counted, text, vocab_size):
     """Leaving tie_rule out is naming first-counted: a trainer with another default fails this claim only."""
     default = merges_of(bpe.train(text, vocab_size))
-    with checking("train.tie-first-counted"):
+    with checking("train.tie-first-counted", own_training=True):
         named = merges_of(bpe.train(text, vocab_size, tie_rule="first-counted"))
         expect_equal(default, named, "merges without tie_rule against tie_rule='first-counted'")
         expect_equal(default, merges_of(oracle.train(text, vocab_size)), "merges")
@@ -95,3 +95,26 @@ def test_an_unknown_rule_is_a_value_error_naming_the_known_ones(bpe, known_rules
         bpe.train("aaabdaaabac", 259, tie_rule=name)
     message = str(raised.value)
     assert known_rules and all(rule in message for rule in known_rules), message
+
+
+def _tables_by_text() -> dict[str, dict[str, tuple[int, list]]]:
+    """The worked tie cases, by text: rule -> (vocab_size, expected table as [left, right, id] rows)."""
+    found: dict[str, dict[str, tuple[int, list]]] = {}
+    for case in cases.cases_of("ties", "train"):
+        given = case["input"]
+        found.setdefault(given["text"], {})[given["tie_rule"]] = (given["vocab_size"], case["expected"]["merges"])
+    return found
+
+
+@pytest.mark.claim("ties.disagree")
+@pytest.mark.parametrize("text", sorted(_tables_by_text()))
+def test_the_rules_disagree_where_the_worked_cases_say(bpe, known_rules, text):
+    """Its own observable: which rules give the same table on the text, and which do not (each rule's table
+    itself is its own claim's, in the worked cases). Only the rules the implementation has are compared."""
+    expected = _tables_by_text()[text]
+    rules = [rule for rule in known_rules if rule in expected]
+    tables = {rule: merges_of(bpe.train(text, expected[rule][0], tie_rule=rule)) for rule in rules}
+    pairs = [(a, b) for i, a in enumerate(rules) for b in rules[i + 1:]]
+    agree = {f"{a} = {b}": tables[a] == tables[b] for a, b in pairs}
+    want = {f"{a} = {b}": expected[a][1] == expected[b][1] for a, b in pairs}
+    expect_equal(agree, want, "which rules give the same table")

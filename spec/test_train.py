@@ -27,29 +27,35 @@ def test_train_equals_oracle_on_tie_heavy_texts(bpe, text, vocab_size):
         assert [idx for _, idx in merges] == list(range(256, 256 + len(merges)))
     with checking("train.tie-recorded"):
         assert oracle.valid_training.not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
-    with checking("train.tie-first-counted"):
+    with checking("train.tie-first-counted", own_training=True):
         expect_equal(merges, merges_of(oracle.train(text, vocab_size)), "merges")
 
 
-@pytest.mark.claim("train.tie-recorded", "train.ids-from-256", "train.no-early-stop")
+@pytest.mark.claim("train.tie-recorded", "train.ids-from-256", "train.no-early-stop", "bytes.no-normalization")
 @given(st.one_of(strategies.tie_heavy_texts, strategies.unicode_texts), strategies.vocab_sizes)
 def test_each_merge_is_a_most_frequent_pair_whatever_the_tie_rule(bpe, text, vocab_size):
     """Replayed in table order, each merge takes a pair of the highest count then, under the next id."""
     merges = merges_of(bpe.train(text, vocab_size))
+    not_greedy = oracle.valid_training.not_greedy(text, merges)
+    # an early stop is judged on a table replayed in a right order only: in a wrong one it means nothing
+    early = oracle.valid_training.stopped_early(text, merges, vocab_size) if not_greedy is None else None
     for claim, problem in (("train.ids-from-256", oracle.valid_training.ids_wrong(merges, vocab_size)),
-                           ("train.tie-recorded", oracle.valid_training.not_greedy(text, merges)),
-                           ("train.no-early-stop", oracle.valid_training.stopped_early(text, merges, vocab_size))):
-        with checking(claim):
+                           ("train.tie-recorded", not_greedy), ("train.no-early-stop", early)):
+        normalised = problem is not None and runner.normalisation_explains(text, merges, vocab_size)
+        with checking("bytes.no-normalization" if normalised else claim):
             assert problem is None, problem
 
 
-@pytest.mark.claim("bytes.no-normalization")
+@pytest.mark.claim("bytes.no-normalization", "train.tie-recorded", "train.ids-from-256", "train.no-early-stop")
 @given(strategies.unnormalized_texts, strategies.vocab_sizes)
 def test_training_learns_the_bytes_as_given_never_normalised(bpe, text, vocab_size):
     """CR, CRLF, decomposed letters and combining marks are bytes like any other: no NFC, no line-end folding."""
     vocab_size = oracle.valid_training.merges_that_cannot_exhaust(text, vocab_size)
-    problem = oracle.valid_training.violation(text, merges_of(bpe.train(text, vocab_size)), vocab_size)
-    assert problem is None, f"{problem} (CR, CRLF, NFD and NFC forms are different bytes: never normalise)"
+    merges = merges_of(bpe.train(text, vocab_size))
+    problem = oracle.valid_training.violation(text, merges, vocab_size)
+    # valid on the normalised text: the trainer normalised; invalid on both: a training claim's failure
+    with checking(runner.training_claim(text, merges, vocab_size)):
+        assert problem is None, f"{problem} (CR, CRLF, NFD and NFC forms are different bytes: never normalise)"
 
 
 @pytest.mark.claim("merge.left-to-right", "train.tie-recorded")
@@ -59,12 +65,15 @@ def test_training_merges_odd_runs_from_the_left(bpe, text, vocab_size):
     vocab_size = oracle.valid_training.merges_that_cannot_exhaust(text, vocab_size)
     merges = merges_of(bpe.train(text, vocab_size))
     problem = oracle.valid_training.not_greedy(text, merges)
-    from_the_right = problem is not None and oracle.valid_training.not_greedy(text, merges, merge=mistakes.merge_from_the_right) is None
+    # confirmed on the plainest run: a trainer that merges from the right learns (a, aa) from aaa, not (aa, a)
+    from_the_right = (problem is not None
+                      and oracle.valid_training.not_greedy(text, merges, merge=mistakes.merge_from_the_right) is None
+                      and merges_of(bpe.train("aaa", 258)) == [((97, 97), 256), ((97, 256), 257)])
     with checking("merge.left-to-right" if from_the_right else "train.tie-recorded"):
         assert problem is None, problem + (" (it is what merging runs from the right gives)" if from_the_right else "")
 
 
-@pytest.mark.claim("train.ids-from-256", "train.tie-recorded")
+@pytest.mark.claim("train.ids-from-256", "train.tie-recorded", "bytes.no-normalization")
 @given(strategies.mixed_texts, strategies.vocab_sizes)
 def test_ids_are_consecutive_from_256_in_training_order(bpe, text, vocab_size):
     merges = merges_of(bpe.train(text, vocab_size))
@@ -72,7 +81,8 @@ def test_ids_are_consecutive_from_256_in_training_order(bpe, text, vocab_size):
     with checking("train.ids-from-256"):
         assert ids == list(range(256, 256 + len(ids)))
         assert len(ids) <= vocab_size - 256
-    with checking("train.tie-recorded"):
+    normalised = runner.normalisation_explains(text, merges, vocab_size)  # valid only on the normalised text
+    with checking("bytes.no-normalization" if normalised else "train.tie-recorded"):
         assert oracle.valid_training.not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
 
 
@@ -80,6 +90,8 @@ def test_ids_are_consecutive_from_256_in_training_order(bpe, text, vocab_size):
 @given(strategies.mixed_texts, strategies.vocab_sizes)
 def test_merges_stop_only_when_asked_or_when_no_pair_is_left(bpe, text, vocab_size):
     merges = merges_of(bpe.train(text, vocab_size))  # an exception here is train.exhausted's root cause
+    if oracle.valid_training.not_greedy(text, merges) is not None:
+        return  # replayed in a wrong order, the ids left mean nothing: train.tie-recorded's failure, checked elsewhere
     left = len(oracle.core.train_sequence(text, dict(merges)))
     with checking("train.no-early-stop"):
         assert len(merges) == vocab_size - 256 or left < 2, f"{len(merges)} merges of {vocab_size - 256}, {left} ids left"
@@ -113,15 +125,20 @@ def test_typographic_punctuation_rediscovers_utf8_lead_bytes(bpe):
     assert (0xE2, 0x80) in first
 
 
-@pytest.mark.claim("train.deterministic", "train.tie-recorded")
+@pytest.mark.claim("train.deterministic", "train.tie-recorded", "train.ids-from-256", "train.no-early-stop",
+                   "bytes.no-normalization")
 def test_same_merges_under_any_hash_seed(bpe, spawn_implementation):
-    """Fresh processes under different hash seeds train the same table as each other.
+    """Fresh processes under different hash seeds train the same table as each other, on a text with runs.
 
     The runs are compared with each other, not with the oracle: a trainer with another
     (deterministic) tie rule is still deterministic. Results travel on the protocol, so
     the implementation may print what it likes.
     """
-    text = "".join(chr(c) for c in range(0x4E00, 0x4E40)) * 2 + " the cat sat on the mat " * 3
+    # runs of one symbol (some starting at an odd position) make overlapping occurrences, so an overlap rule
+    # that follows a hash or object order shows here; the CJK characters give many equal counts
+    text = ("".join(chr(c) for c in range(0x4E00, 0x4E40)) * 2 + " the cat sat on the mat " * 3
+            + " baaaaaaa xcccccc ddddddddd  eeee " * 3)
+    bpe.train(text, 320)  # an error here is the same root cause as elsewhere, with its place in this process
     tables = {}
     for seed in ("0", "1", "42", "random"):
         child = spawn_implementation(env_changes={"PYTHONHASHSEED": seed})
@@ -131,8 +148,8 @@ def test_same_merges_under_any_hash_seed(bpe, spawn_implementation):
     differing = [seed for seed, table in tables.items() if table != first]
     with checking("train.deterministic"):
         assert not differing, f"PYTHONHASHSEED={differing[0]} trains another table than PYTHONHASHSEED=0"
-    with checking("train.tie-recorded"):  # valid BPE under whatever tie rule the trainer uses
-        problem = oracle.valid_training.violation(text, first, 320)
+    problem = oracle.valid_training.violation(text, first, 320)  # valid BPE under whatever tie rule it uses
+    with checking(runner.training_claim(text, first, 320)):
         assert problem is None, problem
 
 

@@ -132,3 +132,38 @@ def test_checks_of_files_beside_the_repository_are_left_out_where_they_are_absen
     assert "test_every_inventory_claim_is_in_the_ledger" not in output and "test_statements_are_in_our_own_words" not in output
     assert "test_ledger_entries_are_well_formed" in output and "2 deselected" in output
     assert "note: ../shared/CLAIMS.md, ../shared/seeds absent beside the repository" in output
+
+
+def test_prerequisites_name_only_known_claims_and_form_no_cycle():
+    """``rests_on``: each entry names a claim or a pattern matching some; following them never comes back."""
+    from spec.ledger import prerequisite_cycle, prerequisites, unknown_prerequisites
+
+    assert unknown_prerequisites() == {}
+    assert prerequisite_cycle(prerequisites()) is None
+    assert prerequisites()["train.tie-first-counted"], "the training claims rest on pairs and merge"
+    assert "merge.left-to-right" in prerequisites()["train.tie-recorded"]
+
+
+def test_the_cycle_check_finds_a_cycle_and_unknown_names(tmp_path):
+    from spec.ledger import load_claims, prerequisite_cycle, prerequisites, unknown_prerequisites
+
+    assert prerequisite_cycle({"a": ("b",), "b": ("c",), "c": ("a",)}) == ["a", "b", "c", "a"]
+    assert prerequisite_cycle({"a": ("b",), "b": ()}) is None
+    ledger = tmp_path / "claims.toml"
+    ledger.write_text('[documents]\nd9 = "A document"\n'
+                      '[[claim]]\nid = "x.one"\nlevel = "bytes"\nkind = "contract"\nstatement = "s"\nrests_on = ["x.*", "y.gone"]\n'
+                      '[[claim]]\nid = "x.two"\nlevel = "bytes"\nkind = "contract"\nstatement = "s"\nrests_on = ["x.one"]\n',
+                      encoding="utf-8")
+    assert set(load_claims(ledger)) == {"x.one", "x.two"}
+    assert unknown_prerequisites(ledger) == {"x.one": ["y.gone"]}
+    assert prerequisites(ledger)["x.one"] == ("x.two",)  # a pattern never makes a claim rest on itself
+    assert prerequisite_cycle(prerequisites(ledger)) == ["x.one", "x.two", "x.one"]
+
+
+def test_a_claim_resting_on_a_broken_one_is_not_judged_and_the_root_stays_broken():
+    from spec.ledger import not_judged
+
+    graph = {"m": (), "t": ("m",), "r": ("t",), "e": ()}
+    assert not_judged({"m", "t", "r", "e"}, graph) == {"t": ("m",), "r": ("m",)}
+    assert not_judged({"r"}, graph) == {}  # nothing below it broke: it is judged
+    assert not_judged({"t", "r"}, graph) == {"r": ("t",)}

@@ -24,3 +24,30 @@ def rehome(func: Callable[..., Any], namespace: dict[str, Any]) -> Callable[...,
     clone.__annotations__ = dict(func.__annotations__)
     clone.__module__ = namespace.get("__name__", func.__module__)
     return clone
+
+
+def oracle_with(namespace: dict[str, Any]) -> dict[str, Any]:
+    """The whole contract of ``spec.oracle`` (every level), with the core helpers ``namespace`` defines
+    (``merge``, ``get_stats``, ``most_frequent``, ``utf8``, or the trainer's ``train_pieces``) put in place
+    everywhere the oracle calls them: the production ``train`` (with ``pattern`` and ``tie_rule``), the core's
+    and the chunks' encode, and special's ``encode``. A probe (one change to the oracle) calls
+    ``globals().update(oracle_with(globals()))``: its mistake then reaches every level, as a learner's would.
+    """
+    from spec import oracle
+    from spec.oracle import chunks, core, special, ties
+
+    helpers = {name: namespace.get(name, getattr(core, name)) for name in ("get_stats", "merge", "most_frequent", "utf8")}
+    core_encode = rehome(core.encode, helpers)
+    core_train = rehome(core.train, helpers)
+    core_shim = types.SimpleNamespace(**{**vars(core), **helpers, "encode": core_encode, "train": core_train})
+    train_pieces = namespace.get("train_pieces") or rehome(ties.train_pieces, {"merge": helpers["merge"]})
+    ties_shim = types.SimpleNamespace(**{**vars(ties), "train_pieces": train_pieces})
+    encode_chunks = rehome(chunks.encode_chunks, {"core": core_shim})
+    chunks_shim = types.SimpleNamespace(**{**vars(chunks), "encode_chunks": encode_chunks})
+    return {
+        "get_stats": helpers["get_stats"], "merge": helpers["merge"],
+        "train": rehome(oracle.train, {"ties": ties_shim, "core": core_shim, "chunks": chunks_shim}),
+        "encode": rehome(special.encode, {"core": core_shim, "encode_chunks": encode_chunks}),
+        "build_vocab": special.build_vocab, "decode": core.decode, "save": oracle.save, "load": oracle.load,
+        "StreamDecoder": oracle.StreamDecoder, "train_words": oracle.train_words, "segment_word": oracle.segment_word,
+    }
