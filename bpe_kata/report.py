@@ -163,7 +163,7 @@ _DATA_IN_MESSAGE = re.compile(r"0x[0-9a-fA-F]+|\d+|'[^']*'|\"[^\"]*\"")
 def _cause_key(verdict: Verdict) -> tuple[str, ...]:
     """One root cause: the same exception type, raised at the same place, from the same call.
 
-    The place is the implementation's own line with its own callers (spec/frames.py), so one helper
+    The place is the implementation's own line with its own callers (bpe_kata/frames.py), so one helper
     raising for two bugs, called from two lines, is two causes; errors at one place and call differ
     in their data only (a strict decode meets several bytes), and the cause lists every message.
     Where the place says nothing (``?``: a child that sends no frame, or only the line its message

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bpe_kata import protocol
 from bpe_kata.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
-from spec import frames
+from bpe_kata import frames
 
 #: The server's own files: never the implementation's frame.
 SERVER_FILES = frozenset(str(Path(__file__).resolve().parent / name) for name in ("server.py", "protocol.py"))

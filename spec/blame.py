@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from spec import frames
+from bpe_kata import frames
 
 _BLAMED = "_bpe_kata_claims"
 _OWN_TRAINING = "_bpe_kata_own_training"
@@ -163,7 +163,7 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
 
 
 def _origin(error: BaseException, root: Path | None) -> tuple[str, str, str | None]:
-    """The call, exception type and place (spec/frames.py): from the child's error response in isolated
+    """The call, exception type and place (bpe_kata/frames.py): from the child's error response in isolated
     runs (its optional type and frame), else past any adapter in process; None: the innermost frame."""
     remote = getattr(error, "bpe_kata_call", None)
     if remote is not None:
