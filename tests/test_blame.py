@@ -202,7 +202,7 @@ def _results(*tests):
 
     results = Results()
     for nodeid, level, claims, blamed, own in tests:
-        verdict = None if blamed is None else blame.Verdict(blame.BROKEN, blamed, "", "", "expected x got y", own)
+        verdict = None if blamed is None else blame.Verdict(blame.BROKEN, blamed, "", "", "expected x got y", own_training=own)
         results.record(_Report(nodeid, blamed is not None), Outcome.PASSED if blamed is None else Outcome.FAILED,
                        level, claims, verdict)
     return results
