@@ -13,10 +13,26 @@ from pathlib import Path
 
 import spec
 from spec.blame import BROKEN, ERROR, Verdict
-from spec.ledger import document_keys_in, load_claims, not_judged
+from spec.ledger import document_keys_in, load_claims, not_judged, prerequisites
 from bpe_kata.levels import ALL_LEVEL_NAMES
 from bpe_kata.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
 from bpe_kata import teaching
+
+#: The implementation's calls each core level's claims are about. An error raised in another call (a crash
+#: in train while a decode test builds its table) says nothing about them: it is never read as breaking one
+#: of them, nor as the error of a prerequisite they rest on. Levels not named here: any call may.
+LEVEL_CALLS: dict[str, tuple[str, ...]] = {
+    "bytes": ("encode",), "pairs": ("get_stats",), "merge": ("merge",), "train": ("train",),
+    "decode": ("build_vocab", "decode"), "encode": ("encode",),
+}
+
+
+def about_call(claim: str, call: str) -> bool:
+    """An error raised in ``call`` may break ``claim``: its level is about that call (or says nothing)."""
+    entry = load_claims().get(claim)
+    calls = LEVEL_CALLS.get(entry.level) if entry is not None else None
+    return not call or calls is None or call in calls
+
 
 #: Of a level's "not started" tests, those whose level is started but lacks an optional feature (a tie rule).
 FEATURE_NOT_STARTED = "of which a feature not started"
@@ -113,7 +129,7 @@ class Results:
             messages = list(dict.fromkeys(self.verdicts[t].root_cause for t in tests))
             causes.append({"exception": first.root_cause, "messages": messages, "where": first.where, "call": first.call,
                            "count": len(tests), "levels": levels,
-                           "likely_claim": _likely_claim(tests, self.by_test, per_claim), "tests": tests})
+                           "likely_claim": _likely_claim(tests, self.by_test, per_claim, first.call), "tests": tests})
         return sorted(causes, key=lambda c: (_level_rank(c["levels"][0]) if c["levels"] else len(ALL_LEVEL_NAMES),
                                              -c["count"]))
 
@@ -121,13 +137,50 @@ class Results:
         """Claim -> how it broke: "assertion" (a check about it failed) or "root cause" (the error most likely breaks it).
         Claims "not judged" (resting on another broken claim) are left out: see ``not_judged``."""
         every = self._every_broken()
-        resting = not_judged(every)
+        resting = self.not_judged()
         return {cid: how for cid, how in every.items() if cid not in resting}
 
     def not_judged(self) -> dict[str, tuple[str, ...]]:
         """Claim -> the broken claims it rests on (spec/claims.toml ``rests_on``): a check about it failed, but
-        in the same run a claim its tests also exercise broke, so the failure is not blamed on it."""
-        return not_judged(self._every_broken())
+        in the same run a claim its tests also exercise broke, so the failure is not blamed on it.
+
+        The ledger says which claims a claim's tests may exercise; the run says whether the failing ones did.
+        A failed assertion may be the prerequisite's doing (a structural bug is blamed once). An error is
+        the prerequisite's only when it was raised in the call the prerequisite is about, or in a test of
+        the prerequisite too: an encode that raises on surrogates without any training does not rest on a
+        trainer that crashes once no pair is left. A claim with one error no prerequisite explains is judged."""
+        every = self._every_broken()
+        candidates = not_judged(every)
+        if not candidates:
+            return candidates
+        graph = prerequisites()
+        causes = self.root_causes()
+
+        def below(cid: str) -> set[str]:
+            found, todo = set(), list(graph.get(cid, ()))
+            while todo:
+                other = todo.pop()
+                if other not in found:
+                    found.add(other)
+                    todo.extend(graph.get(other, ()))
+            return found & set(every)
+
+        def explains(other: str, cause: dict) -> bool:
+            return (about_call(other, cause["call"]) and LEVEL_CALLS.get(_claim_level(other) or "") is not None
+                    or any(other in self.by_test[t][1] for t in cause["tests"]))
+
+        explaining: dict[str, set[str]] = {}
+        for cid in candidates:
+            under = below(cid)
+            own = [cause for cause in causes if cause["likely_claim"] == cid]
+            if all(any(explains(other, cause) for other in under) for cause in own):
+                explaining[cid] = ({other for other in under if all(explains(other, c) for c in own)} or under)
+        order = {cid: i for i, cid in enumerate(graph)}
+        result = {}
+        for cid, under in explaining.items():
+            shown = sorted(under - set(explaining), key=lambda c: order.get(c, len(order)))
+            result[cid] = tuple(shown or sorted(under, key=lambda c: order.get(c, len(order))))
+        return result
 
     def _every_broken(self) -> dict[str, str]:
         broken = {cid: "assertion" for cid, r in self.per_claim().items() if r[Outcome.FAILED]}
@@ -178,15 +231,19 @@ def _level_rank(level: str | None) -> int:
     return ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES)
 
 
-def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str, list[str]]]) -> str | None:
+def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str, list[str]]],
+                  call: str = "") -> str | None:
     """The claim this error most likely breaks: the one it explains best, scored as the share of the claim's
     run tests it explains times their number (a share of one from a claim's single test is weaker evidence
-    than a share of one over four tests); ties go to the lowest level, then to ledger order."""
+    than a share of one over four tests); ties go to the lowest level, then to ledger order. Only claims
+    about the call that raised (``about_call``): a crash in train while a decode test builds its table
+    breaks no decode claim, and when no claim of its tests is about that call, there is none."""
     ledger_order = {cid: i for i, cid in enumerate(load_claims())}
     explained: dict[str, int] = defaultdict(int)
     for nodeid in tests:
         for claim in by_test[nodeid][1]:
-            explained[claim] += 1
+            if about_call(claim, call):
+                explained[claim] += 1
     if not explained:
         return None
 
