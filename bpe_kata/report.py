@@ -26,6 +26,9 @@ LEVEL_CALLS: dict[str, tuple[str, ...]] = {
     "decode": ("build_vocab", "decode"), "encode": ("encode",),
 }
 
+#: The operations an operation is built on (spec/CONTRACT.md): a table train learned carries its merges' defects.
+BUILT_ON: dict[str, tuple[str, ...]] = {"train": ("train", "get_stats", "merge"), "encode": ("encode", "get_stats", "merge")}
+
 
 def about_call(claim: str, call: str) -> bool:
     """An error raised in ``call`` may break ``claim``: its level is about that call (or says nothing)."""
@@ -145,10 +148,12 @@ class Results:
         in the same run a claim its tests also exercise broke, so the failure is not blamed on it.
 
         The ledger says which claims a claim's tests may exercise; the run says whether the failing ones did.
-        A failed assertion may be the prerequisite's doing (a structural bug is blamed once). An error is
-        the prerequisite's only when it was raised in the call the prerequisite is about, or in a test of
-        the prerequisite too: an encode that raises on surrogates without any training does not rest on a
-        trainer that crashes once no pair is left. A claim with one error no prerequisite explains is judged."""
+        A failed check may be the prerequisite's doing (a structural bug is blamed once) when its test called
+        the operation the prerequisite is about or one built on it (bpe_kata/recording.py). An error is the
+        prerequisite's only when it was raised in that call, in a test of the prerequisite too, or after the
+        test called another operation built on it: an encode that raises on surrogates without any training
+        does not rest on a trainer that crashes once no pair is left, nor a crash inside train on a get_stats
+        that orders its counts otherwise. A claim with one failure no prerequisite explains is judged."""
         every = self._every_broken()
         candidates = not_judged(every)
         if not candidates:
@@ -166,15 +171,31 @@ class Results:
             return found & set(every)
 
         def explains(other: str, cause: dict) -> bool:
-            return (about_call(other, cause["call"]) and LEVEL_CALLS.get(_claim_level(other) or "") is not None
-                    or any(other in self.by_test[t][1] for t in cause["tests"]))
+            """The error may be ``other``'s: raised in the call ``other`` is about, in a test of ``other`` too, or
+            after the test called another operation built on that call (a table its train learned)."""
+            about = LEVEL_CALLS.get(_claim_level(other) or "")
+            if about_call(other, cause["call"]) or any(other in self.by_test[t][1] for t in cause["tests"]):
+                return True
+            return any(op != cause["call"] and set(BUILT_ON.get(op, (op,))) & set(about or ())
+                       for t in cause["tests"] for op in self.verdicts[t].calls)
 
+        def checked_after(other: str, nodeid: str) -> bool:
+            """A failed check may be ``other``'s: the test called the operation ``other`` is about, or one built
+            on it (train on get_stats and merge), or the run does not say which it called."""
+            about = LEVEL_CALLS.get(_claim_level(other) or "")
+            verdict = self.verdicts.get(nodeid)
+            if about is None or verdict is None or not verdict.calls:
+                return True
+            return any(set(BUILT_ON.get(op, (op,))) & set(about) for op in verdict.calls)
+
+        per_claim = self.per_claim()
         explaining: dict[str, set[str]] = {}
         for cid in candidates:
             under = below(cid)
-            own = [cause for cause in causes if cause["likely_claim"] == cid]
-            if all(any(explains(other, cause) for other in under) for cause in own):
-                explaining[cid] = ({other for other in under if all(explains(other, c) for c in own)} or under)
+            evidence = [lambda other, t=t: checked_after(other, t) for t in per_claim.get(cid, {}).get(Outcome.FAILED, [])]
+            evidence += [lambda other, c=c: explains(other, c) for c in causes if c["likely_claim"] == cid]
+            if all(any(seen(other) for other in under) for seen in evidence):
+                explaining[cid] = {other for other in under if all(seen(other) for seen in evidence)} or under
         order = {cid: i for i, cid in enumerate(graph)}
         result = {}
         for cid, under in explaining.items():

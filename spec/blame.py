@@ -27,7 +27,7 @@ _BLAMED = "_bpe_kata_claims"
 _OWN_TRAINING = "_bpe_kata_own_training"
 SPEC_DIR = Path(__file__).resolve().parent
 #: Isolated runs: the protocol client raises what the child answered; it is not the implementation's code.
-CLIENT_FILES = tuple(str(SPEC_DIR.parent / "bpe_kata" / name) for name in ("isolated.py", "protocol.py"))
+CLIENT_FILES = tuple(str(SPEC_DIR.parent / "bpe_kata" / name) for name in ("isolated.py", "protocol.py", "recording.py"))
 LIBRARY_DIRS = tuple(
     str(Path(p).resolve()) for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
 )
@@ -68,6 +68,8 @@ class Verdict:
     where: str  # for ERROR: "function (file:line)" of the innermost frame of the code under test
     detail: str  # what the report shows: the assertion's expected vs actual, or the exception
     call: str = ""  # for ERROR: the implementation's function the spec called (the protocol's op)
+    #: the implementation's operations the test called before it failed, in order (bpe_kata/recording.py)
+    calls: tuple[str, ...] = ()
     #: for BROKEN: the failing check was on a table the implementation trained with its default tie rule
     own_training: bool = False
 
@@ -78,7 +80,8 @@ class Verdict:
     def from_json(cls, text: str) -> Verdict:
         data = json.loads(text)
         return cls(data["kind"], tuple(data["blamed"]), data["root_cause"], data["where"], data["detail"],
-                   call=data.get("call", ""), own_training=bool(data.get("own_training", False)))
+                   call=data.get("call", ""), own_training=bool(data.get("own_training", False)),
+                   calls=tuple(data.get("calls", ())))
 
 
 def leaves(error: BaseException) -> list[BaseException]:
