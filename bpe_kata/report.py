@@ -170,23 +170,35 @@ class Results:
                     todo.extend(graph.get(other, ()))
             return found & set(every)
 
+        def about(other: str) -> set[str] | None:
+            """The calls ``other``'s failure is about: for a claim only an error breaks, the calls that raised
+            (an exhaustion crash in train, whatever the claim's level); else its level's (None: any call)."""
+            if every.get(other) == "root cause":
+                raised = {c["call"] for c in causes if c["likely_claim"] == other}
+                if raised and all(raised):
+                    return raised
+            calls = LEVEL_CALLS.get(_claim_level(other) or "")
+            return set(calls) if calls is not None else None
+
         def explains(other: str, cause: dict) -> bool:
             """The error may be ``other``'s: raised in the call ``other`` is about, in a test of ``other`` too, or
             after the test called another operation built on that call (a table its train learned)."""
-            about = LEVEL_CALLS.get(_claim_level(other) or "")
-            if about_call(other, cause["call"]) or any(other in self.by_test[t][1] for t in cause["tests"]):
+            calls = about(other)
+            if calls is None or not cause["call"] or cause["call"] in calls:
                 return True
-            return any(op != cause["call"] and set(BUILT_ON.get(op, (op,))) & set(about or ())
+            if any(other in self.by_test[t][1] for t in cause["tests"]):
+                return True
+            return any(op != cause["call"] and set(BUILT_ON.get(op, (op,))) & calls
                        for t in cause["tests"] for op in self.verdicts[t].calls)
 
         def checked_after(other: str, nodeid: str) -> bool:
             """A failed check may be ``other``'s: the test called the operation ``other`` is about, or one built
             on it (train on get_stats and merge), or the run does not say which it called."""
-            about = LEVEL_CALLS.get(_claim_level(other) or "")
+            calls = about(other)
             verdict = self.verdicts.get(nodeid)
-            if about is None or verdict is None or not verdict.calls:
+            if calls is None or verdict is None or not verdict.calls:
                 return True
-            return any(set(BUILT_ON.get(op, (op,))) & set(about) for op in verdict.calls)
+            return any(set(BUILT_ON.get(op, (op,))) & calls for op in verdict.calls)
 
         per_claim = self.per_claim()
         explaining: dict[str, set[str]] = {}
