@@ -8,12 +8,13 @@ inside another (the suite's own tests do it all the time) keeps to its own.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
 import pytest
 
-from bpe_kata import expectations, isolation, mutmut_calls, outcomes, report, run_status, teaching
+from bpe_kata import expectations, isolation, mutmut_calls, outcomes, recording, report, run_status, teaching
 from bpe_kata.data import corpora, corpus_tables
 from spec import blame, compare, oracle, replay, shapes
 from spec import pieces as spec_pieces
@@ -21,7 +22,7 @@ from bpe_kata import progress as spec_progress
 from bpe_kata.hypothesis_profiles import load_profile_from_environment
 from spec.ledger import load_claims
 from bpe_kata import fixed_pattern
-from bpe_kata.levels import BY_NAME, FREE, PUBLISHED_TABLES_GROUP, feature_not_started, levels_up_to, not_started_reason
+from bpe_kata.levels import BY_NAME, FREE, PUBLISHED_TABLES_GROUP, feature_not_started, holds_whatever_split, levels_up_to, not_started_reason
 from bpe_kata.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
 from bpe_kata import isolated as isolated_client
 from bpe_kata.outcomes import Outcome
@@ -157,7 +158,7 @@ def bpe(request: pytest.FixtureRequest, implementation):
             started[name] = not_started_reason(implementation, BY_NAME[name])
         if started[name]:
             outcomes.skip(request.node, Outcome.NOT_STARTED, started[name])
-    return implementation
+    return recording.Recorder(implementation)  # which operations the test calls (report: "not judged")
 
 
 @pytest.fixture
@@ -234,6 +235,7 @@ def trained(implementation, progress):
                 except Exception as error:  # remember failures: a slow wrong train runs once
                     cache[key, size] = error
         calls.reused((key, size))
+        recording.note("train")  # the test uses the implementation's own table
         result = cache[key, size]
         if isinstance(result, Exception):
             raise result
@@ -306,6 +308,7 @@ def encoded(implementation, corpus_table, corpus, progress):
                 else:
                     cache[key] = encode_in_pieces(name, vocab_size, merges)
         calls.reused(key)
+        recording.note("encode")  # the test uses the implementation's own encoding
         return cache[key]
 
     def encode_in_pieces(name: str, vocab_size: int, merges: dict) -> list[int]:
@@ -401,7 +404,7 @@ class KataRun:
 
         def split_free() -> bool:
             level = BY_NAME.get(level_of(self.current_item) or "") if self.current_item is not None else None
-            return level is None or level.split == FREE
+            return level is None or level.split == FREE or holds_whatever_split(claims_of(self.current_item))
 
         return fixed_pattern.PatternFixed(implementation, pattern, refuse, split_free)
 
@@ -469,6 +472,7 @@ class KataRun:
             os.replace(partial, listing)
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        recording.reset()
         if isinstance(self.implementation, isolated_client.IsolatedImplementation):
             self.log_offsets[item.nodeid] = self.implementation.child.log_size()
         if not item.config.getoption("--one-failure-per-claim"):
@@ -528,6 +532,7 @@ class KataRun:
             fault = isolation.fault_of(call)
             verdict = (isolation.fault_verdict(fault, claims) if fault is not None else
                        blame.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
+            verdict = dataclasses.replace(verdict, calls=recording.calls())
             rep.user_properties.append(("bpe_verdict", verdict.to_json()))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

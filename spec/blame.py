@@ -9,6 +9,7 @@ passed nor broken, and the exception is grouped with others of the same root cau
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 import sysconfig
@@ -20,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import frames
+from bpe_kata import fixed_pattern, frames
 
 _BLAMED = "_bpe_kata_claims"
 _OWN_TRAINING = "_bpe_kata_own_training"
 SPEC_DIR = Path(__file__).resolve().parent
 #: Isolated runs: the protocol client raises what the child answered; it is not the implementation's code.
-CLIENT_FILES = tuple(str(SPEC_DIR.parent / "bpe_kata" / name) for name in ("isolated.py", "protocol.py"))
+CLIENT_FILES = tuple(str(SPEC_DIR.parent / "bpe_kata" / name) for name in ("isolated.py", "protocol.py", "recording.py"))
 LIBRARY_DIRS = tuple(
     str(Path(p).resolve()) for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
 )
@@ -67,6 +68,8 @@ class Verdict:
     where: str  # for ERROR: "function (file:line)" of the innermost frame of the code under test
     detail: str  # what the report shows: the assertion's expected vs actual, or the exception
     call: str = ""  # for ERROR: the implementation's function the spec called (the protocol's op)
+    #: the implementation's operations the test called before it failed, in order (bpe_kata/recording.py)
+    calls: tuple[str, ...] = ()
     #: for BROKEN: the failing check was on a table the implementation trained with its default tie rule
     own_training: bool = False
 
@@ -77,7 +80,8 @@ class Verdict:
     def from_json(cls, text: str) -> Verdict:
         data = json.loads(text)
         return cls(data["kind"], tuple(data["blamed"]), data["root_cause"], data["where"], data["detail"],
-                   call=data.get("call", ""), own_training=bool(data.get("own_training", False)))
+                   call=data.get("call", ""), own_training=bool(data.get("own_training", False)),
+                   calls=tuple(data.get("calls", ())))
 
 
 def leaves(error: BaseException) -> list[BaseException]:
@@ -154,7 +158,7 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
         return Verdict(BROKEN, tuple(blamed), "", "", _assertion_detail(error, longrepr_text, max_lines),
                        own_training=bool(getattr(error, _OWN_TRAINING, False)))
     message = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
-    call, type_name, where = _origin(error, root)
+    call, type_name, where = _origin(error, root, module)
     for prefix in (f"{call}: ", f"{type_name}: "):  # the protocol client's message repeats both
         message = message.removeprefix(prefix) if call and type_name != type(error).__name__ else message
     cause = f"{type_name}: {message}" if message else type_name
@@ -162,7 +166,34 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
     return Verdict(ERROR, (), cause, where, f"{cause}\n  raised in {where}", call=call)
 
 
-def _origin(error: BaseException, root: Path | None) -> tuple[str, str, str | None]:
+#: The contract's operations, by the name the spec calls them (spec/CONTRACT.md).
+OPERATIONS = ("get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load",
+              "train_words", "segment_word")
+
+
+def _operation(error: BaseException, module) -> str:
+    """The contract operation the spec called when ``error`` was raised, by the name the spec calls it: the
+    outermost frame running the code of one of the module's operations. An implementation's own function
+    names (a ``train`` that is ``_train`` inside, a helper the encode calls) are not the operation."""
+    module = fixed_pattern.unwrap(module)
+    codes = {}
+    for name in OPERATIONS:
+        function = getattr(module, name, None)
+        try:
+            function = inspect.unwrap(function) if callable(function) else None
+        except ValueError:
+            function = None
+        code = getattr(getattr(function, "__func__", function), "__code__", None)
+        if code is not None:
+            codes.setdefault(code, name)
+    for entry in traceback.walk_tb(error.__traceback__):
+        name = codes.get(entry[0].f_code)
+        if name:
+            return name
+    return ""
+
+
+def _origin(error: BaseException, root: Path | None, module=None) -> tuple[str, str, str | None]:
     """The call, exception type and place (bpe_kata/frames.py): from the child's error response in isolated
     runs (its optional type and frame), else past any adapter in process; None: the innermost frame."""
     remote = getattr(error, "bpe_kata_call", None)
@@ -175,7 +206,7 @@ def _origin(error: BaseException, root: Path | None) -> tuple[str, str, str | No
     short = lambda path: _short_path(str(path))  # noqa: E731
     place = (frames.place_of(frames.past_adapters(error, skip), short)
              or frames.place_of(frames.innermost_under(error, root), short, error, root))
-    call = frames.entry_call(error, root)
+    call = _operation(error, module) or frames.entry_call(error, root)
     if place is None:
         frame = _innermost_frame(error, root)
         if frame is not None and frames.adapter_raised(error, frame.filename):  # the wrapped code's place is unknown

@@ -275,3 +275,39 @@ def test_a_not_implemented_group_reaching_pytest_makes_the_level_not_started(tmp
     assert run.report is not None, run.output[-3000:]
     assert run.level_status("pairs") == "not started", run.report["levels"]
     assert run.report["failures"] == {}
+
+
+def _error_results(*tests):
+    """Results from (nodeid, level, claims, call that raised, operations the test called)."""
+    from bpe_kata.outcomes import Outcome
+    from bpe_kata.report import Results
+
+    results = Results()
+    for nodeid, level, claims, call, calls in tests:
+        verdict = blame.Verdict(blame.ERROR, (), f"Crash: in {call}", f"{call} (x.py:1)", "crash", call=call,
+                                calls=calls)
+        results.record(_Report(nodeid, True), Outcome.FAILED, level, claims, verdict)
+    return results
+
+
+def test_a_prerequisite_hides_only_failures_its_operation_could_cause():
+    """Issue 21: an encode that raises on surrogates without training does not rest on a crashing trainer; a
+    crash inside train does not rest on a get_stats that crashes on []; a build_vocab that raises on the table
+    the test's train learned does rest on that train."""
+    results = _error_results(
+        ("t::exhausted", "train", ("train.exhausted",), "train", ("train",)),
+        ("t::surrogates", "surrogates", ("surrogates.repaired",), "encode", ("encode",)),
+        ("t::short", "pairs", ("pairs.short-input",), "get_stats", ("get_stats",)))
+    assert set(results.broken_claims()) == {"train.exhausted", "surrogates.repaired", "pairs.short-input"}
+    assert results.not_judged() == {}
+    trained_first = _error_results(
+        ("t::exhausted", "train", ("train.exhausted",), "train", ("train",)),
+        ("t::vocab", "decode", ("decode.vocab-order",), "build_vocab", ("train", "build_vocab")))
+    assert trained_first.not_judged() == {"decode.vocab-order": ("train.exhausted",)}
+
+
+def test_a_crash_in_another_call_breaks_no_claim_of_the_test():
+    """A crash in train while a decode test builds its table is no decode claim's failure (issue 21, A7)."""
+    results = _error_results(("t::cjk", "decode", ("decode.join-then-decode",), "train", ("train",)))
+    assert results.root_causes()[0]["likely_claim"] is None
+    assert results.broken_claims() == {}

@@ -199,3 +199,24 @@ def test_the_table_prints_them_before_the_level_table(tmp_path, spec_tests, caps
     assert lines[start + 1:start + 3] == ["likely mistake:", f"  - {message('decode per token')}"]
     assert lines[start + 3].startswith("    seen: ")
     assert lines[start + 4].startswith("level ")
+
+
+def test_an_encode_by_frequency_with_greatest_pair_ties_is_not_called_longest_match():
+    """Issue 21 (A9): on "abc" such an encode also gives the whole token; the second probe tells them apart."""
+    from types import SimpleNamespace
+
+    from spec import mistakes
+    from spec.oracle.core import get_stats, merge, utf8
+
+    def encode(text, merges):
+        ids = list(utf8(text))
+        while len(ids) >= 2:
+            stats = get_stats(ids)
+            pair = max(stats, key=lambda p: (stats[p], p))
+            if pair not in merges:
+                break
+            ids = merge(ids, pair, merges[pair])
+        return ids
+
+    assert mistakes.encodes_longest_match(SimpleNamespace(encode=encode)) is None
+    assert mistakes.encodes_longest_match(SimpleNamespace(encode=mistakes.encode_longest_match)) is not None

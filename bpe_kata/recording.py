@@ -1,0 +1,65 @@
+"""Which of the implementation's operations the running test called (issue 21: prerequisites judged by the run).
+
+A claim's failure is "not judged" when a prerequisite it rests on is broken and the failing test could have
+met that prerequisite's defect. The ledger says which claims a test *may* exercise; this record says which
+operations it *did* call (``train``, then ``build_vocab`` on the table it learned, say), so an error in an
+encode that never met a trainer is not blamed on the trainer. The spec's calls go through ``Recorder``,
+which forwards everything else untouched: the implementation sees the same calls, in the same order.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+#: The contract's operations whose calls are recorded (spec/CONTRACT.md).
+OPERATIONS = frozenset({"get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load",
+                        "train_words", "segment_word"})  # a class (StreamDecoder) is left as it is
+
+_calls: list[str] = []
+
+
+def reset() -> None:
+    """A new test starts: forget the previous test's calls."""
+    _calls.clear()
+
+
+def note(operation: str) -> None:
+    """The running test used ``operation``'s result (a session fixture's cached table counts as a call)."""
+    if not _calls or _calls[-1] != operation:
+        _calls.append(operation)
+
+
+def calls() -> tuple[str, ...]:
+    """The operations called since ``reset``, in order (a repeated call once)."""
+    return tuple(_calls)
+
+
+class Recorder:
+    """The implementation as a test sees it: each operation called is noted, then the call is passed on."""
+
+    def __init__(self, implementation: object) -> None:
+        object.__setattr__(self, "_bpe_kata_wrapped", implementation)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(object.__getattribute__(self, "_bpe_kata_wrapped"), name)
+        if name not in OPERATIONS or not callable(value):
+            return value
+
+        @functools.wraps(value)
+        def recorded(*args, **kwargs):
+            note(name)
+            return value(*args, **kwargs)
+
+        return recorded
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(object.__getattribute__(self, "_bpe_kata_wrapped"), name, value)
+
+    def __repr__(self) -> str:
+        return repr(object.__getattribute__(self, "_bpe_kata_wrapped"))
+
+
+def unwrap(implementation: object) -> object:
+    return object.__getattribute__(implementation, "_bpe_kata_wrapped") if isinstance(implementation, Recorder) \
+        else implementation
