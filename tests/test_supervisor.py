@@ -7,7 +7,6 @@ each with an input that a wrong piece would get wrong.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -103,6 +102,25 @@ def test_no_layer_says_not_sandboxed_and_require_sandbox_refuses(monkeypatch, ca
     assert "NOT SANDBOXED" in err and "refusing" in err
 
 
+@pytest.mark.skipif(not sandbox.landlock_abi(), reason="Landlock is not available: spec/ cannot be hidden here")
+def test_the_server_needs_nothing_the_sandbox_hides(tmp_path):
+    """The gate hides spec/ from the child: a server that imported from it (as it once did, spec.frames
+    for where an implementation raised) failed every call under the gate. An answer and a raised
+    ValueError (the path that reports the frame) both come back from a child that cannot read spec/."""
+    from bpe_kata.isolated import python_path_env, server_command
+
+    box = sandbox.Sandbox.probe(str(tmp_path), [str(supervisor.SPEC_DIR)])
+    env = box.environment({"PYTHONPATH": python_path_env({})["PYTHONPATH"]})
+    implementation = IsolatedImplementation(server_command("reference"), env=env, sandbox=box, cwd=tmp_path)
+    try:
+        implementation.connect()
+        assert implementation.merge([1, 2, 1, 2], (1, 2), 256) == [256, 256]
+        with pytest.raises(ValueError):
+            implementation.train("some text", 100)
+    finally:
+        implementation.close()
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="the subreaper is Linux's")
 def test_the_sweep_kills_a_daemon_that_left_its_session():
     script = ("import os, time\n"
@@ -165,13 +183,31 @@ def test_verify_report_accepts_a_real_report_and_refuses_a_changed_one(tmp_path)
 
 @pytest.mark.slow
 def test_the_wall_limit_stops_a_run_and_says_so(tmp_path):
+    """The child hangs at import; every other limit is far away (the hello's is --call-timeout 600,
+    the time budget 1500 s), so the 8 s wall limit is what must stop the run, however slow the machine."""
     hangs = tmp_path / "hangs.py"
     hangs.write_text("import time\ntime.sleep(3600)\n", encoding="utf-8")
     start = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "bpe_kata.cli", "gate", str(hangs), "--level", "bytes", "-q", "-n",
-                           "0", "-p", "no:cacheprovider", "--wall-limit", "8", "--bpe-report", str(tmp_path / "r.json")],
+                           "0", "-p", "no:cacheprovider", "--call-timeout", "600", "--wall-limit", "8",
+                           "--bpe-report", str(tmp_path / "r.json")],
                           capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
-    assert done.returncode == 1 and time.monotonic() - start < 60
+    output = done.stdout[-2000:] + done.stderr[-2000:]
+    assert done.returncode == 1 and time.monotonic() - start < 60, output
     report = json.loads((tmp_path / "r.json").read_text("utf-8"))
-    assert report["exit_status"] == 1 and report["complete"] is False and "wall limit" in report["sandbox"]["failure"]
-    assert not [pid for pid in sandbox.descendants(os.getpid())]
+    assert report["exit_status"] == 1 and report["complete"] is False, output
+    assert "wall limit" in (report["sandbox"]["failure"] or ""), output
+    # The hanging child names its file: looked for in the whole process table (an escaped child is
+    # init's, not this worker's), and only this run's (other tests on this worker may hold children).
+    assert not processes_mentioning(str(hangs)), "the hanging child outlived the run"
+
+
+def processes_mentioning(text: str) -> list[int]:
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if text.encode() in cmdline.read_bytes():
+                found.append(int(cmdline.parent.name))
+        except OSError:
+            continue
+    return found
