@@ -67,6 +67,13 @@ export function load(file) {
       if (end < 0) break;
       line += 1; start = end + 1;
     }
+    // The first problem is named: an earlier line may already break the format (the lines before
+    // the bad one decode), and then that line is the one to report.
+    const before = new TextDecoder("utf-8", { ignoreBOM: true }).decode(data.subarray(0, start));
+    try { loads(before, String(file)); } catch (earlier) {
+      const at = /, line (\d+): /.exec(earlier.message);
+      if (at && Number(at[1]) < line) throw earlier;
+    }
     throw valueError(`${file}, line ${line}: not UTF-8 text; is this a ${VERSION} file?`);
   }
   return loads(text, String(file));
