@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import expectations, isolation, mutmut_calls, outcomes, recording, report, run_status, teaching
+from bpe_kata import bounded_diff, expectations, isolation, mutmut_calls, outcomes, recording, report, run_status, teaching
 from bpe_kata.data import corpora, corpus_tables
 from spec import blame, compare, oracle, replay, shapes
 from spec import pieces as spec_pieces
@@ -343,6 +343,13 @@ def spawn_implementation(request: pytest.FixtureRequest):
     yield spawn
     for child in children:
         child.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """Explanations of failed asserts on large values stay bounded, even where $CI is set (bounded_diff)."""
+    with bounded_diff.bounded_explanations(item.config):
+        return (yield)
 
 
 def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> list[str] | None:
