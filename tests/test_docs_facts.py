@@ -65,7 +65,8 @@ COUNTS = [
     ("known-wrong implementations", rf"\b{N} known-wrong implementations\b", _known_wrong),
     ("claims in spec/claims.toml", rf"\b{N} (?:checkable )?claims\b", lambda: len(_claims()["claim"])),
     ("source documents", rf"\b{N} (?:well-known )?write-ups\b", lambda: len(_claims()["documents"])),
-    ("levels", rf"(?<!\bof )\b{N} levels\b", lambda: len(_levels())),
+    # Digits only: "the next five levels" is a part, "15 of 16 levels" a measured row.
+    ("levels", r"(?<!\bof )\b(\d+) levels\b", lambda: len(_levels())),
     ("core levels", rf"\b{N} core levels\b", lambda: sum(1 for level in _levels() if level.core)),
 ]
 
