@@ -230,12 +230,19 @@ def render_rich(outcomes: list[Outcome], console) -> None:
     header, body = rows(outcomes)
     levels, caption = level_columns(outcomes), None
     styles = [[_style(cell) for cell in cells] for cells in body]
-    if grade_layout.too_wide(header, body, console.width):
+    short = grade_layout.too_wide(header, body, console.width)
+    if short:
         header, body = grade_layout.shortened(header, body, levels)
+        header = [grade_layout.SHORT_HEADINGS.get(name, name) for name in header]
         caption = "\n".join(grade_layout.legend(levels, console.width))
-    table = Table(title="bpe-kata: class results", caption=caption)
-    for name in header:
-        table.add_column(name, justify="right" if name == "seconds" else "left", no_wrap=name != "result")
+    # The short form: no borders and one space between columns, so sixteen levels fit 100 columns.
+    table = Table(title="bpe-kata: class results", caption=caption, caption_justify="left",
+                  **({"box": None, "padding": (0, 1), "collapse_padding": True, "pad_edge": False} if short else {}))
+    for i, name in enumerate(header):
+        table.add_column(name, justify="right" if name in ("seconds", "secs") else "left",
+                         no_wrap=name != "result", overflow="ellipsis",
+                         max_width=grade_layout.NAME_WIDTH if short and i == 0 else None,
+                         min_width=grade_layout.RESULT_WIDTH if short and name == "result" else None)
     for cells, style in zip(body, styles):
         table.add_row(*(f"[{s}]{escape_markup(c)}[/]" for c, s in zip(cells[:-1], style)), cells[-1])
     console.print(table)
