@@ -48,7 +48,7 @@ def check(argv: list[str]) -> int:
               "Useful options: --level NAME, --claim ID, --require-data, --bpe-report FILE, --bpe-html FILE, -x, -q\n"
               "All pytest options are accepted; see `pytest --help` (section bpe-kata).")
         return 0
-    return int(pytest.main([str(SPEC_DIR), "-p", "bpe_kata.plugin", *pytest_args.defaults(argv), *_safety_net(argv),
+    return int(pytest.main([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *pytest_args.defaults(argv),
                             *impl_args, *argv]))
 
 
@@ -92,7 +92,7 @@ def gate(argv: list[str]) -> int:
         return 2
     from bpe_kata.supervisor import Supervisor
 
-    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *pytest_args.defaults(argv), *_safety_net(argv),
+    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *pytest_args.defaults(argv),
                        *GATE_OPTIONS, *argv]).run()
 
 

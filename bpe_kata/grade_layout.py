@@ -3,8 +3,9 @@
 Sixteen level columns of "not started" and "failed 12" make a table about 235 columns wide: a
 terminal cuts every cell ("gr…") and the HTML page is twice a laptop screen. When the full table
 is wider than the terminal (``shutil.get_terminal_size``, 120 columns when there is none), the
-level columns are headed by three letters and their cells are codes, explained by a legend
-printed under the table; the result column is shortened to what is left. The HTML page always uses
+result column is cut first (to ``RESULT_FULL_WIDTH`` at least); if that is not enough, the level
+columns are headed by three letters and their cells are codes, explained by a legend printed under
+the table, and the result column gets what is left. The HTML page always uses
 the short form (each code and heading keeps its full text as a tooltip). The CSV keeps full cells.
 """
 
@@ -55,9 +56,17 @@ def _widths(header: list[str], body: list[list[str]]) -> list[int]:
     return [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
 
 
+#: In the full form, the result column may be cut down to this width before the levels are shortened.
+RESULT_FULL_WIDTH = 30
+
+
 def too_wide(header: list[str], body: list[list[str]], width: int) -> bool:
-    """The full table, columns two spaces apart, is wider than ``width``."""
-    return sum(_widths(header, body)) + 2 * (len(header) - 1) > width
+    """The full table, columns two spaces apart and the result column at most ``RESULT_FULL_WIDTH``,
+    is wider than ``width``."""
+    widths = _widths(header, body)
+    result = len(header) - 3
+    widths[result] = min(widths[result], RESULT_FULL_WIDTH)
+    return sum(widths) + 2 * (len(header) - 1) > width
 
 
 def shortened(header: list[str], body: list[list[str]], levels: list[str]) -> tuple[list[str], list[list[str]]]:
@@ -79,6 +88,10 @@ def fit(header: list[str], body: list[list[str]], levels: list[str], width: int 
     width = width or terminal_width()
     widths = _widths(header, body)
     if not too_wide(header, body, width):
+        result = len(header) - 3
+        widths[result] = max(len(header[result]), min(widths[result], width - (sum(widths) - widths[result])
+                                                         - 2 * (len(header) - 1)))
+        body = [[*row[:result], _shorten(row[result], widths[result]), *row[result + 1:]] for row in body]
         full = [_line(header, widths), *(_line(row, widths) for row in body)]
         return [full[0], "-" * len(full[0]), *full[1:]]
     header, body = shortened(header, body, levels)

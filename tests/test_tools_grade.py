@@ -17,7 +17,8 @@ CRASHES = '"""Kills its interpreter on import."""\nimport os\nos._exit(3)\n'
 
 
 @pytest.mark.slow
-def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys):
+def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")  # the full table (the short form: test_the_plain_table_fits_the_terminal...)
     (tmp_path / "hangs.py").write_text(HANGS, encoding="utf-8")
     (tmp_path / "crashes.py").write_text(CRASHES, encoding="utf-8")
     submissions = ["reference", "tests/implementations/wrong_pairs_no_overlap.py", "solutions/starter",
