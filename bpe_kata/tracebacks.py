@@ -27,7 +27,7 @@ SUITE_DIRS: tuple[Path, ...] = tuple(Path(p).resolve() for p in (
     Path(spec.__file__).parent, Path(bpe_kata.__file__).parent, Path(pytest.__file__).parent.parent / "_pytest",
     sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], sysconfig.get_paths()["stdlib"]))
 
-#: Where bpe_kata's isolated client raises what the child reported (its frames are the client's).
+#: The traceback style the filter applies to (``bpe-kata check`` and ``gate`` default to it).
 _SHORT = "short"
 
 
