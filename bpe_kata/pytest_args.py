@@ -35,7 +35,8 @@ def config_args(argv: list[str], cwd: Path | None = None) -> list[str]:
     if _given(argv, "-c", "--config-file", "--rootdir"):
         return []
     args = ["--rootdir", str(SUITE_ROOT), "-c", str(SETTINGS), "--confcutdir", str(SUITE_ROOT)]
-    if not (SUITE_ROOT / "pyproject.toml").is_file():
+    cache_off = any(arg.endswith("no:cacheprovider") for arg in argv)  # then cache_dir is an unknown option
+    if not (SUITE_ROOT / "pyproject.toml").is_file() and not cache_off:
         args += ["-o", f"cache_dir={(cwd or Path.cwd()) / '.pytest_cache'}"]
     return args
 

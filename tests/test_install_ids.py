@@ -66,7 +66,8 @@ def test_an_installed_copy_gives_the_clones_test_ids_and_settings(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(probe)]), "PROBE_OUT": str(out)}
     env.pop("HYPOTHESIS_PROFILE", None)
     run = subprocess.run([sys.executable, "-m", "bpe_kata.cli", "check", "--level", "bytes", "-m", "not corpus",
-                          "-n", "0", "-p", "settings_probe", "--co", "-q", "--hypothesis-profile", "fast"],
+                          "-n", "0", "-p", "settings_probe", "-p", "no:cacheprovider", "--co", "-q",
+                          "--hypothesis-profile", "fast"],
                          cwd=work, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     seen = json.loads(out.read_text(encoding="utf-8"))
@@ -79,6 +80,13 @@ def test_an_installed_copy_gives_the_clones_test_ids_and_settings(tmp_path):
     assert seen["timeout"] == "600" and seen["strict_markers"] is True
     assert "--disable-plugin-autoload" in seen["addopts"] and seen["profile"] == "fast"
     assert not (site / ".pytest_cache").exists()  # the cache is kept in the working folder, never in site-packages
+    assert "PytestConfigWarning" not in run.stdout + run.stderr
+    cached = subprocess.run([sys.executable, "-m", "bpe_kata.cli", "check", "--level", "facts", "-m", "not corpus",
+                             "-n", "0", "-k", "bytes_of", "-q"], cwd=work, env=env, capture_output=True, text=True,
+                            timeout=300)
+    assert cached.returncode in (0, 5), cached.stdout[-3000:] + cached.stderr[-3000:]
+    assert (work / ".pytest_cache").is_dir() and not (site / ".pytest_cache").exists()
+    assert "PytestConfigWarning" not in cached.stdout + cached.stderr
 
 
 def test_the_packaged_settings_are_the_projects():
