@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import spec
+from bpe_kata import pytest_args
 from bpe_kata.data import corpora
 from spec.ledger import load_claims
 from bpe_kata.levels import ALL_LEVEL_NAMES
@@ -47,7 +48,8 @@ def check(argv: list[str]) -> int:
               "Useful options: --level NAME, --claim ID, --require-data, --bpe-report FILE, --bpe-html FILE, -x, -q\n"
               "All pytest options are accepted; see `pytest --help` (section bpe-kata).")
         return 0
-    return int(pytest.main([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *impl_args, *argv]))
+    return int(pytest.main([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *pytest_args.defaults(argv),
+                            *impl_args, *argv]))
 
 
 #: In-process runs have no per-call limit; a test that hangs fails after this many seconds
@@ -90,7 +92,8 @@ def gate(argv: list[str]) -> int:
         return 2
     from bpe_kata.supervisor import Supervisor
 
-    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *GATE_OPTIONS, *argv]).run()
+    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *pytest_args.defaults(argv),
+                       *GATE_OPTIONS, *argv]).run()
 
 
 def graded(argv: list[str]) -> int:

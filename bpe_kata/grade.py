@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
+from bpe_kata import grade_layout
 from bpe_kata.levels import ALL_LEVEL_NAMES
 from bpe_kata.outcomes import LevelStatus, TO_DO
 
@@ -213,27 +214,43 @@ def rows(outcomes: list[Outcome]) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
-def render_plain(outcomes: list[Outcome]) -> list[str]:
+def render_plain(outcomes: list[Outcome], width: int | None = None) -> list[str]:
+    """The class table as text, fitted to ``width`` (default: the terminal's) by bpe_kata/grade_layout.py."""
     header, body = rows(outcomes)
-    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
-    return [line(header), "-" * len(line(header)), *map(line, body)]
+    return grade_layout.fit(header, body, level_columns(outcomes), width)
 
 
 CELL_STYLE = {LevelStatus.GREEN: "green", LevelStatus.NOT_STARTED: "yellow", "—": "dim"}
 
 
 def render_rich(outcomes: list[Outcome], console) -> None:
+    """The class table on a terminal; in the short form with its legend when the full one would not fit."""
     from rich.table import Table
 
     header, body = rows(outcomes)
-    table = Table(title="bpe-kata: class results")
-    for name in header:
-        table.add_column(name, justify="right" if name == "seconds" else "left")
-    for cells in body:
-        table.add_row(*(f"[{CELL_STYLE.get(c, 'red' if c.startswith(('failed', 'timed', 'crashed', 'no report', 'flagged')) else 'default')}]"
-                        f"{escape_markup(c)}[/]" for c in cells[:-1]), cells[-1])
+    levels, caption = level_columns(outcomes), None
+    styles = [[_style(cell) for cell in cells] for cells in body]
+    short = grade_layout.too_wide(header, body, console.width)
+    if short:
+        header, body = grade_layout.shortened(header, body, levels)
+        header = [grade_layout.SHORT_HEADINGS.get(name, name) for name in header]
+        caption = "\n".join(grade_layout.legend(levels, console.width))
+    # The short form: no borders and one space between columns, so sixteen levels fit 100 columns.
+    table = Table(title="bpe-kata: class results", caption=caption, caption_justify="left",
+                  **({"box": None, "padding": (0, 1), "collapse_padding": True, "pad_edge": False} if short else {}))
+    for i, name in enumerate(header):
+        table.add_column(name, justify="right" if name in ("seconds", "secs") else "left",
+                         no_wrap=name != "result", overflow="ellipsis",
+                         max_width=grade_layout.NAME_WIDTH if short and i == 0 else None,
+                         min_width=grade_layout.RESULT_WIDTH if short and name == "result" else None)
+    for cells, style in zip(body, styles):
+        table.add_row(*(f"[{s}]{escape_markup(c)}[/]" for c, s in zip(cells[:-1], style)), cells[-1])
     console.print(table)
+
+
+def _style(cell: str) -> str:
+    return CELL_STYLE.get(cell, "red" if cell.startswith(("failed", "timed", "crashed", "no report", "flagged"))
+                          else "default")
 
 
 def escape_markup(text: str) -> str:
@@ -254,17 +271,23 @@ def class_page(outcomes: list[Outcome], where: Path | None = None) -> str:
     """The class table as one standalone HTML page, each row's likely mistakes and broken claims beneath it;
     with ``where`` (the page's folder), each kept report is linked by a path relative to it."""
     header, body = rows(outcomes)
+    levels = level_columns(outcomes)
+    short_header, short_body = grade_layout.shortened(header, body, levels)  # the page fits a 1280 px screen
     colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in TO_DO or c == "incomplete"  # noqa: E731
                         else "bad" if c.startswith(("failed", "timed", "crashed", "no report", "flagged")) else "")
-    head = "".join(f"<th>{escape(h)}</th>" for h in header)
+    head = "".join(f'<th title="{escape(h)}">{escape(grade_layout.SHORT_HEADINGS.get(s, s))}</th>'
+                   for h, s in zip(header, short_header))
+
     def first_cell(o: Outcome, name: str) -> str:
         if o.page is None or where is None:
             return escape(name)
         return f'<a href="{escape(Path(os.path.relpath(o.page, where)).as_posix())}">{escape(name)}</a>'
 
     trs = "".join("<tr>" + f'<td>{first_cell(o, cells[0])}</td>'
-                  + "".join(f'<td class="{colour(c)}">{escape(c)}</td>' for c in cells[1:]) + "</tr>"
-                  for o, cells in zip(outcomes, body))
+                  + "".join(f'<td class="{colour(c)}" title="{escape(c)}">{escape(s)}</td>'
+                            for c, s in zip(cells[1:], short[1:])) + "</tr>"
+                  for o, cells, short in zip(outcomes, body, short_body))
+    legend = "".join(f"<p class=\"legend\">{escape(line)}</p>" for line in grade_layout.legend(levels, 10_000))
     details = []
     for o in outcomes:
         if o.mistakes or o.failed_claims:
@@ -272,11 +295,14 @@ def class_page(outcomes: list[Outcome], where: Path | None = None) -> str:
             claims = ", ".join(escape(c) for c in o.failed_claims)
             details.append(f"<details open><summary>{escape(o.name)}</summary><ul>{items}</ul>"
                            f"<p>claims broken: <code>{claims}</code></p></details>")
-    style = ("body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}"
-             "td,th{padding:.25rem .7rem;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}"
-             "td:last-child{text-align:right}td:nth-last-child(3){white-space:normal;min-width:14rem}.none{color:#999}summary{font-weight:600;cursor:pointer}"
+    style = ("body{font-family:system-ui,sans-serif;margin:1.5rem;max-width:1200px}table{border-collapse:collapse}"
+             "td,th{padding:.25rem .4rem;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}"
+             "td:last-child{text-align:right}td:nth-last-child(3){white-space:normal;min-width:10rem;max-width:16rem}"
+             "td:first-child{white-space:normal;max-width:14rem;overflow-wrap:anywhere}.none{color:#999}"
+             "summary{font-weight:600;cursor:pointer}.legend{color:#555;font-size:.9rem;max-width:60rem}"
+             "details p,details li{overflow-wrap:anywhere}"
              ".ok{color:#116b2e;font-weight:600}.bad{color:#b3261e;font-weight:600}.todo{color:#7a6400}")
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>bpe-kata: class results</title>"
             f"<style>{style}</style></head><body><h1>bpe-kata: class results</h1><table id=\"class\"><thead><tr>{head}"
-            f"</tr></thead><tbody>{trs}</tbody></table><h2>Likely mistakes</h2>{''.join(details) or '<p>None.</p>'}"
+            f"</tr></thead><tbody>{trs}</tbody></table>{legend}<h2>Likely mistakes</h2>{''.join(details) or '<p>None.</p>'}"
             "</body></html>\n")

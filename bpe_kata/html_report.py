@@ -7,11 +7,10 @@ implementation's output, which may hold anything.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from html import escape
 from pathlib import Path
 
+from bpe_kata import atomic_file
 from bpe_kata.outcomes import TO_DO, LevelStatus
 
 STATUS_CLASS = {LevelStatus.GREEN: "ok", LevelStatus.FAILED: "bad", **dict.fromkeys(TO_DO, "todo")}
@@ -130,9 +129,4 @@ def render(report: dict) -> str:
 
 def write(path: Path, report: dict) -> Path:
     """Write atomically, like the JSON report: a page is complete or absent."""
-    path = Path(path).expanduser().resolve()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
-        tmp.write(render(report))
-    os.replace(tmp.name, path)
-    return path
+    return atomic_file.write_text(path, render(report))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bpe_kata import tracebacks
 from bpe_kata import bounded_diff, expectations, isolation, mutmut_calls, outcomes, recording, report, run_status, teaching
 from bpe_kata.data import corpora, corpus_tables
 from spec import blame, compare, oracle, replay, shapes
@@ -448,6 +449,7 @@ class KataRun:
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
+        tracebacks.install(config, items)  # --tb=short: the implementation's frames only (bpe_kata/tracebacks.py)
         for item in items:
             self.listed_ids[item] = item.nodeid
             level = BY_NAME.get(level_of(item) or "")
@@ -558,7 +560,7 @@ class KataRun:
             return
         self._diagnose()
         info = report.run_info(self.impl_value, self.implementation)
-        for line in report.render_table(self.results, info):
+        for line in report.render_table(self.results, info, tracebacks.hint(config)):
             terminalreporter.write_line(line)
         for line in self.verdict_lines:
             terminalreporter.write_line(line)

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import platform
 import re
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +14,7 @@ from spec.blame import BROKEN, ERROR, Verdict
 from spec.ledger import document_keys_in, load_claims, not_judged, prerequisites
 from bpe_kata.levels import ALL_LEVEL_NAMES
 from bpe_kata.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
-from bpe_kata import teaching
+from bpe_kata import atomic_file, fix_first, teaching
 
 #: The implementation's calls each core level's claims are about. An error raised in another call (a crash
 #: in train while a decode test builds its table) says nothing about them: it is never read as breaking one
@@ -313,11 +311,15 @@ def run_info(impl_value: str, module) -> dict:
     }
 
 
-def render_table(results: Results, info: dict) -> list[str]:
-    """The lines printed after pytest's own output."""
-    lines = ["", f"bpe-kata {info['suite_version']}: implementation {info['implementation']}"
-                 f" ({info['module_file'] or info['module']})"]
-    lines += teaching.render(results.diagnoses)  # first: one sentence per confirmed likely mistake
+def render_table(results: Results, info: dict, hint: str = "") -> list[str]:
+    """The lines printed after pytest's own output: the details first, the verdict last, where the eye lands
+    (the likely mistake, the level table, the claim to fix first, then ``hint``: how to see more)."""
+    lines = _render_failures(results)
+    lines += _render_skip_reasons(results)
+    lines += _render_document_keys(results)
+    lines += ["", f"bpe-kata {info['suite_version']}: implementation {info['implementation']}"
+                  f" ({info['module_file'] or info['module']})"]
+    lines += teaching.render(results.diagnoses)  # one sentence per confirmed likely mistake
     widths = dict(zip(COLUMNS, (8, 8, 13, 9)))
     header = f"{'level':<11}" + "".join(f"{column:>{width}}" for column, width in widths.items()) + "   status"
     lines += [header, "-" * len(header)]
@@ -326,9 +328,38 @@ def render_table(results: Results, info: dict) -> list[str]:
         note = f" ({resting[level]} of them not judged)" if resting.get(level) else ""
         lines.append(f"{level:<11}" + "".join(f"{counts[column]:>{width}}" for column, width in widths.items())
                      + f"   {level_status(counts)}{note}")
-    lines += _render_failures(results)
-    lines += _render_skip_reasons(results)
-    lines += _render_document_keys(results)
+    lines += _render_fix_first(results)
+    return lines + ([hint] if hint and results.failures else [])
+
+
+#: Lines of the first failure repeated under "fix first" (the whole of it is in the claims list above).
+FIX_FIRST_LINES = 4
+
+
+def first_to_fix(results: Results) -> str | None:
+    """The broken claim to fix first (bpe_kata/fix_first.py), or None when none is broken."""
+    broken = results.broken_claims()
+    ordered = fix_first.order(broken, fix_first.diagnosed_claims(results.diagnoses))
+    return ordered[0] if ordered else None
+
+
+def _render_fix_first(results: Results) -> list[str]:
+    cid = first_to_fix(results)
+    if cid is None:
+        return []
+    claim = load_claims().get(cid)
+    lines = ["", f"fix first: {cid}: {claim.statement if claim else '(not in the ledger)'}"]
+    failed = results.per_claim().get(cid, {}).get(Outcome.FAILED, [])
+    if failed and results.failures.get(failed[0]):
+        text = results.failures[failed[0]].splitlines()
+        lines.append(f"  {failed[0].split('::', 1)[-1]}:")
+        lines += [f"    {line}" for line in text[:FIX_FIRST_LINES]]
+        lines += [f"    ... ({len(text) - FIX_FIRST_LINES} more lines in the claims list above)"] \
+            if len(text) > FIX_FIRST_LINES else []
+    else:
+        cause = next((c for c in results.root_causes() if c["likely_claim"] == cid), None)
+        if cause is not None:
+            lines.append(f"  {cause['exception']}, raised in {cause['where']}")
     return lines
 
 
@@ -358,7 +389,8 @@ def _render_failures(results: Results) -> list[str]:
     broken = {cid: r for cid, r in per_claim.items() if r[Outcome.FAILED] and cid not in resting}
     if broken:
         lines += ["", f"claims broken ({len(broken)}): an assertion about them failed"]
-        for cid, r in sorted(broken.items(), key=lambda kv: _level_rank(_claim_level(kv[0]))):
+        for cid in fix_first.order(broken, fix_first.diagnosed_claims(results.diagnoses)):
+            r = broken[cid]
             claim = ledger.get(cid)
             statement = claim.statement if claim else "(not in the ledger)"
             sources = "; ".join(claim.sources) if claim and claim.sources else "project addition"
@@ -466,9 +498,4 @@ def claim_status(cid: str, outcomes: dict[str, list[str]], broken: dict[str, str
 
 def write_json(path: Path, results: Results, info: dict) -> None:
     """Write atomically: a report is either complete or absent."""
-    path = path.expanduser().resolve()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
-        json.dump(as_json(results, info), tmp, indent=2, sort_keys=False)
-        tmp.write("\n")
-    os.replace(tmp.name, path)
+    atomic_file.write_text(path, json.dumps(as_json(results, info), indent=2, sort_keys=False) + "\n")

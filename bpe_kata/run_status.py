@@ -95,14 +95,30 @@ def exit_status(pytest_status: int, complete: bool, judgement: Judgement | None,
     return 1 if failed else 0
 
 
+#: The longest cause ``--write-expect`` writes (a reason is one line a reader takes in at a glance).
+CAUSE_WIDTH = 120
+
+#: Lines of pytest's assertion explanation that restate the expression ("assert x == y", "+  where ...").
+_ASSERTION_NOISE = ("assert ", "+", "where ", "and ", "At index", "Full diff", "Use -v", "...")
+
+
+def one_line_cause(failure: str) -> str:
+    """The failure's first line that says what differs, not how pytest rewrote the assertion; shortened."""
+    lines = [line.strip() for line in failure.splitlines() if line.strip()]
+    said = [line for line in lines if not line.startswith(_ASSERTION_NOISE)]
+    cause = (said or lines or ["failing"])[0]
+    return cause if len(cause) <= CAUSE_WIDTH else cause[:CAUSE_WIDTH - 1] + "…"
+
+
 def starting_entries(by_test: dict, failures: dict[str, str]) -> list[expectations.Expected]:
     """``--write-expect``: one entry per failing claim (or test without claims), one per not-started level."""
     entries: dict[tuple[str, str], str] = {}
     for nodeid, (level, claims, outcome) in sorted(by_test.items()):
         if outcome is Outcome.FAILED:
-            why = (failures.get(nodeid) or "failing").splitlines()[-1][:160]
+            why = one_line_cause(failures.get(nodeid, ""))
             for key in ([("claim", c) for c in claims] or [("test", nodeid)]):
-                entries.setdefault(key, f"failing when this file was written: {why}")
+                subject = f"{key[1]} broken" if key[0] == "claim" else "failing"
+                entries.setdefault(key, f"{subject} when this file was written: {why}")
         elif outcome.not_started and level and level != "facts":
             entries.setdefault(("level", level), "not started when this file was written")
     return [expectations.Expected(key, value, reason) for (key, value), reason in entries.items()]

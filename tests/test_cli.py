@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import cli
+from bpe_kata import cli, pytest_args
 from spec.ledger import load_claims
 from tests.support import nested_session
 
@@ -176,6 +176,7 @@ def test_check_passes_impl_and_options_to_pytest(monkeypatch):
     assert cli.main(["check", "solutions.mine", "--level", "merge", "-q"]) == 0
     assert cli.main(["check", "-x"]) == 0
     net = ["-p", "timeout", "--timeout", cli.IN_PROCESS_TEST_TIMEOUT]
+    net += pytest_args.defaults([])  # one rootdir and config, short tracebacks (bpe_kata/pytest_args.py)
     assert seen[0] == [str(cli.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "--impl", "solutions.mine", "--level", "merge", "-q"]
     assert seen[1] == [str(cli.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "-x"]
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import re
+import shutil
+import subprocess
 
 import pytest
 
@@ -14,7 +17,8 @@ CRASHES = '"""Kills its interpreter on import."""\nimport os\nos._exit(3)\n'
 
 
 @pytest.mark.slow
-def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys):
+def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")  # the full table (the short form: test_the_plain_table_fits_the_terminal...)
     (tmp_path / "hangs.py").write_text(HANGS, encoding="utf-8")
     (tmp_path / "crashes.py").write_text(CRASHES, encoding="utf-8")
     submissions = ["reference", "tests/implementations/wrong_pairs_no_overlap.py", "solutions/starter",
@@ -50,3 +54,60 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys):
     assert stopped["exit_status"] == 1 and "wall limit" in stopped["sandbox"]["failure"]
     assert "pairs.adjacent-overlapping" in (tmp_path / "reports" / "02-wrong_pairs_no_overlap.html").read_text("utf-8")
     assert out.splitlines()[0].split()[:2] == ["submission", "facts"]
+
+
+def _a_class_on_every_level():
+    """Three rows over all sixteen levels, every status, long names and results (the issue's 235 columns)."""
+    from bpe_kata import grade
+    from bpe_kata.levels import ALL_LEVEL_NAMES
+
+    statuses = ["green", "FAILED", "not started", "partly started", "partly run", "not run"]
+
+    def row(name: str, k: int, **extra) -> grade.Outcome:
+        levels = {level: {"status": statuses[(i + k) % 6], "failed": 12} for i, level in enumerate(ALL_LEVEL_NAMES)}
+        return grade.Outcome(submission=name, name=name, levels=levels, seconds=123.4, similarity=0.12,
+                             mistakes=["get_stats skips the pair after a match"] * 3,
+                             failed_claims=["pairs.adjacent-overlapping", "train.merged-again"] * 4, **extra)
+
+    return [row("wrong_regex_train_ignores_pattern", 0),
+            row("alice", 1, ended="timed out", detail="over the 300 s wall limit"),
+            row("bob_the_student_with_a_long_name", 2, flags=["copies"], detail="imports the suite's reference or spec")]
+
+
+@pytest.mark.parametrize("width", [120, 100])
+def test_the_plain_table_fits_the_terminal_with_a_legend(width):
+    from bpe_kata import grade
+
+    outcomes = _a_class_on_every_level()
+    lines = grade.render_plain(outcomes, width)
+    assert max(map(len, lines)) <= width, "\n".join(lines)
+    assert lines[0].split()[:3] == ["submission", "fac", "byt"] and "F12" in lines[2] and "ok" in lines[2]
+    assert any(line.startswith("levels: fac facts, byt bytes") for line in lines)
+    assert any(line.startswith("cells: ok green, F<n> failed") for line in lines)
+    wide = grade.render_plain(outcomes, 400)  # room enough: the full cells, as before
+    assert wide[0].split()[:3] == ["submission", "facts", "bytes"] and "failed 12" in wide[2]
+
+
+def test_the_rich_table_fits_the_terminal():
+    rich_console = pytest.importorskip("rich.console")
+    from bpe_kata import grade
+
+    console = rich_console.Console(width=120, record=True, force_terminal=False)
+    grade.render_rich(_a_class_on_every_level(), console)
+    text = console.export_text()
+    assert max(map(len, text.splitlines())) <= 120 and "fac" in text and "gr…" not in text and "F12" in text
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="needs chromium (headless) to measure the page")
+def test_the_class_page_fits_a_1280_pixel_screen(tmp_path):
+    from bpe_kata import grade
+
+    page = grade.class_page(_a_class_on_every_level())
+    assert 'title="not started"' in page and ">--<" in page and 'title="surrogates">sur<' in page
+    probe = page.replace("</body>", "<script>document.title='W='+document.documentElement.scrollWidth</script></body>")
+    (tmp_path / "class.html").write_text(probe, encoding="utf-8")
+    dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
+                          "--dump-dom", (tmp_path / "class.html").as_uri()], capture_output=True, text=True, timeout=120)
+    width = int(re.search(r"<title>W=(\d+)</title>", dom.stdout).group(1))
+    assert width <= 1280

@@ -1,0 +1,73 @@
+"""Short failure tracebacks: the test's line, the implementation's own frames, the failing line.
+
+A learner reads a failure to find the line of *their* code to change. pytest's tracebacks walk
+through the spec's helpers (the case runner, the comparison, the oracle) and the runner's
+plumbing first; with ``--tb=short`` (``bpe-kata check`` and ``gate`` default to it) those
+middle frames are dropped and only these are kept: the first (the test's own line), every frame
+in a file outside the suite, the runner and the libraries (the implementation's), and the last
+(where the assertion failed or the error was raised). ``--tb=long`` (or ``--fulltrace``) shows
+everything, as pytest does.
+"""
+
+from __future__ import annotations
+
+import functools
+import sysconfig
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+from _pytest._code import ExceptionInfo, Traceback
+
+import spec
+import bpe_kata
+
+#: Folders whose frames are the suite's or a library's, not the implementation's.
+SUITE_DIRS: tuple[Path, ...] = tuple(Path(p).resolve() for p in (
+    Path(spec.__file__).parent, Path(bpe_kata.__file__).parent, Path(pytest.__file__).parent.parent / "_pytest",
+    sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], sysconfig.get_paths()["stdlib"]))
+
+#: The traceback style the filter applies to (``bpe-kata check`` and ``gate`` default to it).
+_SHORT = "short"
+
+
+def is_suite_frame(path: Path | str, suite_dirs: Iterable[Path] = SUITE_DIRS) -> bool:
+    """True for a frame in the spec, the runner, pytest, the standard library or an installed package."""
+    try:
+        resolved = Path(path).resolve()
+    except (OSError, ValueError):
+        return True  # "<string>" and the like: nobody's line to change
+    return any(resolved.is_relative_to(folder) for folder in suite_dirs)
+
+
+def keep_implementation_frames(traceback: Traceback, suite_dirs: Iterable[Path] = SUITE_DIRS) -> Traceback:
+    """The first and last entries, and every entry between them that is not the suite's."""
+    entries = list(traceback)
+    if len(entries) <= 2:
+        return traceback
+    suite_dirs = tuple(suite_dirs)
+    middle = [entry for entry in entries[1:-1] if not is_suite_frame(entry.path, suite_dirs)]
+    return Traceback([entries[0], *middle, entries[-1]])
+
+
+def _filtered(original: Callable[[ExceptionInfo[BaseException]], Traceback],
+              excinfo: ExceptionInfo[BaseException]) -> Traceback:
+    return keep_implementation_frames(original(excinfo))
+
+
+def install(config: pytest.Config, items: Iterable[pytest.Item]) -> None:
+    """With ``--tb=short``, give each spec test the filter above (pytest applies it to every failure it shows)."""
+    if config.getoption("tbstyle", "auto") != _SHORT or config.getoption("fulltrace", False):
+        return
+    for item in items:
+        original = getattr(item, "_traceback_filter", None)
+        if callable(original):
+            item._traceback_filter = functools.partial(_filtered, original)  # type: ignore[method-assign]
+
+
+def hint(config: pytest.Config) -> str:
+    """The last line of a run with failures: how to see what the short form left out."""
+    if config.getoption("tbstyle", "auto") == _SHORT and not config.getoption("fulltrace", False):
+        return ("failures above are shown short (the test's line, your code's frames, the failing line); "
+                "--tb=long shows every frame")
+    return ""

@@ -1,0 +1,95 @@
+"""What a failing run prints (issue 24): short tracebacks of the implementation's own frames, the details
+first and the verdict last (likely mistake, level table, the claim to fix first, how to see more)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bpe_kata import fix_first
+from spec import blame
+from tests.support import REPO_ROOT
+from tests.test_blame import _Report
+
+WRONG = REPO_ROOT / "tests" / "implementations"
+INFO = {"suite_version": "0", "implementation": "x", "module_file": None, "module": "x"}
+
+
+def _check(folder: Path, *args: str) -> list[str]:
+    command = [shutil.which("bpe-kata") or str(Path(sys.executable).with_name("bpe-kata")), "check",
+               str(WRONG / "wrong_decode_strict.py"), "--level", "decode", "-m", "not corpus", "-n", "0",
+               "-p", "no:cacheprovider", "--hypothesis-profile", "fast", *args]
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    run = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-3000:]
+    return run.stdout.splitlines()
+
+
+@pytest.mark.slow
+def test_a_failing_run_shows_the_implementations_frames_and_ends_with_the_verdict(tmp_path):
+    short, full = _check(tmp_path), _check(tmp_path, "--tb=long")
+    text = "\n".join(short)
+    assert "wrong_decode_strict.py:13: in decode" in text  # the learner's line, in every failure
+    assert "spec/cases/runner.py:" not in text and "def run(" not in text  # the spec's plumbing, left out
+    assert "spec/cases/runner.py:" in "\n".join(full)  # ... which --tb=long still shows
+    assert len(short) < len(full) * 0.6, (len(short), len(full))
+    assert "short test summary info" not in text  # the verdict is the last thing before pytest's count
+    tail = short[-8:]
+    assert tail[-1].startswith("=") and " failed" in tail[-1]
+    assert tail[-2].endswith("--tb=long shows every frame")
+    fix = next(i for i, line in enumerate(short) if line.startswith("fix first: "))
+    assert short[fix].startswith("fix first: decode.replace-128: ") and fix >= len(short) - 6
+    table = next(i for i, line in enumerate(short) if line.startswith("level "))
+    assert text.index("root causes (1)") < sum(len(line) + 1 for line in short[:table]) < text.index("fix first")
+
+
+def _results(*tests):
+    """Results from (nodeid, level, claims, blamed, calls): each test failed, blaming ``blamed``."""
+    from bpe_kata.outcomes import Outcome
+    from bpe_kata.report import Results
+
+    results = Results()
+    for nodeid, level, claims, blamed, calls in tests:
+        verdict = blame.Verdict(blame.BROKEN, blamed, "", "", f"{blamed[0]}: expected x got y", calls=calls)
+        results.record(_Report(nodeid, True), Outcome.FAILED, level, claims, verdict)
+    return results
+
+
+def test_the_claims_list_leads_with_the_root_not_an_earlier_level():
+    """A get_stats bug breaks a pairs claim and, through training, bytes.no-normalization (level bytes,
+    which rests on pairs.*): the pairs claim is the one to fix, though its level comes later."""
+    from bpe_kata.report import render_table
+
+    results = _results(("t::bytes", "bytes", ("bytes.no-normalization",), ("bytes.no-normalization",), ("decode",)),
+                       ("t::pairs", "pairs", ("pairs.adjacent-overlapping",), ("pairs.adjacent-overlapping",),
+                        ("get_stats",)))
+    assert set(results.broken_claims()) == {"bytes.no-normalization", "pairs.adjacent-overlapping"}
+    lines = render_table(results, INFO, "hint: --tb=long")
+    listed = [line.split(":")[0].strip() for line in lines[lines.index("claims broken (2): an assertion about them failed") + 1:]
+              if line.startswith("  ") and not line.startswith("   ")]
+    assert listed[:2] == ["pairs.adjacent-overlapping", "bytes.no-normalization"]
+    fix = next(line for line in lines if line.startswith("fix first: "))
+    assert fix.startswith("fix first: pairs.adjacent-overlapping: ")
+    assert lines[-1] == "hint: --tb=long" and lines.index(fix) > next(i for i, l in enumerate(lines) if l.startswith("level "))
+
+
+def test_a_claim_a_confirmed_mistake_names_comes_before_a_fact_measured_on_a_corpus():
+    """wrong_stats_once's run listed corpus.d1-space-left first; the mistake its probe saw is about
+    train.merged-again, and a contract claim comes before a corpus fact of the same level."""
+    broken = ["corpus.d1-space-left", "train.tie-recorded", "train.no-early-stop", "train.merged-again",
+              "encode.the-thin"]
+    assert fix_first.order(broken, {"train.merged-again"})[0] == "train.merged-again"
+    ordered = fix_first.order(broken)
+    assert ordered[0] != "corpus.d1-space-left" and ordered.index("corpus.d1-space-left") > ordered.index("train.tie-recorded")
+    assert ordered[-1] == "encode.the-thin"  # a later level
+
+
+def test_a_claim_resting_on_another_broken_one_is_never_first():
+    assert fix_first.order(["bytes.no-normalization", "pairs.first-seen-order"]) == \
+        ["pairs.first-seen-order", "bytes.no-normalization"]
+    assert fix_first.order([]) == []
