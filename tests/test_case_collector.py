@@ -22,7 +22,7 @@ def _budget_rows() -> set[str]:
 def test_every_case_runs_under_exactly_one_case_test():
     runs = {case["id"]: 0 for case in cases.all_cases()}
     for test in CASE_TESTS:
-        for case in collect.cases_of(test):
+        for case in collect.cases_run_by(test):
             runs[case["id"]] += 1
     assert {case_id for case_id, n in runs.items() if n != 1} == _budget_rows()
     assert all(runs[case_id] == 0 for case_id in _budget_rows())
@@ -30,7 +30,7 @@ def test_every_case_runs_under_exactly_one_case_test():
 
 def test_every_case_test_has_cases_and_a_name_of_its_own():
     """An empty parametrization would be a silent skip; two tests of one name, one test's cases lost."""
-    assert [test for test in CASE_TESTS if not collect.cases_of(test)] == []
+    assert [test for test in CASE_TESTS if not collect.cases_run_by(test)] == []
     names = [(test.module, test.name) for test in CASE_TESTS]
     assert len(names) == len(set(names))
 
@@ -38,7 +38,7 @@ def test_every_case_test_has_cases_and_a_name_of_its_own():
 def test_each_case_is_a_spec_test_marked_with_its_files_level_and_its_claims(spec_tests):
     for test in CASE_TESTS:
         level = cases.load_file(cases.CASES_DIR / test.file)["level"]
-        for case in collect.cases_of(test):
+        for case in collect.cases_run_by(test):
             row = spec_tests[f"spec/{test.module}::{test.name}[{case['id']}]"]
             assert row["level"] == level, (test, case["id"])
             assert row["claims"][:len(case["claims"])] == case["claims"], (test, case["id"])  # then the module's
@@ -77,7 +77,8 @@ def _node(name: str) -> SimpleNamespace:
 
 def test_case_tests_come_first_or_after_the_test_they_name():
     own = [_node("test_a"), _node("test_b[1]"), _node("test_b[2]"), _node("test_c")]
-    first, after_b = CaseTest("x.json", "op", "m.py", "test_x"), CaseTest("y.json", "op", "m.py", "test_y", after="test_b")
+    first = CaseTest("x.json", "op", "m.py", "test_x")
+    after_b = CaseTest("y.json", "op", "m.py", "test_y", after="test_b")
     x, y1, y2 = _node("test_x[1]"), _node("test_y[1]"), _node("test_y[2]")
     arranged = collect.arrange(own, [(after_b, [y1, y2]), (first, [x])])
     assert [node.name for node in arranged] == ["test_x[1]", "test_a", "test_b[1]", "test_b[2]", "test_y[1]",

@@ -16,8 +16,10 @@ spec/conftest.py hands the modules named here to ``CaseModule``.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from types import FunctionType
 
 import pytest
 
@@ -66,11 +68,12 @@ CASE_TESTS: tuple[CaseTest, ...] = (
 #: The spec modules that collect case tests.
 MODULES: frozenset[str] = frozenset(test.module for test in CASE_TESTS)
 
-#: The attribute that marks a function this collector made (so a later collection of the module replaces it).
-MADE_HERE = "case_test"
+#: The functions this collector made (a later collection of the same module object replaces them). Kept
+#: here, not as an attribute of each function, which pytest would add to the test's -k keywords.
+MADE: weakref.WeakSet[Callable] = weakref.WeakSet()
 
 
-def cases_of(test: CaseTest) -> list[dict]:
+def cases_run_by(test: CaseTest) -> list[dict]:
     """The cases ``test`` runs, in their file's order."""
     return [case for case in cases.cases_of(test.file.removesuffix(".json"), test.operation)
             if test.expects is None or test.expects in case["expected"]]
@@ -89,7 +92,7 @@ def case_function(test: CaseTest, level: str, params: list) -> Callable:
 
     run_case.__name__ = run_case.__qualname__ = test.name
     run_case.__doc__ = f"Each {test.operation} case of spec/cases/{test.file}, through the one case runner."
-    setattr(run_case, MADE_HERE, test)
+    MADE.add(run_case)
     return pytest.mark.level(level)(pytest.mark.parametrize("case", params)(run_case))
 
 
@@ -121,7 +124,7 @@ class CaseModule(pytest.Module):
         tests = [test for test in CASE_TESTS if test.module == self.path.name]
         module = self.obj
         for name, value in list(vars(module).items()):  # left by an earlier collection of this module object
-            if hasattr(value, MADE_HERE):
+            if isinstance(value, FunctionType) and value in MADE:
                 delattr(module, name)
         for test in tests:
             if hasattr(module, test.name):
@@ -136,6 +139,6 @@ class CaseModule(pytest.Module):
 
     def _case_items(self, test: CaseTest) -> list:
         """The test's items, made by pytest as for a function written in the module (so it is one, by name)."""
-        function = case_function(test, level_of(test), [cases.param(case) for case in cases_of(test)])
+        function = case_function(test, level_of(test), [cases.param(case) for case in cases_run_by(test)])
         setattr(self.obj, test.name, function)
         return list(self.ihook.pytest_pycollect_makeitem(collector=self, name=test.name, obj=function))
