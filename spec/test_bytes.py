@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from spec import cases, strategies
-from spec.cases import runner
+from spec import strategies
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.shapes import ids_of
@@ -14,9 +13,8 @@ from spec.shapes import ids_of
 pytestmark = pytest.mark.level("bytes")
 
 
-@pytest.mark.parametrize("case", cases.params("bytes", "encode"))
-def test_encode_with_no_merges_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/bytes.json run here too, one test each, as
+# test_encode_with_no_merges_case[<case id>] (made by spec/cases/collect.py).
 
 
 @pytest.mark.claim("bytes.base-256", "roundtrip.no-unk")

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, oracle, strategies
-from spec.cases import runner
+from spec import oracle, strategies
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.shapes import bytes_of, merges_of
@@ -14,14 +13,9 @@ from spec.shapes import bytes_of, merges_of
 pytestmark = pytest.mark.level("decode")
 
 
-@pytest.mark.parametrize("case", cases.params("decode", "decode"))
-def test_decode_case(bpe, request, case):
-    runner.run(case, bpe, request)
-
-
-@pytest.mark.parametrize("case", cases.params("decode", "build_vocab"))
-def test_build_vocab_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/decode.json run here too, one test each (made by spec/cases/collect.py):
+# decode cases as test_decode_case[<case id>],
+# build_vocab cases as test_build_vocab_case[<case id>].
 
 
 @pytest.mark.claim("decode.vocab-order")

@@ -16,14 +16,9 @@ from spec.shapes import ids_of, merges_of
 pytestmark = pytest.mark.level("encode")
 
 
-@pytest.mark.parametrize("case", cases.params("encode", "encode"))
-def test_encode_case(bpe, request, case):
-    runner.run(case, bpe, request)
-
-
-@pytest.mark.parametrize("case", cases.params("encode", "train_encode"))
-def test_encode_with_corpus_table_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/encode.json run here too, one test each (made by spec/cases/collect.py):
+# encode cases as test_encode_case[<case id>],
+# train_encode cases as test_encode_with_corpus_table_case[<case id>].
 
 
 @pytest.mark.claim("encode.order-matters")

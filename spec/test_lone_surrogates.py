@@ -14,8 +14,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, oracle, strategies
-from spec.cases import runner
+from spec import oracle, strategies
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import ids_of, merges_of
 
@@ -25,9 +24,8 @@ SPECIAL = "<|end|>"
 SPECIAL_ID = 1000  # beyond every table the strategies can train
 
 
-@pytest.mark.parametrize("case", cases.params("surrogates", "encode"))
-def test_encode_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/surrogates.json run here too, one test each, as
+# test_encode_case[<case id>] (made by spec/cases/collect.py).
 
 
 @given(strategies.surrogate_texts)

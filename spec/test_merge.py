@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, oracle, strategies
+from spec import oracle, strategies
 from spec.cases import runner
 from spec.blame import checking
 from spec.compare import expect_equal
@@ -16,9 +16,8 @@ pytestmark = pytest.mark.level("merge")
 pairs = st.tuples(st.integers(0, 4), st.integers(0, 4))
 
 
-@pytest.mark.parametrize("case", cases.params("merge", "merge"))
-def test_merge_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/merge.json run here too, one test each, as
+# test_merge_case[<case id>] (made by spec/cases/collect.py).
 
 
 @pytest.mark.claim("merge.left-to-right", "merge.end-guard")

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from spec import cases, oracle, strategies
-from spec.cases import runner
+from spec import oracle, strategies
 from spec.blame import checking
 from spec.compare import expect_equal
 from spec.shapes import pairs_of
@@ -14,9 +13,8 @@ from spec.shapes import pairs_of
 pytestmark = pytest.mark.level("pairs")
 
 
-@pytest.mark.parametrize("case", cases.params("pairs", "get_stats"))
-def test_get_stats_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/pairs.json run here too, one test each, as
+# test_get_stats_case[<case id>] (made by spec/cases/collect.py).
 
 
 @pytest.mark.claim("pairs.adjacent-overlapping", "pairs.first-seen-order")

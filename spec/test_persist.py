@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, oracle, strategies
-from spec.cases import runner
+from spec import oracle, strategies
 from spec.cases.runner import assert_load_fails_at
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.blame import checking
@@ -31,9 +30,8 @@ def write_text(path: Path, text: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("case", cases.params("persist", "load"))
-def test_load_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/persist.json run here too, one test each, as
+# test_load_case[<case id>] (made by spec/cases/collect.py).
 
 
 tokenizers = st.tuples(strategies.chunky_texts, strategies.vocab_sizes, st.sampled_from(PATTERNS),

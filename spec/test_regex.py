@@ -43,15 +43,9 @@ def test_published_patterns_cover_every_character(text, pattern):
 
 # --- Through the implementation ---
 
-@pytest.mark.parametrize("case", cases.params("regex", "split"))
-def test_training_to_the_end_makes_each_chunk_one_token(bpe, request, case):
-    """With merges to spare, every chunk ends as one token, and no token joins two chunks."""
-    runner.run(case, bpe, request)
-
-
-@pytest.mark.parametrize("case", cases.params("regex", "train"))
-def test_train_with_pattern_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/regex.json run here too, one test each (made by spec/cases/collect.py):
+# split cases as test_training_to_the_end_makes_each_chunk_one_token[<case id>] (every chunk ends as
+# one token, and no token joins two chunks), train cases as test_train_with_pattern_case[<case id>].
 
 
 def _spanning_tokens(text: str, merges, pattern: str) -> list[bytes]:

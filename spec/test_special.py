@@ -7,8 +7,7 @@ import re
 import pytest
 from hypothesis import assume, given, strategies as st
 
-from spec import cases, oracle, strategies
-from spec.cases import runner
+from spec import oracle, strategies
 from spec.cases.runner import assert_names_special
 from spec.blame import checking
 from spec.compare import expect_equal
@@ -20,14 +19,9 @@ pytestmark = pytest.mark.level("special")
 SPECIAL_ID = 1000  # beyond every table the strategies can train
 
 
-@pytest.mark.parametrize("case", cases.params("special", "encode_special"))
-def test_encode_special_case(bpe, request, case):
-    runner.run(case, bpe, request)
-
-
-@pytest.mark.parametrize("case", cases.params("special", "decode"))
-def test_decode_special_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/special.json run here too, one test each (made by spec/cases/collect.py):
+# encode_special cases as test_encode_special_case[<case id>],
+# decode cases as test_decode_special_case[<case id>].
 
 
 @pytest.mark.claim("special.atomic")

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, oracle, strategies
-from spec.cases import runner
+from spec import oracle, strategies
 from spec.blame import checking
 from spec.compare import expect_equal
 
@@ -21,9 +20,8 @@ def fed(decoder, ids: list[int]) -> list[str]:
     return [decoder.feed(i) for i in ids]
 
 
-@pytest.mark.parametrize("case", cases.params("stream", "stream"))
-def test_stream_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/stream.json run here too, one test each, as
+# test_stream_case[<case id>] (made by spec/cases/collect.py).
 
 
 @pytest.mark.claim("stream.hold-partial", "stream.eager")

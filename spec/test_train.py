@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from spec import cases, mistakes, oracle, replay, strategies
+from spec import mistakes, oracle, replay, strategies
 from spec.cases import runner
 from spec.blame import checking
 from spec.compare import expect_equal
@@ -14,9 +14,8 @@ from spec.shapes import merges_of
 pytestmark = pytest.mark.level("train")
 
 
-@pytest.mark.parametrize("case", cases.params("train", "train"))
-def test_train_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/train.json run here too, one test each, as
+# test_train_case[<case id>] (made by spec/cases/collect.py).
 
 
 @pytest.mark.claim("train.tie-first-counted", "train.tie-recorded", "train.ids-from-256")

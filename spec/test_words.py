@@ -30,15 +30,9 @@ def _budget_params() -> list:
     return params
 
 
-@pytest.mark.parametrize("case", _word_cases("train_words", "merges"))
-def test_train_words_case(bpe, request, case):
-    """The merges with the count each had when it was chosen; then the runners-up, counted by the oracle."""
-    runner.run(case, bpe, request)
-
-
-@pytest.mark.parametrize("case", [*_word_cases("segment_word", "symbols"), *_word_cases("segment_word", "trace")])
-def test_segment_word_case(bpe, request, case):
-    runner.run(case, bpe, request)
+# The worked cases of spec/cases/words.json run here too, one test each (made by spec/cases/collect.py):
+# train_words cases that expect merges as test_train_words_case[<case id>] (then the runners-up, counted
+# by the oracle), segment_word cases as test_segment_word_case[<case id>]; the budget rows are below.
 
 
 @pytest.mark.claim("words.toy-segmentation", "words.segmentation-replays")

@@ -172,11 +172,16 @@ def test_every_multi_claim_spec_test_says_which_claim_each_check_is_about(spec_t
     import importlib
     import inspect
 
+    from spec.cases.collect import CASE_TESTS
+
+    made_by_the_collector = {(f"spec/{test.module}", test.name) for test in CASE_TESTS}
     unlabelled, checked = set(), set()
     for nodeid, row in spec_tests.items():
         if len(row["claims"]) < 2:
             continue
         path, name = nodeid.split("::")[0], nodeid.split("::")[1].split("[")[0]
+        if (path, name) in made_by_the_collector:  # a worked case: spec/cases/collect.py's test, not the module's
+            continue
         function = getattr(importlib.import_module(path.removesuffix(".py").replace("/", ".")), name)
         if "case" in inspect.signature(function).parameters:
             continue

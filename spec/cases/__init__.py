@@ -1,9 +1,10 @@
 """The worked examples as data: JSON case files, one per level, validated by schema.json.
 
-Other-language suites can read the same files. Here the loader below reads them, each case
-becomes one pytest parameter marked with the claims it checks, and ``spec.cases.runner``
-is the one place that knows what an operation means: how to call it on an implementation
-and how to compare the result with the case's expected value.
+Other-language suites can read the same files. Here the loader below reads them;
+``spec.cases.collect`` makes each case one pytest parameter of a spec module's test, marked
+with its file's level and the claims it checks; and ``spec.cases.runner`` is the one place
+that knows what an operation means: how to call it on an implementation and how to compare
+the result with the case's expected value.
 """
 
 from __future__ import annotations
@@ -34,15 +35,20 @@ def all_cases() -> list[dict]:
     return [case for path in case_files() for case in load_file(path)["cases"]]
 
 
-def cases_of(level: str, *operations: str) -> list[dict]:
-    """The cases of one level file, of the given operations (all of them when none is named)."""
-    return [case for case in load_file(CASES_DIR / f"{level}.json")["cases"]
+def cases_of(name: str, *operations: str) -> list[dict]:
+    """The cases of one case file (its name without .json) of the given operations (all when none is named)."""
+    return [case for case in load_file(CASES_DIR / f"{name}.json")["cases"]
             if not operations or case["operation"] in operations]
 
 
-def params(level: str, *operations: str) -> list:
-    """pytest parameters for the cases of one level file and operations, each marked with its claims."""
-    return [pytest.param(case, id=case["id"], marks=marks(case)) for case in cases_of(level, *operations)]
+def params(name: str, *operations: str) -> list:
+    """pytest parameters for the cases of one case file and operations, each marked with its claims."""
+    return [param(case) for case in cases_of(name, *operations)]
+
+
+def param(case: dict):
+    """One case as a pytest parameter: its id the case's, marked with its claims (and its corpus)."""
+    return pytest.param(case, id=case["id"], marks=marks(case))
 
 
 def marks(case: dict) -> list:
