@@ -11,7 +11,7 @@ from pathlib import Path
 import spec
 from bpe_kata.data import corpora
 from spec.ledger import load_claims
-from bpe_kata.levels import ALL_LEVEL_NAMES
+from bpe_kata.run.levels import ALL_LEVEL_NAMES
 
 SPEC_DIR = Path(spec.__file__).resolve().parent
 PROJECT_ROOT = SPEC_DIR.parent
@@ -65,7 +65,7 @@ def _safety_net(argv: list[str]) -> list[str]:
 GATE_HELP = """usage: bpe-kata gate IMPL [--expect FILE] [--strict-expect] [--write-expect FILE] [--require-sandbox]
                       [--time-budget SECONDS] [--wall-limit SECONDS] [pytest options...]
 IMPL: a Python implementation (dotted name, package folder or .py file), run through
-      python -m bpe_kata.server, or cmd:"PROGRAM ARGS" for any program speaking docs/PROTOCOL.md
+      python -m bpe_kata.child.server, or cmd:"PROGRAM ARGS" for any program speaking docs/PROTOCOL.md
       (also accepted as --impl IMPL). The implementation always runs in a child process.
 A level that is not started fails, corpora and published tables are required, and the
 exit status is 0 only for a complete run with no unexpected failure. The implementation runs
@@ -88,20 +88,20 @@ def gate(argv: list[str]) -> int:
     if "--impl" not in argv and not any(arg.startswith("--impl=") for arg in argv):
         print("bpe-kata gate: name the implementation: bpe-kata gate IMPL (see --help)", file=sys.stderr)
         return 2
-    from bpe_kata.supervisor import Supervisor
+    from bpe_kata.child.supervisor import Supervisor
 
     return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *GATE_OPTIONS, *argv]).run()
 
 
 def graded(argv: list[str]) -> int:
-    """One submission of ``bpe-kata grade`` under its own supervisor (bpe_kata.supervisor.graded)."""
-    from bpe_kata.supervisor import graded as supervised
+    """One submission of ``bpe-kata grade`` under its own supervisor (bpe_kata.child.supervisor.graded)."""
+    from bpe_kata.child.supervisor import graded as supervised
 
     return supervised(argv)
 
 
 def verify_report(argv: list[str]) -> int:
-    from bpe_kata.supervisor import suite_sha256, verify_report as verify
+    from bpe_kata.child.supervisor import suite_sha256, verify_report as verify
 
     parser = argparse.ArgumentParser(prog="bpe-kata verify-report", description=(
         "Re-check a gate's JSON report: the suite it names is the suite installed here (and the pinned one), "
@@ -192,7 +192,7 @@ def data(action: str) -> int:
 def words_budget(value: str | None) -> int:
     """Print the toy corpus's merge-budget table as IMPL's train_words and segment_word give it."""
     from spec import toy_words
-    from bpe_kata.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
+    from bpe_kata.run.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
 
     try:
         impl = load_implementation(value or DEFAULT_IMPL)
@@ -260,11 +260,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return words_budget(rest[0] if rest else None)
     if command in ("show", "trace", "curve", "grade", "matrix"):
-        from bpe_kata.commands import run
+        from bpe_kata.tools.commands import run
 
         return run(command, rest)
     if command == "mutate":
-        from bpe_kata import mutation
+        from bpe_kata.mutation import mutate as mutation
         return mutation.main(rest)
     print(f"bpe-kata: unknown command {command!r}\nusage: {USAGE}", file=sys.stderr)
     return 2

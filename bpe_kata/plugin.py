@@ -14,18 +14,20 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import bounded_diff, expectations, isolation, mutmut_calls, outcomes, recording, report, run_status, teaching
+from bpe_kata.run import bounded_diff, expectations, outcomes, recording, report, run_status, teaching
+from bpe_kata.child import launch as isolation
+from bpe_kata.mutation import mutmut_calls
 from bpe_kata.data import corpora, corpus_tables
 from spec import blame, compare, oracle, replay, shapes
 from spec import pieces as spec_pieces
-from bpe_kata import progress as spec_progress
-from bpe_kata.hypothesis_profiles import load_profile_from_environment
+from bpe_kata.run import progress as spec_progress
+from bpe_kata.run.hypothesis_profiles import load_profile_from_environment
 from spec.ledger import load_claims
-from bpe_kata import fixed_pattern
-from bpe_kata.levels import BY_NAME, FREE, PUBLISHED_TABLES_GROUP, feature_not_started, holds_whatever_split, levels_up_to, not_started_reason
-from bpe_kata.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
-from bpe_kata import isolated as isolated_client
-from bpe_kata.outcomes import Outcome
+from bpe_kata.run import fixed_pattern
+from bpe_kata.run.levels import BY_NAME, FREE, PUBLISHED_TABLES_GROUP, feature_not_started, holds_whatever_split, levels_up_to, not_started_reason
+from bpe_kata.run.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
+from bpe_kata.child import client as isolated_client
+from bpe_kata.run.outcomes import Outcome
 
 load_profile_from_environment()
 
@@ -52,7 +54,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--bpe-list-tests", default=None, metavar="FILE",
                     help="write every collected spec test with its level and claims as JSON to FILE (for the suite's own tests)")
     group.addoption("--isolated", action="store_true", default=False,
-                    help="run the Python implementation in a child process (python -m bpe_kata.server); "
+                    help="run the Python implementation in a child process (python -m bpe_kata.child.server); "
                          "--impl cmd:\"COMMAND ...\" runs any program speaking docs/PROTOCOL.md, always isolated")
     group.addoption("--call-timeout", type=float, default=isolated_client.DEFAULT_CALL_TIMEOUT, metavar="SECONDS",
                     help="isolated runs: the time limit of one call; past it the test fails 'timed out' and the child "
@@ -74,7 +76,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 #: without this repository's pyproject.toml.
 MARKERS = (
     "claim(*ids): the claim ids (spec/claims.toml) that this test checks",
-    "level(name): the kata level this test belongs to (bpe_kata/levels.py)",
+    "level(name): the kata level this test belongs to (bpe_kata/run/levels.py)",
     "corpus(*names): the test reads these corpora (tiny Shakespeare, Alice)",
     "xdist_group(name): keep these tests on one pytest-xdist worker (with --dist loadgroup)",
 )
@@ -134,7 +136,7 @@ def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
 
 
 #: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture
-#: (a level's own group is its ``xdist_group`` in bpe_kata/levels.py).
+#: (a level's own group is its ``xdist_group`` in bpe_kata/run/levels.py).
 CORPORA_GROUP = "corpora"
 
 
@@ -210,7 +212,7 @@ LEARNER_TABLE_SIZES = {"tinyshakespeare": 276, "alice": 268}
 
 @pytest.fixture(scope="session")
 def progress(request: pytest.FixtureRequest):
-    """``with progress("training alice ...") as step:`` says on the terminal what runs long (bpe_kata/progress.py)."""
+    """``with progress("training alice ...") as step:`` says on the terminal what runs long (bpe_kata/run/progress.py)."""
     write = spec_progress.stderr_writer(request.config.pluginmanager.getplugin("capturemanager"))
     after = spec_progress.delay_from_environment()
     return lambda what: spec_progress.Progress(write, what, after=after)
@@ -395,7 +397,7 @@ class KataRun:
         return config.pluginmanager.get_plugin(cls.NAME)
 
     def pattern_fixed(self, implementation):
-        """The implementation as tests see it: behind bpe_kata.fixed_pattern.PatternFixed when it declares
+        """The implementation as tests see it: behind bpe_kata.run.fixed_pattern.PatternFixed when it declares
         the split pattern it always uses (a bad declaration is a usage error, said once)."""
         try:
             pattern = fixed_pattern.fixed_pattern(implementation)
@@ -585,13 +587,13 @@ class KataRun:
             if target:
                 report.write_json(Path(target), results, info)
             if page:
-                from bpe_kata import html_report
+                from bpe_kata.tools import html_report
 
                 html_report.write(Path(page), report.as_json(results, info))
         session.exitstatus = status
 
     def _diagnose(self) -> None:
-        """Probe the implementation for the mistakes its broken claims point to (bpe_kata/teaching.py)."""
+        """Probe the implementation for the mistakes its broken claims point to (bpe_kata/run/teaching.py)."""
         if not self.diagnosed:
             self.diagnosed = True
             self.results.diagnoses = teaching.diagnose(self.results.broken_claims(), self.implementation)

@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import fixed_pattern, frames
+from bpe_kata.run import fixed_pattern, frames
 
 _BLAMED = "_bpe_kata_claims"
 _OWN_TRAINING = "_bpe_kata_own_training"
 SPEC_DIR = Path(__file__).resolve().parent
 #: Isolated runs: the protocol client raises what the child answered; it is not the implementation's code.
-CLIENT_FILES = tuple(str(SPEC_DIR.parent / "bpe_kata" / name) for name in ("isolated.py", "protocol.py", "recording.py"))
+CLIENT_FILES = tuple(str(SPEC_DIR.parent / "bpe_kata" / name) for name in ("child/client.py", "child/protocol.py", "run/recording.py"))
 LIBRARY_DIRS = tuple(
     str(Path(p).resolve()) for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
 )
@@ -68,7 +68,7 @@ class Verdict:
     where: str  # for ERROR: "function (file:line)" of the innermost frame of the code under test
     detail: str  # what the report shows: the assertion's expected vs actual, or the exception
     call: str = ""  # for ERROR: the implementation's function the spec called (the protocol's op)
-    #: the implementation's operations the test called before it failed, in order (bpe_kata/recording.py)
+    #: the implementation's operations the test called before it failed, in order (bpe_kata/run/recording.py)
     calls: tuple[str, ...] = ()
     #: for BROKEN: the failing check was on a table the implementation trained with its default tie rule
     own_training: bool = False
@@ -194,7 +194,7 @@ def _operation(error: BaseException, module) -> str:
 
 
 def _origin(error: BaseException, root: Path | None, module=None) -> tuple[str, str, str | None]:
-    """The call, exception type and place (bpe_kata/frames.py): from the child's error response in isolated
+    """The call, exception type and place (bpe_kata/run/frames.py): from the child's error response in isolated
     runs (its optional type and frame), else past any adapter in process; None: the innermost frame."""
     remote = getattr(error, "bpe_kata_call", None)
     if remote is not None:

@@ -10,7 +10,7 @@ from hypothesis import given, strategies as st
 
 from bpe_kata.data import pretrained, tiktoken_tables
 from spec.blame import checking
-from bpe_kata.outcomes import Outcome
+from bpe_kata.run.outcomes import Outcome
 from bpe_kata.data.published import TableUnavailable
 from spec.shapes import bytes_of, ids_of
 

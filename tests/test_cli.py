@@ -190,7 +190,7 @@ def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
         def run(self) -> int:
             return 0
 
-    monkeypatch.setattr("bpe_kata.supervisor.Supervisor", Supervised)
+    monkeypatch.setattr("bpe_kata.child.supervisor.Supervisor", Supervised)
     assert cli.main(["gate", "solutions.mine", "--expect", "e.toml"]) == 0
     assert cli.main(["gate", "--impl", 'cmd:"node bpe.js"', "--timeout", "5"]) == 0
     assert cli.main(["gate"]) == 2

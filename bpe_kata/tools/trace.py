@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 
 from spec.replay import as_symbols, pair_count
 
-from bpe_kata.show import token_bytes
+from bpe_kata.tools.show import token_bytes
 
 Pair = tuple[int, int]
 

@@ -4,7 +4,7 @@
 
     supervisor (this module)            private run directory, wall limit, subreaper
       └─ verdict process (pytest)       judges; its PYTHONPYCACHEPREFIX is private
-           └─ implementation children   sandboxed (bpe_kata.sandbox), scratch directory only
+           └─ implementation children   sandboxed (bpe_kata.child.sandbox), scratch directory only
 
 The supervisor makes a private run directory (under the user's cache, mode 0700, never under
 ``$TMPDIR``; hidden from the children) where the only copies of the JSON report, JUnit and
@@ -32,11 +32,11 @@ import time
 from pathlib import Path
 
 import spec
-from bpe_kata import sandbox as sandboxing
+from bpe_kata.child import sandbox as sandboxing
 
 SPEC_DIR = Path(spec.__file__).resolve().parent
 SUITE_ROOT = SPEC_DIR.parent
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]  # the whole bpe_kata package
 #: Total child time a whole gate may take, per verdict process: the reference's whole gate took
 #: 56-73 s of wall time on 2 xdist workers at load 8 (benchmarks/bench_gate.py), so at most that
 #: much child time per worker; this is over 20 times it.
@@ -241,7 +241,7 @@ class Supervisor:
         """Run the verdict process under the wall limit, its output relayed; (exit status, failure,
         descendants killed after it ended)."""
         sandboxing.become_subreaper()
-        command = [sys.executable, "-m", "bpe_kata.supervisor", "--verdict", *args]
+        command = [sys.executable, "-m", "bpe_kata.child.supervisor", "--verdict", *args]
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                    env=env, start_new_session=True)
         relay = threading.Thread(target=self._relay, args=(process.stdout,), daemon=True)
@@ -314,7 +314,7 @@ def verify_report(path: str, pinned: str | None = None, allow_unsandboxed: bool 
 def graded(argv: list[str]) -> int:
     """One submission of ``bpe-kata grade``: ``check SUBMISSION --isolated`` under a supervisor of its
     own (its own process, so its sweep of descendants reaches only its own run), the sandbox
-    required unless ``--allow-unsandboxed``. Started as ``python -m bpe_kata.supervisor --graded``,
+    required unless ``--allow-unsandboxed``. Started as ``python -m bpe_kata.child.supervisor --graded``,
     without the CLI's imports: a class is many runs."""
     allow = "--allow-unsandboxed" in argv
     argv = [arg for arg in argv if arg != "--allow-unsandboxed"]
@@ -338,4 +338,4 @@ if __name__ == "__main__":
         sys.exit(_verdict_main(sys.argv[2:]))
     if sys.argv[1:2] == ["--graded"]:
         sys.exit(graded(sys.argv[2:]))
-    sys.exit("usage: python -m bpe_kata.supervisor --verdict PYTEST_ARGS (started by bpe-kata gate)")
+    sys.exit("usage: python -m bpe_kata.child.supervisor --verdict PYTEST_ARGS (started by bpe-kata gate)")

@@ -8,7 +8,7 @@ its hash changes and the entry is stale: it fails the gate until someone looks a
 Every entry also says what pins its claim, and the gate checks it:
 
 * ``equivalent`` and ``performance-only``: ``check`` names a differential probe
-  (bpe_kata/mutation_checks.py); the gate runs it on the original and on the mutant, and
+  (bpe_kata/mutation/checks.py); the gate runs it on the original and on the mutant, and
   the two must see the same results on the same generated inputs (only time or memory may
   differ).
 * ``not-pinned``: ``contract`` quotes the sentence of spec/CONTRACT.md that leaves the
@@ -53,7 +53,7 @@ class Accepted:
     mutated: str
     category: str
     why: str
-    check: str = ""  # equivalent / performance-only: the probe of bpe_kata/mutation_checks.py
+    check: str = ""  # equivalent / performance-only: the probe of bpe_kata/mutation/checks.py
     contract: str = ""  # not-pinned: the sentence of spec/CONTRACT.md that leaves it free
 
     @property
@@ -91,7 +91,7 @@ def _read(path: Path) -> dict:
 
 
 def load_ledger(path: Path) -> list[Accepted]:
-    from bpe_kata.mutation_checks import PROBES
+    from bpe_kata.mutation.checks import PROBES
 
     ledger, seen = [], {}
     for number, entry in enumerate(_read(path).get("accepted", []), 1):
@@ -162,7 +162,7 @@ def gate(mutants: list, ledger: list[Accepted], limits: Limits | None, root: Pat
     A survivor is a mutant that lived through the tests: survived, or had no test at all.
     A performance-only entry also holds when its mutant timed out or ran out of memory.
     """
-    from bpe_kata.mutation import score
+    from bpe_kata.mutation.mutate import score
 
     verdict = GateVerdict()
     for module, counts in sorted(_unchecked(mutants).items()):
@@ -228,7 +228,7 @@ def killed_now(entry: Accepted, mutants: list) -> bool:
 def check_claims(ledger: list[Accepted], mutants: list, root: Path | None) -> list[tuple[Accepted, str]]:
     """The entries whose claim does not hold: a contract sentence not in the contract, a
     differential check on which the original and the mutant disagree."""
-    from bpe_kata.mutation_checks import first_difference, run_probe
+    from bpe_kata.mutation.checks import first_difference, run_probe
 
     false: list[tuple[Accepted, str]] = []
     root = root or Path.cwd()
@@ -324,7 +324,7 @@ def render_draft(survivors: list) -> str:
                          mutant.mutated, "?", "")
         blocks.append(render_entry(entry, f"{mutant.name} ({mutant.status})").replace(
             'category = "?"', f'category = "?"  # {" | ".join(CATEGORIES)}, or kill it with a test instead') +
-            '\n# check = "encode"  # equivalent, performance-only: a probe of bpe_kata/mutation_checks.py'
+            '\n# check = "encode"  # equivalent, performance-only: a probe of bpe_kata/mutation/checks.py'
             '\n# contract = "..."  # not-pinned: the sentence of spec/CONTRACT.md that leaves it free')
     return "\n\n".join(blocks) + "\n"
 

@@ -1,6 +1,6 @@
 """A run's report as one standalone HTML page: no network, no external assets, filterable by level.
 
-It is drawn from the same dict as ``--bpe-report`` JSON (bpe_kata/report.py's ``as_json``), so the
+It is drawn from the same dict as ``--bpe-report`` JSON (bpe_kata/run/report.py's ``as_json``), so the
 page and the JSON never disagree. Every value is escaped: claim texts and failures carry the
 implementation's output, which may hold anything.
 """
@@ -12,7 +12,7 @@ import tempfile
 from html import escape
 from pathlib import Path
 
-from bpe_kata.outcomes import TO_DO, LevelStatus
+from bpe_kata.run.outcomes import TO_DO, LevelStatus
 
 STATUS_CLASS = {LevelStatus.GREEN: "ok", LevelStatus.FAILED: "bad", **dict.fromkeys(TO_DO, "todo")}
 

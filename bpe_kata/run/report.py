@@ -14,9 +14,9 @@ from pathlib import Path
 import spec
 from spec.blame import BROKEN, ERROR, Verdict
 from spec.ledger import document_keys_in, load_claims, not_judged, prerequisites
-from bpe_kata.levels import ALL_LEVEL_NAMES
-from bpe_kata.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
-from bpe_kata import teaching
+from bpe_kata.run.levels import ALL_LEVEL_NAMES
+from bpe_kata.run.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
+from bpe_kata.run import teaching
 
 #: The implementation's calls each core level's claims are about. An error raised in another call (a crash
 #: in train while a decode test builds its table) says nothing about them: it is never read as breaking one
@@ -55,12 +55,12 @@ class Results:
     failures: dict[str, str] = field(default_factory=dict)
     reasons: dict[str, dict[str, None]] = field(default_factory=dict)  # level -> distinct skip reasons
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # failed test -> why (spec/blame.py)
-    #: likely mistakes confirmed on the implementation (bpe_kata/teaching.py), set once the run is over
+    #: likely mistakes confirmed on the implementation (bpe_kata/run/teaching.py), set once the run is over
     diagnoses: list = field(default_factory=list)
 
     def record(self, rep, outcome: Outcome, level: str | None, claims: tuple[str, ...],
                verdict: Verdict | None = None) -> None:
-        """``outcome``: the one ``rep`` carries (bpe_kata.outcomes)."""
+        """``outcome``: the one ``rep`` carries (bpe_kata.run.outcomes)."""
         if level is None and not claims:
             return
         previous = self.by_test.get(rep.nodeid)
@@ -149,7 +149,7 @@ class Results:
 
         The ledger says which claims a claim's tests may exercise; the run says whether the failing ones did.
         A failed check may be the prerequisite's doing (a structural bug is blamed once) when its test called
-        the operation the prerequisite is about or one built on it (bpe_kata/recording.py). An error is the
+        the operation the prerequisite is about or one built on it (bpe_kata/run/recording.py). An error is the
         prerequisite's only when it was raised in that call, in a test of the prerequisite too, or after the
         test called another operation built on it: an encode that raises on surrogates without any training
         does not rest on a trainer that crashes once no pair is left, nor a crash inside train on a get_stats
@@ -249,7 +249,7 @@ _DATA_IN_MESSAGE = re.compile(r"0x[0-9a-fA-F]+|\d+|'[^']*'|\"[^\"]*\"")
 def _cause_key(verdict: Verdict) -> tuple[str, ...]:
     """One root cause: the same exception type, raised at the same place, from the same call.
 
-    The place is the implementation's own line with its own callers (bpe_kata/frames.py), so one helper
+    The place is the implementation's own line with its own callers (bpe_kata/run/frames.py), so one helper
     raising for two bugs, called from two lines, is two causes; errors at one place and call differ
     in their data only (a strict decode meets several bytes), and the cause lists every message.
     Where the place says nothing (``?``: a child that sends no frame, or only the line its message

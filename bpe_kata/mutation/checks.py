@@ -18,7 +18,7 @@ fixed seed, so both runs see the same inputs; one probe per family of modules:
 * ``words``   - train_words and segment_word, bad input included
 * ``stream``  - StreamDecoder over random ids
 
-Run by hand: ``cd mutants && MUTANT_UNDER_TEST=NAME python -m bpe_kata.mutation_checks PROBE``.
+Run by hand: ``cd mutants && MUTANT_UNDER_TEST=NAME python -m bpe_kata.mutation.checks PROBE``.
 """
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ def run_probe(mutants_dir: Path, probe: str, mutant: str = "") -> ProbeRun:
     """``probe`` in a fresh process importing ``reference`` from ``mutants_dir``, with ``mutant`` active."""
     env = {**os.environ, "MUTANT_UNDER_TEST": mutant, "PYTHONHASHSEED": "0"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, "-m", "bpe_kata.mutation_checks", probe], cwd=mutants_dir, env=env,
+    done = subprocess.run([sys.executable, "-m", "bpe_kata.mutation.checks", probe], cwd=mutants_dir, env=env,
                           capture_output=True, text=True, check=False,
                           preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S + 1)))
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -221,7 +221,7 @@ def first_difference(original: list, mutated: list) -> str:
 def main(argv: list[str]) -> int:
     """Run one probe here (cwd: mutants/) and print what it saw as JSON."""
     if len(argv) != 1 or argv[0] not in PROBES:
-        print(f"usage: python -m bpe_kata.mutation_checks {{{','.join(PROBES)}}}", file=sys.stderr)
+        print(f"usage: python -m bpe_kata.mutation.checks {{{','.join(PROBES)}}}", file=sys.stderr)
         return 2
     sys.path.insert(0, os.getcwd())  # reference/ from mutants/, not the checkout
     import reference

@@ -8,8 +8,8 @@ import os
 import sys
 from pathlib import Path
 
-from bpe_kata.extras import MissingExtra, require
-from bpe_kata.tables import TableError
+from bpe_kata.tools.extras import MissingExtra, require
+from bpe_kata.tools.tables import TableError
 
 DEFAULT_TABLE = "tinyshakespeare:512"
 
@@ -23,7 +23,7 @@ class Stop(Exception):
 
 
 def _impl(value: str | None):
-    from bpe_kata.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
+    from bpe_kata.run.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
 
     if os.getcwd() not in sys.path:  # as `python -m` and `bpe-kata check` do: solutions.mine from a clone
         sys.path.insert(0, os.getcwd())
@@ -39,7 +39,7 @@ def _isolated(value: str):
     """A ``cmd:`` implementation behind the stdio protocol, connected; closed when the command ends."""
     import atexit
 
-    from bpe_kata.isolated import IsolatedImplementation, IsolationFault, parse_command, python_path_env
+    from bpe_kata.child.client import IsolatedImplementation, IsolationFault, parse_command, python_path_env
 
     try:
         implementation = IsolatedImplementation(parse_command(value), name=value, cwd=os.getcwd(),
@@ -69,8 +69,8 @@ def _console(plain: bool, command: str):
 
 
 def show(argv: list[str]) -> int:
-    from bpe_kata import show as drawing
-    from bpe_kata.tables import resolve
+    from bpe_kata.tools import show as drawing
+    from bpe_kata.tools.tables import resolve
 
     parser = argparse.ArgumentParser(prog="bpe-kata show", description=(
         "Cut TEXT into tokens: boundaries in alternating colours (| in plain text), each token's id beneath; "
@@ -112,8 +112,8 @@ def show(argv: list[str]) -> int:
 
 
 def trace(argv: list[str]) -> int:
-    from bpe_kata.tables import corpus_text
-    from bpe_kata.trace import replay_steps
+    from bpe_kata.tools.tables import corpus_text
+    from bpe_kata.tools.trace import replay_steps
 
     parser = argparse.ArgumentParser(prog="bpe-kata trace", description=(
         "Training, merge by merge. An implementation's train is one call, so the trace replays the merges it "
@@ -155,8 +155,8 @@ def trace(argv: list[str]) -> int:
 
 
 def curve(argv: list[str]) -> int:
-    from bpe_kata import curve as curves
-    from bpe_kata.tables import corpus_text
+    from bpe_kata.tools import curve as curves
+    from bpe_kata.tools.tables import corpus_text
 
     parser = argparse.ArgumentParser(prog="bpe-kata curve", description=(
         "Bytes per token against vocabulary size: trains once at the largest size and replays each prefix of "
@@ -197,7 +197,7 @@ def _split_passthrough(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 def grade(argv: list[str]) -> int:
-    from bpe_kata import grade as grading
+    from bpe_kata.tools import grade as grading
 
     argv, passthrough = _split_passthrough(argv)
     parser = argparse.ArgumentParser(prog="bpe-kata grade", description=(
@@ -238,8 +238,8 @@ def grade(argv: list[str]) -> int:
 def matrix(argv: list[str]) -> int:
     import datetime
 
-    from bpe_kata import matrix as conformance
-    from bpe_kata.matrix_html import render
+    from bpe_kata.tools import matrix as conformance
+    from bpe_kata.tools.matrix_html import render
 
     argv, passthrough = _split_passthrough(argv)
     parser = argparse.ArgumentParser(prog="bpe-kata matrix", description=(

@@ -1,12 +1,12 @@
 """Where an implementation raised: the innermost frame of its own code, past any adapter.
 
-Root causes are grouped by the place an exception was raised (bpe_kata/report.py). That place
+Root causes are grouped by the place an exception was raised (bpe_kata/run/report.py). That place
 must be the implementation's own line: not the spec's, not the protocol server's, and not an
 adapter's. An adapter (bpe_kata/adapters/, or any wrapper a user writes) maps call shapes onto
 a library; a bug it surfaces is the library's, so the library's line is shown. A module marks
 itself an adapter with a module-level ``__bpe_kata_adapter__ = True``; its frames are skipped.
 
-Used in process by spec/blame.py and in the child by bpe_kata/server.py, which sends the frame
+Used in process by spec/blame.py and in the child by bpe_kata/child/server.py, which sends the frame
 in its error responses (docs/PROTOCOL.md, "frame").
 """
 

@@ -79,7 +79,7 @@ def terminal_chart(points: list[Point], reference: list[Point], width: int = 40)
 
 def plot(points: list[Point], reference: list[Point], label: str, target: Path) -> Path:
     """Write the curve as an image (PNG, SVG or PDF, by the file's suffix) with the Agg backend."""
-    from bpe_kata.extras import require
+    from bpe_kata.tools.extras import require
 
     matplotlib = require("matplotlib", "curve")
     matplotlib.use("Agg")

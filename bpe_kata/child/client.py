@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bpe_kata import protocol, results
-from bpe_kata.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
+from bpe_kata.child import protocol, results
+from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
 
 #: Generous for the reference: its slowest call (a whole corpus under a 100k table) takes seconds.
 DEFAULT_CALL_TIMEOUT = 60.0
@@ -111,7 +111,7 @@ CONTRACT_EXCEPTIONS: dict[str, type[Exception]] = {"ValueError": ValueError, "Ke
 
 def server_command(value: str) -> list[str]:
     """The command serving a Python implementation (a name or a path) with the shipped server."""
-    return [sys.executable, "-m", "bpe_kata.server", value]
+    return [sys.executable, "-m", "bpe_kata.child.server", value]
 
 
 def parse_command(value: str) -> list[str] | None:
@@ -132,7 +132,7 @@ class Child:
                  file_size_limit: int | None = None, sandbox=None) -> None:
         self.command, self.cwd, self.env = list(command), cwd, dict(env) if env is not None else None
         self.call_timeout, self.file_size_limit = call_timeout, file_size_limit
-        self.sandbox = sandbox  # a bpe_kata.sandbox.Sandbox applied between fork and exec, or None
+        self.sandbox = sandbox  # a bpe_kata.child.sandbox.Sandbox applied between fork and exec, or None
         self.process: subprocess.Popen | None = None
         self.hello: dict | None = None
         self.definitions: dict[str, bytes] = {}  # name -> the define request's line, sent again after a restart
@@ -429,7 +429,7 @@ class IsolatedImplementation:
         return self.loaded(op, self.child.request(op, request))
 
     def loaded(self, op: str, value: Any) -> Any:
-        """The result as a Python value, once it fits its operation's shape (bpe_kata.results): a
+        """The result as a Python value, once it fits its operation's shape (bpe_kata.child.results): a
         malformed result is a protocol error, never the ValueError a test of a bad request expects."""
         try:
             results.check(op, value)

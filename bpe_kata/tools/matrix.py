@@ -2,7 +2,7 @@
 
 Every installed adapter (bpe_kata/adapters) runs through ``bpe-kata gate`` in a child process of
 its own, at most one per core (grade.py's runner: one broken library never stops the others),
-and through the tie probe (bpe_kata/tie_probe.py). Each failed claim is classified from the
+and through the tie probe (bpe_kata/tools/tie_probe.py). Each failed claim is classified from the
 ledger: a documented alternative (its value depends on the first-counted tie rule and the
 library follows another documented rule), an undocumented tie rule, a call past the time limit, or a real difference; a
 curated note (matrix_notes.toml) may call a difference a spec question instead.
@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from bpe_kata import grade
+from bpe_kata.tools import grade
 from bpe_kata.adapters import ADAPTERS, VARIANTS
-from bpe_kata.levels import ALL_LEVEL_NAMES
-from bpe_kata.outcomes import LevelStatus
+from bpe_kata.run.levels import ALL_LEVEL_NAMES
+from bpe_kata.run.outcomes import LevelStatus
 from spec.ledger import load_claims
 
 GATE = [sys.executable, "-m", "bpe_kata.cli", "gate"]
@@ -60,7 +60,7 @@ def installed(adapters: dict[str, str] = ADAPTERS) -> list[Row]:
 
 def probe_ties(adapter: str, timeout: float) -> dict:
     try:
-        done = subprocess.run([sys.executable, "-m", "bpe_kata.tie_probe", adapter], capture_output=True, text=True,
+        done = subprocess.run([sys.executable, "-m", "bpe_kata.tools.tie_probe", adapter], capture_output=True, text=True,
                               timeout=timeout, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return {"rule": None, "verdict": "probe timed out"}

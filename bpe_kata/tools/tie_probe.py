@@ -1,6 +1,6 @@
 """Which documented tie rule an implementation's default ``train`` follows.
 
-Run as ``python -m bpe_kata.tie_probe IMPL`` (a child process: the library may crash or hang);
+Run as ``python -m bpe_kata.tools.tie_probe IMPL`` (a child process: the library may crash or hang);
 prints one JSON object. It trains on the ties cases' texts (spec/cases/ties.json) and on small
 texts where the three documented rules all disagree, and compares each table with the
 reference's under every rule. A rule is named only when it matches on every probe; a library
@@ -18,7 +18,7 @@ from reference import merge as reference_merge
 from reference import train as reference_train
 from spec.cases import cases_of
 from spec.tie_rules import TIE_RULES
-from bpe_kata.loader import load_implementation
+from bpe_kata.run.loader import load_implementation
 
 
 

@@ -1,4 +1,4 @@
-"""Serve a Python implementation over the stdio protocol: ``python -m bpe_kata.server IMPL``.
+"""Serve a Python implementation over the stdio protocol: ``python -m bpe_kata.child.server IMPL``.
 
 The implementation is loaded here, in a process of its own, so nothing it does (pytest
 hooks, ``os._exit``, prints, a loop that never ends) can touch the process that decides
@@ -15,9 +15,9 @@ from typing import Any, BinaryIO
 
 from pathlib import Path
 
-from bpe_kata import protocol
-from bpe_kata.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
-from bpe_kata import frames
+from bpe_kata.child import protocol
+from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
+from bpe_kata.run import frames
 
 #: The server's own files: never the implementation's frame.
 SERVER_FILES = frozenset(str(Path(__file__).resolve().parent / name) for name in ("server.py", "protocol.py"))
@@ -231,7 +231,7 @@ def _protocol_stdout() -> BinaryIO:
 
 def serve(value: str, requests: BinaryIO, responses: BinaryIO) -> int:
     """Load the implementation, then answer requests until stdin closes."""
-    from bpe_kata.loader import ImplementationNotFound, load_implementation
+    from bpe_kata.run.loader import ImplementationNotFound, load_implementation
 
     try:
         impl = load_implementation(value)
@@ -256,7 +256,7 @@ def serve(value: str, requests: BinaryIO, responses: BinaryIO) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
-        print("usage: python -m bpe_kata.server IMPL   (a dotted module name, package folder or .py file)",
+        print("usage: python -m bpe_kata.child.server IMPL   (a dotted module name, package folder or .py file)",
               file=sys.stderr)
         return 2
     responses = _protocol_stdout()

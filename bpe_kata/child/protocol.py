@@ -1,7 +1,7 @@
 """The stdio protocol's values (docs/PROTOCOL.md): contract values to JSON and back.
 
 One table names the kind of every argument and result of every operation, and each kind
-has one codec, so the client (bpe_kata.isolated) and the server (bpe_kata.server) cannot
+has one codec, so the client (bpe_kata.child.client) and the server (bpe_kata.child.server) cannot
 disagree on a shape.
 """
 
@@ -21,7 +21,7 @@ NOT_IMPLEMENTED = "NotImplemented"
 OTHER_ERROR = "Error"
 CHANGED_INPUT = "ChangedInput"
 
-#: Operations and the keyword that makes each keyword feature (bpe_kata/levels.py names them).
+#: Operations and the keyword that makes each keyword feature (bpe_kata/run/levels.py names them).
 KEYWORD_FEATURES: dict[str, dict[str, str]] = {
     "train": {"pattern": "train(pattern=)", "tie_rule": "train(tie_rule=)"},
     "encode": {"pattern": "encode(pattern=)", "special_tokens": "encode(special_tokens=)",

@@ -1,7 +1,7 @@
 """``bpe-kata grade``: the spec on a class's implementations, each in its own child process.
 
 Each submission runs as ``bpe-kata check SUBMISSION --isolated --bpe-report FILE`` under a
-supervisor of its own (bpe_kata.supervisor: a private run directory, the sandbox required
+supervisor of its own (bpe_kata.child.supervisor: a private run directory, the sandbox required
 unless ``--allow-unsandboxed``), and the submission itself in a sandboxed grandchild behind the
 stdio protocol, so no submission can write its own verdict or another's row (levels it has not started stay "not started", unlike
 ``bpe-kata gate``, which fails them). Each child is a new session, so a timeout kills everything
@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from bpe_kata.levels import ALL_LEVEL_NAMES
-from bpe_kata.outcomes import LevelStatus, TO_DO
+from bpe_kata.run.levels import ALL_LEVEL_NAMES
+from bpe_kata.run.outcomes import LevelStatus, TO_DO
 
 #: The command each submission runs under: its own supervisor, which runs ``check --isolated``, so
 #: the submission never runs in the process that decides its row.
-RUNNER = [sys.executable, "-m", "bpe_kata.supervisor", "--graded"]
+RUNNER = [sys.executable, "-m", "bpe_kata.child.supervisor", "--graded"]
 #: One process per submission: grading already runs submissions side by side.
 RUN_OPTIONS = ["-q", "-n", "0", "-p", "no:cacheprovider"]
 
@@ -51,7 +51,7 @@ class Outcome:
     complete: bool = True  # False when the report says some selected tests never finished
     report: dict = field(default_factory=dict)  # the child's whole JSON report, when it wrote one
     flags: list[str] = field(default_factory=list)  # it imports or copies the suite's reference
-    similarity: float | None = None  # share of its code that is the reference's (bpe_kata.similarity)
+    similarity: float | None = None  # share of its code that is the reference's (bpe_kata.tools.similarity)
 
     def cell(self, level: str) -> str:
         counts = self.levels.get(level)
@@ -108,7 +108,7 @@ def kill_tree(pid: int) -> None:
     """Kill ``pid``, its process group and every process below it.
 
     The run's own children may start sessions of their own (the spec's implementation server
-    does, bpe_kata/isolated.py), which the group kill does not reach: left alone they would
+    does, bpe_kata/child/client.py), which the group kill does not reach: left alone they would
     outlive the grade, a hanging submission sleeping on for an hour."""
     below = descendants(pid)
     for target in below:
@@ -174,8 +174,8 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
 
 def _suite_flags(submission: str) -> tuple[list[str], float | None]:
     """A Python submission that imports the suite's reference, or is mostly a copy of it."""
-    from bpe_kata.similarity import flags
-    from bpe_kata.supervisor import SUITE_ROOT, reference_dir
+    from bpe_kata.tools.similarity import flags
+    from bpe_kata.child.supervisor import SUITE_ROOT, reference_dir
 
     path = Path(submission)
     if submission.startswith("cmd:") or not path.exists():

@@ -2,7 +2,7 @@
 
 In-process runs import the implementation into pytest itself: fast, and fine for a learner,
 but the implementation could then change the verdict. Isolated runs keep it in a child
-(bpe_kata.isolated) and turn whatever the child does wrong into a failed test.
+(bpe_kata.child.client) and turn whatever the child does wrong into a failed test.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import sandbox
-from bpe_kata.isolated import (ChangedInput, IsolatedImplementation, IsolationFault, parse_command,
+from bpe_kata.child import sandbox
+from bpe_kata.child.client import (ChangedInput, IsolatedImplementation, IsolationFault, parse_command,
                                python_path_env, server_command)
 from spec import blame
 
@@ -43,7 +43,7 @@ def is_isolated(config: pytest.Config, value: str) -> bool:
 def spawn(config: pytest.Config, value: str, *, env_changes: dict[str, str] | None = None,
           file_size_limit: int | None = None) -> IsolatedImplementation:
     """A fresh child for the implementation, whatever the run's mode (for tests that need a process)."""
-    box = sandbox.Sandbox.from_env()  # set by the supervisor (bpe_kata.supervisor) for its verdict process
+    box = sandbox.Sandbox.from_env()  # set by the supervisor (bpe_kata.child.supervisor) for its verdict process
     if box is None:
         env = {**python_path_env(), **(env_changes or {})}
     else:  # the allow-list, never this process's environment (no tokens, no secrets)

@@ -27,10 +27,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from bpe_kata.mutation_ledger import (SURVIVED, Accepted, LedgerError, Limits, gate, killed_now, load_ledger,
+from bpe_kata.mutation.ledger import (SURVIVED, Accepted, LedgerError, Limits, gate, killed_now, load_ledger,
                                      load_limits, render_draft, render_gate, write_ledger)
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 MUTANTS = "mutants"
 LEDGER = Path("mutation") / "accepted.toml"
 CLASS_SEPARATOR = "ǁ"  # mutmut names a method's mutants xǁClassǁmethod__mutmut_N
@@ -41,7 +41,7 @@ STATUS_BY_EXIT_CODE: dict[int | None, str] = {
     1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 2: "interrupted",
     None: "not checked", 34: "skipped", 35: "suspicious", 36: "timeout", 37: "caught by type check",
     -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout", -11: "segfault", -9: "segfault",
-    39: "over memory",  # bpe_kata/mutmut_runner.py: the child ran out of its address-space limit
+    39: "over memory",  # bpe_kata/mutation/mutmut_runner.py: the child ran out of its address-space limit
 }
 #: The columns of the table, in order; anything else is counted under "other".
 COLUMNS = ("killed", "timeout", "over memory", "survived", "no tests")
@@ -176,7 +176,7 @@ def render_table(rows: dict[str, Counter]) -> list[str]:
     return lines
 
 
-# --- the ledger and the gate: bpe_kata/mutation_ledger.py ---------------------------------------
+# --- the ledger and the gate: bpe_kata/mutation/ledger.py ---------------------------------------
 
 
 # --- running mutmut ----------------------------------------------------------------------------
@@ -206,8 +206,8 @@ def mutmut_environment(data: Path) -> dict[str, str]:
 
 
 def run_mutmut(mutmut_args: list[str], env: dict[str, str], root: Path) -> int:
-    """``mutmut run ARGS`` in the project root, with limits on CPU time (bpe_kata/mutmut_runner.py)."""
-    command = [sys.executable, "-m", "bpe_kata.mutmut_runner", "run", *mutmut_args]
+    """``mutmut run ARGS`` in the project root, with limits on CPU time (bpe_kata/mutation/mutmut_runner.py)."""
+    command = [sys.executable, "-m", "bpe_kata.mutation.mutmut_runner", "run", *mutmut_args]
     return subprocess.run(command, cwd=root, env=env, check=False).returncode
 
 

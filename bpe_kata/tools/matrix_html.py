@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from bpe_kata.matrix import Row, levels_seen
+from bpe_kata.tools.matrix import Row, levels_seen
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem;color:#222}

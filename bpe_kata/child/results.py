@@ -1,7 +1,7 @@
 """Strict shapes of the results a child sends (docs/PROTOCOL.md, "Operations"), checked by the client.
 
 A result that does not fit its operation's shape is the child breaking the protocol, never
-a contract error: the codecs of bpe_kata.protocol would otherwise raise ``ValueError`` or
+a contract error: the codecs of bpe_kata.child.protocol would otherwise raise ``ValueError`` or
 ``TypeError`` while unpacking it, which is exactly the exception a test of an invalid
 request expects (``train(text, 100)`` answered with ``"nonsense"`` would pass). So every
 result is checked here first, and the client turns a mismatch into a protocol error that
@@ -116,7 +116,7 @@ def _words(value: Any, where: str = "result") -> None:
         _str(item, f"{where}[{k}]")
 
 
-#: Every operation's result shape (bpe_kata.protocol.RESULTS names the same operations).
+#: Every operation's result shape (bpe_kata.child.protocol.RESULTS names the same operations).
 SHAPES: dict[str, Callable[..., None]] = {
     "get_stats": _rows("result", _int, _int, _int), "merge": _ids, "train": _merges,
     "build_vocab": _rows("result", _int, _hex), "decode": _text, "encode": _ids, "save": _null,

@@ -26,7 +26,7 @@ Two changes, both measured (benchmarks/README.md):
   (``RLIMIT_AS``) by :data:`MEMORY_ALLOWANCE` bytes beyond the fork server it was forked
   from (``$BPE_KATA_MUTANT_MEMORY`` in MiB overrides it): one child of the first full run
   reached 15.7 GB. A child whose allocation fails exits :data:`OVER_MEMORY_EXIT`, reported
-  "over memory" (bpe_kata/mutation.py), not as a test failure.
+  "over memory" (bpe_kata/mutation/mutate.py), not as a test failure.
 
 None changes which tests run against which mutant, nor what counts as killed.
 """
@@ -100,7 +100,7 @@ def install() -> None:
               [name for name in ("run_tests", "execute_pytest", "_pytest_args_regular_run")
                if not hasattr(harness.PytestRunner, name)]
     if missing:
-        raise RuntimeError(f"mutmut's internals changed (no {', '.join(missing)}): bpe_kata/mutmut_runner.py "
+        raise RuntimeError(f"mutmut's internals changed (no {', '.join(missing)}): bpe_kata/mutation/mutmut_runner.py "
                            "fits mutmut 3.8.1, the version the dev extra pins")
 
     register_timeout = isolation.register_timeout

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import spec
-from bpe_kata import expectations
-from bpe_kata.outcomes import Outcome
+from bpe_kata.run import expectations
+from bpe_kata.run.outcomes import Outcome
 
 SPEC_DIR = Path(spec.__file__).resolve().parent
 INTERRUPTED, INTERNAL_ERROR = 2, 3
@@ -64,7 +64,7 @@ class Judgement:
 
 
 def judge(by_test: dict, entries: list[expectations.Expected], strict_levels: bool) -> Judgement:
-    """``by_test``: nodeid -> (level, claims, outcome), as bpe_kata.report.Results keeps it."""
+    """``by_test``: nodeid -> (level, claims, outcome), as bpe_kata.run.report.Results keeps it."""
     judgement = Judgement()
     for nodeid, (level, claims, outcome) in by_test.items():
         counted = outcome is Outcome.FAILED or (strict_levels and outcome.not_started and level != "facts")

@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from collections.abc import Mapping
 
-from bpe_kata.tables import Table
+from bpe_kata.tools.tables import Table
 
 Pair = tuple[int, int]
 COLOURS = ("black on bright_cyan", "black on bright_yellow")
