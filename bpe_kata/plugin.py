@@ -18,7 +18,8 @@ from bpe_kata.run import bounded_diff, expectations, outcomes, recording, report
 from bpe_kata.child import launch as isolation
 from bpe_kata.mutation import mutmut_calls
 from bpe_kata.data import corpora, corpus_tables
-from spec import blame, compare, oracle, replay, shapes
+from bpe_kata.run import judging
+from spec import compare, oracle, replay, shapes
 from spec import pieces as spec_pieces
 from bpe_kata.run import progress as spec_progress
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment
@@ -506,7 +507,7 @@ class KataRun:
             log = self.implementation.child.log_since(self.log_offsets[item.nodeid]).strip()
             if log:
                 rep.sections.append(("implementation stderr", log[-4000:]))
-        not_implemented = rep.failed and call.excinfo is not None and blame.only_not_implemented(call.excinfo.value)
+        not_implemented = rep.failed and call.excinfo is not None and judging.only_not_implemented(call.excinfo.value)
         if not_implemented and self._started_already(item):
             not_implemented = False  # the level's probe passed: a NotImplementedError now is a failure
             rep.sections.append(("bpe-kata", "NotImplementedError raised by a level whose probe passed: "
@@ -536,11 +537,11 @@ class KataRun:
 
     def _label_failure(self, item: pytest.Item, call: pytest.CallInfo, rep: pytest.TestReport,
                        claims: tuple[str, ...]) -> None:
-        """Attach the verdict (spec/blame.py): which claims a failed assertion breaks, or the error's root cause."""
+        """Attach the verdict (bpe_kata/run/judging.py): which claims a failed assertion breaks, or the error's root cause."""
         if rep.failed and call.excinfo is not None and (level_of(item) or claims):
             fault = isolation.fault_of(call)
             verdict = (isolation.fault_verdict(fault, claims) if fault is not None else
-                       blame.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
+                       judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
             verdict = dataclasses.replace(verdict, calls=recording.calls())
             rep.user_properties.append(("bpe_verdict", verdict.to_json()))
 
@@ -553,7 +554,7 @@ class KataRun:
             verdict = properties.get("bpe_verdict")
             self.results.record(report, outcome, properties.get("bpe_level"),
                                 tuple(properties.get("claims", "").split()),
-                                blame.Verdict.from_json(verdict) if verdict else None)
+                                judging.Verdict.from_json(verdict) if verdict else None)
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config: pytest.Config) -> None:
         if not self.results.any_level_results():

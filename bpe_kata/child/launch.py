@@ -14,7 +14,7 @@ import pytest
 from bpe_kata.child import sandbox
 from bpe_kata.child.client import (ChangedInput, IsolatedImplementation, IsolationFault, parse_command,
                                python_path_env, server_command)
-from spec import blame
+from bpe_kata.run import judging
 
 #: Which claim a changed argument breaks: merge's input list is merge.pure; any table is encode.frozen.
 CHANGED_INPUT_CLAIMS = {("merge", "ids"): "merge.pure"}
@@ -61,11 +61,11 @@ def blamed_claims(fault: BaseException, claims: tuple[str, ...]) -> tuple[str, .
     return claims
 
 
-def fault_verdict(fault: IsolationFault, claims: tuple[str, ...]) -> blame.Verdict:
+def fault_verdict(fault: IsolationFault, claims: tuple[str, ...]) -> judging.Verdict:
     """A fault breaks the claims of the test under way (or the claim a changed input breaks): never
     "could not run", since the child, not the spec, failed to do what the protocol asks."""
     lines = str(fault).strip().splitlines() or [type(fault).__name__]
-    return blame.Verdict(blame.BROKEN, claims, "", "", f"{fault.outcome}: " + "\n".join(lines[:12]))
+    return judging.Verdict(judging.BROKEN, claims, "", "", f"{fault.outcome}: " + "\n".join(lines[:12]))
 
 
 def fault_of(call: pytest.CallInfo) -> IsolationFault | None:

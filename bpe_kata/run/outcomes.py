@@ -50,7 +50,7 @@ class ClaimOutcome(StrEnum):
 
     #: the test failed on another of its claims
     NOT_CHECKED = "not checked"
-    #: the test stopped at an error before the spec could check (spec/blame.py)
+    #: the test stopped at an error before the spec could check (bpe_kata/run/judging.py)
     COULD_NOT_RUN = "could not run"
     #: a claim's status only, never a test's: a check about it failed, but it rests on a claim broken in the
     #: same run (the ledger's ``rests_on``), so the failure may be that claim's; not blamed here

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import spec
-from spec.blame import BROKEN, ERROR, Verdict
+from bpe_kata.run.judging import BROKEN, ERROR, Verdict
 from spec.ledger import document_keys_in, load_claims, not_judged, prerequisites
 from bpe_kata.run.levels import ALL_LEVEL_NAMES
 from bpe_kata.run.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
@@ -54,7 +54,7 @@ class Results:
     by_test: dict[str, tuple[str | None, tuple[str, ...], Outcome]] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)
     reasons: dict[str, dict[str, None]] = field(default_factory=dict)  # level -> distinct skip reasons
-    verdicts: dict[str, Verdict] = field(default_factory=dict)  # failed test -> why (spec/blame.py)
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # failed test -> why (bpe_kata/run/judging.py)
     #: likely mistakes confirmed on the implementation (bpe_kata/run/teaching.py), set once the run is over
     diagnoses: list = field(default_factory=list)
 
