@@ -11,7 +11,7 @@ from pathlib import Path
 import spec
 from bpe_kata.data import corpora
 from spec.ledger import load_claims
-from bpe_kata.run.levels import ALL_LEVEL_NAMES
+from spec.levels import ALL_LEVEL_NAMES
 
 SPEC_DIR = Path(spec.__file__).resolve().parent
 PROJECT_ROOT = SPEC_DIR.parent

@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from bpe_kata.run.levels import CORE_LEVELS
+from spec.levels import CORE_LEVELS
 from spec.patterns import PATTERNS
 from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
 

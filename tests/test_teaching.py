@@ -1,5 +1,5 @@
 """The likely-mistake lines: suspected from the broken claims, printed only when a probe on the
-implementation's behaviour confirms them (bpe_kata/run/teaching.toml, spec/mistakes.py)."""
+implementation's behaviour confirms them (spec/teaching.toml, spec/mistakes.py)."""
 
 from __future__ import annotations
 

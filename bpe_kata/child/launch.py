@@ -15,10 +15,8 @@ from bpe_kata.child import sandbox
 from bpe_kata.child.client import (ChangedInput, IsolatedImplementation, IsolationFault, parse_command,
                                python_path_env, server_command)
 from bpe_kata.run import judging
+from spec.faults import changed_input_claims
 
-#: Which claim a changed argument breaks: merge's input list is merge.pure; any table is encode.frozen.
-CHANGED_INPUT_CLAIMS = {("merge", "ids"): "merge.pure"}
-DEFAULT_CHANGED_INPUT_CLAIM = "encode.frozen"
 
 
 def python_value(config: pytest.Config, value: str) -> str:
@@ -56,8 +54,7 @@ def spawn(config: pytest.Config, value: str, *, env_changes: dict[str, str] | No
 def blamed_claims(fault: BaseException, claims: tuple[str, ...]) -> tuple[str, ...]:
     """A changed argument is the implementation breaking a claim of its own, whatever the test checked."""
     if isinstance(fault, ChangedInput):
-        return tuple(dict.fromkeys(CHANGED_INPUT_CLAIMS.get((fault.op, name), DEFAULT_CHANGED_INPUT_CLAIM)
-                                   for name in fault.names or ("table",)))
+        return changed_input_claims(fault.op, tuple(fault.names or ()))
     return claims
 
 

@@ -21,7 +21,7 @@ NOT_IMPLEMENTED = "NotImplemented"
 OTHER_ERROR = "Error"
 CHANGED_INPUT = "ChangedInput"
 
-#: Operations and the keyword that makes each keyword feature (bpe_kata/run/levels.py names them).
+#: Operations and the keyword that makes each keyword feature (spec/levels.py names them).
 KEYWORD_FEATURES: dict[str, dict[str, str]] = {
     "train": {"pattern": "train(pattern=)", "tie_rule": "train(tie_rule=)"},
     "encode": {"pattern": "encode(pattern=)", "special_tokens": "encode(special_tokens=)",

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 import spec
-from bpe_kata.run import fixed_pattern, frames
+from bpe_kata.run import frames
+from spec import fixed_pattern
 from spec.blame import blamed_claims, checked_own_training
 
 SPEC_DIR = Path(spec.__file__).resolve().parent

@@ -14,7 +14,7 @@ from pathlib import Path
 import spec
 from bpe_kata.run.judging import BROKEN, ERROR, Verdict
 from spec.ledger import document_keys_in, load_claims, not_judged, prerequisites
-from bpe_kata.run.levels import ALL_LEVEL_NAMES
+from spec.levels import ALL_LEVEL_NAMES
 from bpe_kata.run.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
 from bpe_kata.run import teaching
 

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import spec
 from spec import mistakes as probes
 
-TABLE_PATH = Path(__file__).with_name("teaching.toml")
+TABLE_PATH = Path(spec.__file__).with_name("teaching.toml")  # claim-keyed: the spec's table
 MAX_SHOWN = 3
 PROBE_SECONDS = 5.0
 

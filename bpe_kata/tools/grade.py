@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from bpe_kata.run.levels import ALL_LEVEL_NAMES
+from spec.levels import ALL_LEVEL_NAMES
 from bpe_kata.run.outcomes import LevelStatus, TO_DO
 
 #: The command each submission runs under: its own supervisor, which runs ``check --isolated``, so

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bpe_kata.tools import grade
 from bpe_kata.adapters import ADAPTERS, VARIANTS
-from bpe_kata.run.levels import ALL_LEVEL_NAMES
+from spec.levels import ALL_LEVEL_NAMES
 from bpe_kata.run.outcomes import LevelStatus
 from spec.ledger import load_claims
 

@@ -6,7 +6,7 @@ Much course code (CS336's, for one) pre-tokenizes every text with GPT-2's patter
 over the protocol, the hello's ``fixed_pattern``). The spec then stands between the tests and
 the implementation (``PatternFixed``): a call with the fixed pattern reaches the implementation
 without the keyword, a call with another pattern cannot be judged, and a call with none is
-judged only in a level whose checks hold whatever the split (``Level.split``, bpe_kata/run/levels.py).
+judged only in a level whose checks hold whatever the split (``Level.split``, spec/levels.py).
 A test that cannot be judged is "not started" with the reason, never failed.
 """
 

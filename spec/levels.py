@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from bpe_kata.run.fixed_pattern import ATTRIBUTE, fixed_pattern, label, unwrap
+from spec.fixed_pattern import ATTRIBUTE, fixed_pattern, label, unwrap
 from spec.tie_rules import TIE_RULES  # the ties level is started when one rule is; each rule's tests, when that rule is
 
 
@@ -34,7 +34,7 @@ class Level:
     core: bool = False  # a row of CONTRACT.md's core table, else a "### name:" section beyond the core
     xdist_group: str | None = None  # its tests share an expensive session fixture: one worker runs them all
     no_known_wrong: str = ""  # why no tests/implementations/wrong_*.py names a claim of it (else one must)
-    #: For an implementation with a fixed split pattern (bpe_kata/run/fixed_pattern.py), what its checks need:
+    #: For an implementation with a fixed split pattern (spec/fixed_pattern.py), what its checks need:
     #: FREE, they hold whatever split train and encode use; UNSPLIT, they compare train or encode without a
     #: pattern with the spec's results over the whole text; PATTERNS, they split with several patterns;
     #: NAMED, each test names one pattern (a published table's), judged when it is the fixed one.
