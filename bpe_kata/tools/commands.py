@@ -1,13 +1,20 @@
-"""The tools' subcommands (``bpe-kata show|trace|curve|grade|matrix``): argument parsing and output only."""
+"""The tools' subcommands (``bpe-kata show|trace|curve|grade|matrix``): argument parsing and output only.
+
+Each is ``(argv) -> exit status`` (bpe_kata/cli.py holds the one table of subcommands); ``@tool`` turns
+a tool's ``Stop``, a missing extra or a closed pipe into its message and exit status.
+"""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
 from pathlib import Path
+from typing import Callable
 
+from bpe_kata.run.loader import DEFAULT_IMPL
 from bpe_kata.tools.extras import MissingExtra, require
 from bpe_kata.tools.tables import TableError
 
@@ -22,31 +29,47 @@ class Stop(Exception):
         self.status = status
 
 
+def tool(function: Callable[[list[str]], int]) -> Callable[[list[str]], int]:
+    """A tool as the command line runs it: a ``Stop`` or a missing extra becomes its message and exit
+    status; a closed pipe (``| head``: the reader has all it wanted) ends it quietly."""
+    @functools.wraps(function)
+    def command(argv: list[str]) -> int:
+        try:
+            return function(argv)
+        except Stop as stop:
+            print(f"bpe-kata {function.__name__}: {stop}", file=sys.stderr)
+            return stop.status
+        except MissingExtra as error:
+            print(str(error), file=sys.stderr)
+            return 2
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+
+    return command
+
+
 def _impl(value: str | None):
-    from bpe_kata.run.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
+    """The implementation by the plugin's route (bpe_kata/child/launch.py): a ``cmd:`` one connected, and
+    closed when the command ends."""
+    import atexit
+
+    from bpe_kata.child import launch
+    from bpe_kata.child.client import IsolatedImplementation, IsolationFault
+    from bpe_kata.run.loader import ImplementationNotFound
 
     if os.getcwd() not in sys.path:  # as `python -m` and `bpe-kata check` do: solutions.mine from a clone
         sys.path.insert(0, os.getcwd())
-    if value and value.startswith("cmd:"):
-        return _isolated(value)
+    value = value or DEFAULT_IMPL
     try:
-        return load_implementation(value or DEFAULT_IMPL)
+        implementation = launch.start(value, cwd=os.getcwd())
+        if isinstance(implementation, IsolatedImplementation):
+            atexit.register(implementation.close)
+            implementation.connect()
     except ImplementationNotFound as error:
         raise Stop(str(error), 2) from None
-
-
-def _isolated(value: str):
-    """A ``cmd:`` implementation behind the stdio protocol, connected; closed when the command ends."""
-    import atexit
-
-    from bpe_kata.child.client import IsolatedImplementation, IsolationFault, parse_command, python_path_env
-
-    try:
-        implementation = IsolatedImplementation(parse_command(value), name=value, cwd=os.getcwd(),
-                                                env=python_path_env()).connect()
     except (ValueError, IsolationFault) as error:
         raise Stop(f"--impl {value}: {error}", 2) from None
-    atexit.register(implementation.close)
     return implementation
 
 
@@ -68,6 +91,7 @@ def _console(plain: bool, command: str):
     return require("rich.console", command).Console()
 
 
+@tool
 def show(argv: list[str]) -> int:
     from bpe_kata.tools import show as drawing
     from bpe_kata.tools.tables import resolve
@@ -87,7 +111,7 @@ def show(argv: list[str]) -> int:
     tables = ([f"train:{options.train}"] if options.train else []) + options.table or [DEFAULT_TABLE]
     if len(tables) > 2 or (len(tables) == 2 and options.compare):
         raise Stop("show compares two tokenizations: two tables, or one table and --compare IMPL2", 2)
-    impl_name = options.impl or "reference"
+    impl_name = options.impl or DEFAULT_IMPL
     impl = _impl(options.impl)
     table = _call("train" if ":" in tables[0] else "load", impl_name, resolve, impl, tables[0])
     rows = [_call("encode", impl_name, drawing.build_row, impl, impl_name, table, options.text)]
@@ -111,6 +135,7 @@ def show(argv: list[str]) -> int:
     return 0
 
 
+@tool
 def trace(argv: list[str]) -> int:
     from bpe_kata.tools.tables import corpus_text
     from bpe_kata.tools.trace import replay_steps
@@ -126,7 +151,7 @@ def trace(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object per merge (JSON Lines)")
     parser.add_argument("--plain", action="store_true", help="no progress bar even on a terminal")
     options = parser.parse_args(argv)
-    impl_name = options.impl or "reference"
+    impl_name = options.impl or DEFAULT_IMPL
     impl = _impl(options.impl)
     text = _call("train", impl_name, corpus_text, options.corpus)
     merges = _call("train", impl_name, impl.train, text, options.vocab)
@@ -154,6 +179,7 @@ def trace(argv: list[str]) -> int:
     return 0
 
 
+@tool
 def curve(argv: list[str]) -> int:
     from bpe_kata.tools import curve as curves
     from bpe_kata.tools.tables import corpus_text
@@ -171,7 +197,7 @@ def curve(argv: list[str]) -> int:
         sizes = curves.parse_sizes(options.vocab)
     except ValueError as error:
         raise Stop(str(error), 2) from None
-    impl_name = options.impl or "reference"
+    impl_name = options.impl or DEFAULT_IMPL
     impl = _impl(options.impl)
     text = _call("train", impl_name, corpus_text, options.corpus)
     merges = _call("train", impl_name, impl.train, text, sizes[-1])
@@ -196,6 +222,7 @@ def _split_passthrough(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv[:at], argv[at + 1:]
 
 
+@tool
 def grade(argv: list[str]) -> int:
     from bpe_kata.tools import grade as grading
 
@@ -235,6 +262,7 @@ def grade(argv: list[str]) -> int:
     return 0 if all(o.verdict == "green" for o in outcomes) else 1
 
 
+@tool
 def matrix(argv: list[str]) -> int:
     import datetime
 
@@ -269,21 +297,3 @@ def matrix(argv: list[str]) -> int:
         options.html.write_text(render(rows, measured), encoding="utf-8")
     return 0 if all(r.outcome and r.outcome.ended == "finished" for r in rows) else 1
 
-
-COMMANDS = {"show": show, "trace": trace, "curve": curve, "grade": grade, "matrix": matrix}
-
-
-def run(command: str, argv: list[str]) -> int:
-    try:
-        return COMMANDS[command](argv)
-    except Stop as stop:
-        print(f"bpe-kata {command}: {stop}", file=sys.stderr)
-        return stop.status
-    except MissingExtra as error:
-        print(str(error), file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # `| head`: the reader has all it wanted
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
