@@ -25,7 +25,7 @@ TWO = ("rustbpe", "tokenizers")
 
 
 def row_with(claims: dict, ties: dict) -> matrix.Row:
-    outcome = grade.Outcome("lib", "lib 1.0", report={"claims": claims})
+    outcome = grade.Graded("lib", "lib 1.0", report={"claims": claims})
     return matrix.Row("some.adapter", "lib", "1.0", outcome, ties)
 
 

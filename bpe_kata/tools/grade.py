@@ -35,7 +35,7 @@ RUN_OPTIONS = ["-q", "-n", "0", "-p", "no:cacheprovider"]
 
 
 @dataclass
-class Outcome:
+class Graded:
     """One submission's row: how its child ended, and its report's levels when it wrote one."""
 
     submission: str
@@ -123,11 +123,11 @@ def kill_tree(pid: int) -> None:
 
 
 def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, keep: Path | None = None,
-            slot: int = 0, runner: list[str] = RUNNER) -> Outcome:
+            slot: int = 0, runner: list[str] = RUNNER) -> Graded:
     """Run the spec on one submission in a child process; never raises for the submission's faults.
 
     With ``keep``, the child's JSON and HTML reports stay there as ``NN-NAME.json`` and ``.html``."""
-    outcome = Outcome(submission, display_name(submission))
+    outcome = Graded(submission, display_name(submission))
     outcome.flags, outcome.similarity = _suite_flags(submission)
     if keep is not None:
         stem = f"{slot:02d}-{''.join(c if c.isalnum() or c in '-_.' else '_' for c in outcome.name)}"
@@ -187,7 +187,7 @@ def _suite_flags(submission: str) -> tuple[list[str], float | None]:
 
 
 def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | None = None,
-          keep: Path | None = None, runner: list[str] = RUNNER) -> list[Outcome]:
+          keep: Path | None = None, runner: list[str] = RUNNER) -> list[Graded]:
     """Every submission's outcome, in the order given (``keep``: a folder for each one's reports;
     ``runner``: the command each one runs under, ``bpe-kata check`` unless told)."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(submissions) or 1))
@@ -199,12 +199,12 @@ def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | 
                              enumerate(submissions, 1)))
 
 
-def level_columns(outcomes: list[Outcome]) -> list[str]:
+def level_columns(outcomes: list[Graded]) -> list[str]:
     seen = {level for o in outcomes for level in o.levels}
     return [level for level in ALL_LEVEL_NAMES if level in seen]
 
 
-def rows(outcomes: list[Outcome]) -> tuple[list[str], list[list[str]]]:
+def rows(outcomes: list[Graded]) -> tuple[list[str], list[list[str]]]:
     """The class table as text cells: one row per submission, one column per level."""
     levels = level_columns(outcomes)
     header = ["submission", *levels, "result", "similarity", "seconds"]
@@ -213,7 +213,7 @@ def rows(outcomes: list[Outcome]) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
-def render_plain(outcomes: list[Outcome]) -> list[str]:
+def render_plain(outcomes: list[Graded]) -> list[str]:
     header, body = rows(outcomes)
     widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
     line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
@@ -223,7 +223,7 @@ def render_plain(outcomes: list[Outcome]) -> list[str]:
 CELL_STYLE = {LevelStatus.GREEN: "green", LevelStatus.NOT_STARTED: "yellow", "—": "dim"}
 
 
-def render_rich(outcomes: list[Outcome], console) -> None:
+def render_rich(outcomes: list[Graded], console) -> None:
     from rich.table import Table
 
     header, body = rows(outcomes)
@@ -242,7 +242,7 @@ def escape_markup(text: str) -> str:
     return rich_escape(text)
 
 
-def write_csv(path: Path, outcomes: list[Outcome]) -> None:
+def write_csv(path: Path, outcomes: list[Graded]) -> None:
     header, body = rows(outcomes)
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
@@ -250,14 +250,14 @@ def write_csv(path: Path, outcomes: list[Outcome]) -> None:
         writer.writerows(body)
 
 
-def class_page(outcomes: list[Outcome], where: Path | None = None) -> str:
+def class_page(outcomes: list[Graded], where: Path | None = None) -> str:
     """The class table as one standalone HTML page, each row's likely mistakes and broken claims beneath it;
     with ``where`` (the page's folder), each kept report is linked by a path relative to it."""
     header, body = rows(outcomes)
     colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in TO_DO or c == "incomplete"  # noqa: E731
                         else "bad" if c.startswith(("failed", "timed", "crashed", "no report", "flagged")) else "")
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
-    def first_cell(o: Outcome, name: str) -> str:
+    def first_cell(o: Graded, name: str) -> str:
         if o.page is None or where is None:
             return escape(name)
         return f'<a href="{escape(Path(os.path.relpath(o.page, where)).as_posix())}">{escape(name)}</a>'

@@ -38,7 +38,7 @@ class Row:
     adapter: str
     library: str
     version: str
-    outcome: grade.Outcome | None = None
+    outcome: grade.Graded | None = None
     ties: dict = field(default_factory=dict)
     differences: dict = field(default_factory=dict)  # claim id -> {class, level, note, first_failure}
 
