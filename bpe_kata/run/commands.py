@@ -83,7 +83,7 @@ def graded(argv: list[str]) -> int:
 
 
 def verify_report(argv: list[str]) -> int:
-    from bpe_kata.child.supervisor import suite_sha256, verify_report as verify
+    from bpe_kata.child.suite import suite_sha256, verify_report as verify
 
     parser = argparse.ArgumentParser(prog="bpe-kata verify-report", description=(
         "Re-check a gate's JSON report: the suite it names is the suite installed here (and the pinned one), "

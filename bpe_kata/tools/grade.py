@@ -175,7 +175,7 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
 def _suite_flags(submission: str) -> tuple[list[str], float | None]:
     """A Python submission that imports the suite's reference, or is mostly a copy of it."""
     from bpe_kata.tools.similarity import flags
-    from bpe_kata.child.supervisor import SUITE_ROOT, reference_dir
+    from bpe_kata.child.suite import SUITE_ROOT, reference_dir
 
     path = Path(submission)
     if submission.startswith("cmd:") or not path.exists():
