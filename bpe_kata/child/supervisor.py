@@ -259,7 +259,7 @@ def graded(argv: list[str]) -> int:
     argv = [arg for arg in argv if arg != "--allow-unsandboxed"]
     if argv and not argv[0].startswith("-"):
         argv = ["--impl", argv[0], *argv[1:]]
-    # pytest-timeout's safety net, as bpe_kata.cli._safety_net adds it to every check
+    # pytest-timeout's safety net, as bpe_kata.run.commands._safety_net adds it to every check
     given = any(arg == "--timeout" or arg.startswith("--timeout=") for arg in argv)
     net = ["-p", "timeout"] + ([] if given else ["--timeout", "600"])
     return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *net, "--isolated", *argv],
