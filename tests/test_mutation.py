@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.mutation import mutate as mutation, ledger as mutation_ledger
+from bpe_kata.mutation import entries
+from bpe_kata.mutation import ledger as mutation_ledger
+from bpe_kata.mutation import mutate as mutation
 from bpe_kata.mutation.mutate import Accepted, Mutant
 
 #: A module as mutmut 3.8 writes it into mutants/: the original and each mutant side by side.
@@ -350,8 +352,8 @@ def test_results_only_over_a_partial_run_fails_the_gate_with_the_reason(tmp_path
 def test_prune_drops_only_the_entries_whose_mutant_is_now_killed(tmp_path, capsys):
     write_run(tmp_path)
     ledger = tmp_path / "accepted.toml"
-    killed = mutation_ledger.render_entry(entry("head", "def head(ids, n=1):", "def head(ids, n=2):", line=0))
-    kept = mutation_ledger.render_entry(entry("head", "return ids[:n]", "return ids[:n + 1]"))
+    killed = entries.render_entry(entry("head", "def head(ids, n=1):", "def head(ids, n=2):", line=0))
+    kept = entries.render_entry(entry("head", "return ids[:n]", "return ids[:n + 1]"))
     ledger.write_text("# header\n" + GATE + "\n" + killed + "\n\n" + kept + "\n", encoding="utf-8")
     mutation.main(["--results-only", "--prune", "--ledger", str(ledger)], root=tmp_path)
     text = ledger.read_text(encoding="utf-8")

@@ -27,8 +27,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from bpe_kata.mutation.entries import render_draft, write_ledger
 from bpe_kata.mutation.ledger import (SURVIVED, Accepted, LedgerError, Limits, gate, killed_now, load_ledger,
-                                     load_limits, render_draft, render_gate, write_ledger)
+                                     load_limits, render_gate)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 MUTANTS = "mutants"
@@ -174,9 +175,6 @@ def render_table(rows: dict[str, Counter]) -> list[str]:
                      f"{counts['over memory']:>7}{counts['survived']:>9}"
                      f"{counts['no tests']:>9}{other:>7}{shown:>8}")
     return lines
-
-
-# --- the ledger and the gate: bpe_kata/mutation/ledger.py ---------------------------------------
 
 
 # --- running mutmut ----------------------------------------------------------------------------
