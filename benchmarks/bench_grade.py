@@ -25,7 +25,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from bpe_kata import grade  # noqa: E402
+from bpe_kata.tools import grade  # noqa: E402
 
 BEFORE = [sys.executable, "-m", "bpe_kata.cli", "check"]  # grade.command adds --isolated for this runner
 
@@ -38,7 +38,7 @@ def timed(submissions: list[str], extra: list[str], jobs: int, runner: list[str]
     start = time.perf_counter()
     outcomes = grade.grade(submissions, extra, 600.0, jobs, runner=runner)
     elapsed = time.perf_counter() - start
-    # Copies of the reference are flagged as such (bpe_kata/similarity.py); their levels must be green.
+    # Copies of the reference are flagged as such (bpe_kata/tools/similarity.py); their levels must be green.
     bad = [f"{o.name}: {o.verdict} {o.detail}" for o in outcomes
            if not o.levels or any(c["status"] != "green" for c in o.levels.values())]
     if bad:

@@ -4,7 +4,7 @@
 The old key was (module, function, line before, line after): one entry accepted every twin
 with the same text in the function, and kept accepting after the code around it changed.
 The new key adds mutmut's hash of the function and the changed line's offset from the def
-line (bpe_kata/mutation_ledger.py). This script reads a complete run in mutants/ (made with
+line (bpe_kata/mutation/ledger.py). This script reads a complete run in mutants/ (made with
 the tests the old ledger did not have) and, for each old entry:
 
 * finds the surviving mutants it matched; none left: the entry is dropped (now killed);
@@ -32,9 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bpe_kata.mutation import read_results, score, tally  # noqa: E402
-from bpe_kata.mutation_ledger import (DETECTED, SURVIVED, Accepted, normalize,  # noqa: E402
-                                      render_entry)
+from bpe_kata.mutation.mutate import read_results, score, tally  # noqa: E402
+from bpe_kata.mutation.entries import render_entry  # noqa: E402
+from bpe_kata.mutation.ledger import DETECTED, SURVIVED, Accepted, normalize  # noqa: E402
 
 #: With --partial, a mutant the run has not reached yet keeps its entry (the next full run decides:
 #: `bpe-kata mutate --results-only --prune` drops it if the new tests kill it).
@@ -138,11 +138,11 @@ def migrate(old: list[dict], mutants: list) -> tuple[list[Accepted], list[str]]:
 
 HEADER = '''# Survivors of `bpe-kata mutate` that the tests need not kill, and why (docs/TEACHERS.md, "Mutation testing").
 #
-# Key (bpe_kata/mutation_ledger.py): module, function, mutmut's hash of the function, the changed
+# Key (bpe_kata/mutation/ledger.py): module, function, mutmut's hash of the function, the changed
 # line's offset from the def line, and the line before and after (whitespace-normalized). Twins get
 # an entry each; an entry whose function changed (another hash) is stale and fails the gate.
 # category: equivalent       - no result changes: `check` names the differential probe the gate runs
-#                              (bpe_kata/mutation_checks.py) on the original and the mutant
+#                              (bpe_kata/mutation/checks.py) on the original and the mutant
 #           performance-only - only time or memory changes: `check` as for equivalent
 #           not-pinned       - a behaviour the contract leaves free: `contract` quotes the sentence of
 #                              spec/CONTRACT.md that leaves it free (the gate checks it is there)

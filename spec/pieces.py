@@ -13,7 +13,9 @@ up to the whole corpus's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+
+from spec import compare
 
 #: Pieces are cut at the first boundary at least this many bytes after the last cut: a few
 #: tokens each, so that lowest-rank order matters inside a piece, while the cost of a
@@ -42,3 +44,18 @@ def token_aligned_pieces(text: str, ids: Sequence[int], token_bytes: Mapping[int
     if start < end:
         pieces.append((data[start:end].decode("utf-8"), list(ids[first:])))
     return pieces
+
+
+def encode_checked(encode: Callable[[str], Sequence[int]], pieces: Sequence[tuple[str, list[int]]], where: str,
+                   merges: Mapping, tick: Callable[[int, int], None] = lambda count, total: None) -> list[int]:
+    """The implementation's ``encode`` of each distinct piece, each checked exactly against the piece's
+    expected ids (an AssertionError names the first piece that differs, ``where`` says of what); the
+    ids of the whole text, the pieces' joined. ``tick(count, total)`` follows the distinct pieces."""
+    distinct = {text: want for text, want in pieces}
+    done: dict[str, list[int]] = {}
+    for count, (text, want) in enumerate(distinct.items(), start=1):
+        got = encode(text)
+        compare.expect_equal(got, want, f"encode({text!r}), {where}", merges=merges)
+        done[text] = got
+        tick(count, len(distinct))
+    return [idx for text, _ in pieces for idx in done[text]]

@@ -14,7 +14,7 @@ from spec import cases, oracle, strategies
 from spec.cases.runner import tie_rule_feature as rule_feature
 from spec.blame import checking
 from spec.compare import expect_equal
-from bpe_kata.levels import feature_not_started
+from spec.levels import feature_not_started
 from spec.tie_rules import TIE_RULES
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import merges_of

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bpe_kata.run import judging
 from spec import blame, compare
 from tests.support import REPO_ROOT, run_spec_inline
 
@@ -27,15 +28,15 @@ def test_a_failing_check_blames_only_its_claims():
         with blame.checking("claim.two"):
             assert [1, 2] == [1, 3]
 
-    verdict = blame.judge(_raised(failing), ("claim.one", "claim.two", "claim.three"), None, "")
-    assert (verdict.kind, verdict.blamed) == (blame.BROKEN, ("claim.two",))
+    verdict = judging.judge(_raised(failing), ("claim.one", "claim.two", "claim.three"), None, "")
+    assert (verdict.kind, verdict.blamed) == (judging.BROKEN, ("claim.two",))
 
 
 def test_an_assertion_outside_any_check_blames_every_claim_of_the_test():
     def failing():
         assert 1 == 2
 
-    assert blame.judge(_raised(failing), ("a.b", "c.d"), None, "").blamed == ("a.b", "c.d")
+    assert judging.judge(_raised(failing), ("a.b", "c.d"), None, "").blamed == ("a.b", "c.d")
 
 
 def test_an_exception_from_the_implementation_is_an_error_with_its_place():
@@ -45,8 +46,8 @@ def test_an_exception_from_the_implementation_is_an_error_with_its_place():
         with blame.checking("train.exhausted"):  # the check never ran: train raised first
             module.train("ab", 300)
 
-    verdict = blame.judge(_raised(failing), ("train.exhausted",), module, "")
-    assert verdict.kind == blame.ERROR and verdict.blamed == ()
+    verdict = judging.judge(_raised(failing), ("train.exhausted",), module, "")
+    assert verdict.kind == judging.ERROR and verdict.blamed == ()
     assert verdict.root_cause.startswith("ValueError: max()")
     assert verdict.where.startswith("train (") and "wrong_train_max_on_empty.py:" in verdict.where
 
@@ -58,13 +59,13 @@ def test_the_implementations_own_assert_is_an_error_not_a_broken_claim(tmp_path)
     spec = importlib.util.spec_from_file_location("own_assert", own)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    verdict = blame.judge(_raised(lambda: module.train("a", 3)), ("train.min-vocab",), module, "")
-    assert verdict.kind == blame.ERROR and verdict.where.startswith("train (")
+    verdict = judging.judge(_raised(lambda: module.train("a", 3)), ("train.min-vocab",), module, "")
+    assert verdict.kind == judging.ERROR and verdict.where.startswith("train (")
 
 
 def test_verdicts_survive_the_trip_from_an_xdist_worker():
-    verdict = blame.Verdict(blame.BROKEN, ("a.b",), "", "", "ids: expected 1, got 2")
-    assert blame.Verdict.from_json(verdict.to_json()) == verdict
+    verdict = judging.Verdict(judging.BROKEN, ("a.b",), "", "", "ids: expected 1, got 2")
+    assert judging.Verdict.from_json(verdict.to_json()) == verdict
 
 
 # --- readable differences ------------------------------------------------------------------------------
@@ -93,7 +94,7 @@ def test_expect_fields_reports_every_differing_field():
 
 
 def test_plain_asserts_on_id_lists_get_the_same_explanation():
-    from bpe_kata.plugin import pytest_assertrepr_compare
+    from bpe_kata.plugin import pytest_assertrepr_compare  # noqa: PLC0415
 
     lines = pytest_assertrepr_compare(None, "==", [104, 105], [104, 228])
     assert any("first difference at index 1" in line for line in lines)
@@ -202,20 +203,20 @@ class _Report:
 
 def _results(*tests):
     """Results from (nodeid, level, claims, blamed or None for a pass, own_training)."""
-    from bpe_kata.outcomes import Outcome
-    from bpe_kata.report import Results
+    from bpe_kata.run.outcomes import Outcome
+    from bpe_kata.run.report import Results
 
     results = Results()
     for nodeid, level, claims, blamed, own in tests:
-        verdict = None if blamed is None else blame.Verdict(blame.BROKEN, blamed, "", "", "expected x got y", own_training=own)
+        verdict = None if blamed is None else judging.Verdict(judging.BROKEN, blamed, "", "", "expected x got y", own_training=own)
         results.record(_Report(nodeid, blamed is not None), Outcome.PASSED if blamed is None else Outcome.FAILED,
                        level, claims, verdict)
     return results
 
 
 def test_a_failure_resting_on_a_broken_claim_is_not_judged_in_table_json_and_page():
-    from bpe_kata import html_report
-    from bpe_kata.report import as_json, render_table
+    from bpe_kata.tools import html_report
+    from bpe_kata.run.report import as_json, render_table
 
     results = _results(("t::merge", "merge", ("merge.left-to-right",), ("merge.left-to-right",), False),
                        ("t::train", "train", ("train.tie-recorded",), ("train.tie-recorded",), False),
@@ -236,7 +237,7 @@ def test_a_failure_resting_on_a_broken_claim_is_not_judged_in_table_json_and_pag
 
 
 def test_the_tie_rule_excuse_is_printed_only_for_the_implementations_own_training():
-    from bpe_kata.report import render_table
+    from bpe_kata.run.report import render_table
 
     info = {"suite_version": "0", "implementation": "x", "module_file": None, "module": "x"}
     own = _results(("t::walk", "train", ("train.wikipedia-walkthrough",), ("train.wikipedia-walkthrough",), True))
@@ -252,18 +253,18 @@ def test_checking_with_own_training_travels_on_the_verdict():
         with blame.checking("train.tie-first-counted", own_training=True):
             assert [1] == [2]
 
-    verdict = blame.judge(_raised(failing), ("train.tie-first-counted",), None, "")
-    assert verdict.own_training and blame.Verdict.from_json(verdict.to_json()) == verdict
-    plain = blame.judge(_raised(lambda: (_ for _ in ()).throw(AssertionError("x"))), ("a.b",), None, "")
+    verdict = judging.judge(_raised(failing), ("train.tie-first-counted",), None, "")
+    assert verdict.own_training and judging.Verdict.from_json(verdict.to_json()) == verdict
+    plain = judging.judge(_raised(lambda: (_ for _ in ()).throw(AssertionError("x"))), ("a.b",), None, "")
     assert not plain.own_training
 
 
 def test_not_implemented_inside_an_exception_group_is_not_started_but_not_with_a_real_failure():
     group = BaseExceptionGroup("hypothesis", [NotImplementedError("train"), ExceptionGroup("inner", [NotImplementedError()])])
-    assert blame.only_not_implemented(group)
-    assert blame.only_not_implemented(NotImplementedError())
-    assert not blame.only_not_implemented(BaseExceptionGroup("h", [NotImplementedError(), AssertionError()]))
-    assert not blame.only_not_implemented(ValueError()) and not blame.only_not_implemented(None)
+    assert judging.only_not_implemented(group)
+    assert judging.only_not_implemented(NotImplementedError())
+    assert not judging.only_not_implemented(BaseExceptionGroup("h", [NotImplementedError(), AssertionError()]))
+    assert not judging.only_not_implemented(ValueError()) and not judging.only_not_implemented(None)
 
 
 def test_a_not_implemented_group_reaching_pytest_makes_the_level_not_started(tmp_path):
@@ -284,12 +285,12 @@ def test_a_not_implemented_group_reaching_pytest_makes_the_level_not_started(tmp
 
 def _error_results(*tests):
     """Results from (nodeid, level, claims, call that raised, operations the test called)."""
-    from bpe_kata.outcomes import Outcome
-    from bpe_kata.report import Results
+    from bpe_kata.run.outcomes import Outcome
+    from bpe_kata.run.report import Results
 
     results = Results()
     for nodeid, level, claims, call, calls in tests:
-        verdict = blame.Verdict(blame.ERROR, (), f"Crash: in {call}", f"{call} (x.py:1)", "crash", call=call,
+        verdict = judging.Verdict(judging.ERROR, (), f"Crash: in {call}", f"{call} (x.py:1)", "crash", call=call,
                                 calls=calls)
         results.record(_Report(nodeid, True), Outcome.FAILED, level, claims, verdict)
     return results

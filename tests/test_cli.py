@@ -1,4 +1,4 @@
-"""bpe_kata.cli: ``bpe-kata new``, ``claims``, usage, and ``check`` as a learner runs it."""
+"""bpe_kata.cli and its commands: ``bpe-kata new``, ``claims``, usage, --version, and ``check`` as a learner runs it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import cli, pytest_args
+from bpe_kata import cli, learner
+from bpe_kata.run import commands as run_commands
+from bpe_kata.run import pytest_args
 from spec.ledger import load_claims
 from tests.support import nested_session
 
@@ -24,7 +26,7 @@ IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc")
 def root(tmp_path, monkeypatch) -> Path:
     """A project folder holding only ``solutions/starter``; the real project root is out of reach."""
     shutil.copytree(STARTER, tmp_path / "solutions" / "starter", ignore=IGNORE)
-    monkeypatch.setattr(cli, "PROJECT_ROOT", tmp_path / "not-the-project")  # a fallback must not touch the repo
+    monkeypatch.setattr(learner, "PROJECT_ROOT", tmp_path / "not-the-project")  # a fallback must not touch the repo
     return tmp_path
 
 
@@ -38,7 +40,7 @@ def snapshot(folder: Path) -> dict[str, bytes | None]:
 
 
 def test_new_copies_the_starter_and_prints_the_next_command(root, capsys):
-    assert cli.new("mine", root=root) == 0
+    assert learner.new("mine", root=root) == 0
     created = root / "solutions" / "mine"
     assert (created / "__init__.py").read_bytes() == (STARTER / "__init__.py").read_bytes()
     assert sorted(p.name for p in created.iterdir()) == ["__init__.py"]
@@ -48,13 +50,13 @@ def test_new_copies_the_starter_and_prints_the_next_command(root, capsys):
 
 
 def test_new_twice_refuses_and_changes_nothing(root, capsys):
-    assert cli.new("mine", root=root) == 0
+    assert learner.new("mine", root=root) == 0
     work = root / "solutions" / "mine" / "__init__.py"
     work.write_text("def get_stats(ids):\n    return {}  # the learner's work\n", encoding="utf-8")
     before = snapshot(root)
     capsys.readouterr()
 
-    assert cli.new("mine", root=root) == 1
+    assert learner.new("mine", root=root) == 1
     err = capsys.readouterr().err
     assert "already exists" in err and "nothing was changed" in err
     assert snapshot(root) == before
@@ -63,14 +65,14 @@ def test_new_twice_refuses_and_changes_nothing(root, capsys):
 @pytest.mark.parametrize("name", ["1abc", "my-sol", "starter", "my sol", ""])
 def test_new_refuses_a_bad_name_and_creates_nothing(root, capsys, name):
     before = snapshot(root)
-    assert cli.new(name, root=root) == 2
+    assert learner.new(name, root=root) == 2
     err = capsys.readouterr().err
     assert repr(name) in err and "identifier" in err
     assert snapshot(root) == before
 
 
 def test_new_without_a_starter_is_an_error(tmp_path, capsys):
-    assert cli.new("mine", root=tmp_path) == 2
+    assert learner.new("mine", root=tmp_path) == 2
     assert "starter is missing" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
@@ -82,13 +84,13 @@ def test_new_that_fails_midway_leaves_no_solution(root, monkeypatch, capsys):
         real_copytree(src, dst, **kwargs)
         raise OSError("disk full")
 
-    monkeypatch.setattr(cli.shutil, "copytree", copy_then_fail)
+    monkeypatch.setattr(learner.shutil, "copytree", copy_then_fail)
     with pytest.raises(OSError, match="disk full"):
-        cli.new("mine", root=root)
+        learner.new("mine", root=root)
     assert not (root / "solutions" / "mine").exists()
 
-    monkeypatch.setattr(cli.shutil, "copytree", real_copytree)
-    assert cli.new("mine", root=root) == 0  # a retry is not blocked by the failed attempt
+    monkeypatch.setattr(learner.shutil, "copytree", real_copytree)
+    assert learner.new("mine", root=root) == 0  # a retry is not blocked by the failed attempt
     assert (root / "solutions" / "mine" / "__init__.py").is_file()
     assert sorted(p.name for p in (root / "solutions").iterdir()) == ["mine", "starter"]
 
@@ -100,9 +102,9 @@ def test_new_that_fails_midway_leaves_no_staging_folder(root, monkeypatch):
         real_copytree(src, dst, **kwargs)
         raise OSError("disk full")
 
-    monkeypatch.setattr(cli.shutil, "copytree", copy_then_fail)
+    monkeypatch.setattr(learner.shutil, "copytree", copy_then_fail)
     with pytest.raises(OSError):
-        cli.new("mine", root=root)
+        learner.new("mine", root=root)
     assert sorted(p.name for p in (root / "solutions").iterdir()) == ["starter"]
 
 
@@ -175,10 +177,10 @@ def test_check_passes_impl_and_options_to_pytest(monkeypatch):
     monkeypatch.setattr("pytest.main", lambda args: seen.append(args) or 0)
     assert cli.main(["check", "solutions.mine", "--level", "merge", "-q"]) == 0
     assert cli.main(["check", "-x"]) == 0
-    net = ["-p", "timeout", "--timeout", cli.IN_PROCESS_TEST_TIMEOUT]
-    net += pytest_args.defaults([])  # one rootdir and config, short tracebacks (bpe_kata/pytest_args.py)
-    assert seen[0] == [str(cli.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "--impl", "solutions.mine", "--level", "merge", "-q"]
-    assert seen[1] == [str(cli.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "-x"]
+    net = ["-p", "timeout", "--timeout", run_commands.IN_PROCESS_TEST_TIMEOUT]
+    net += pytest_args.defaults([])  # one rootdir and config, short tracebacks (bpe_kata/run/pytest_args.py)
+    assert seen[0] == [str(run_commands.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "--impl", "solutions.mine", "--level", "merge", "-q"]
+    assert seen[1] == [str(run_commands.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "-x"]
 
 
 def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
@@ -191,11 +193,11 @@ def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
         def run(self) -> int:
             return 0
 
-    monkeypatch.setattr("bpe_kata.supervisor.Supervisor", Supervised)
+    monkeypatch.setattr("bpe_kata.child.supervisor.Supervisor", Supervised)
     assert cli.main(["gate", "solutions.mine", "--expect", "e.toml"]) == 0
     assert cli.main(["gate", "--impl", 'cmd:"node bpe.js"', "--timeout", "5"]) == 0
     assert cli.main(["gate"]) == 2
-    assert seen[0][-7:] == [*cli.GATE_OPTIONS, "--impl", "solutions.mine", "--expect", "e.toml"]
+    assert seen[0][-7:] == [*run_commands.GATE_OPTIONS, "--impl", "solutions.mine", "--expect", "e.toml"]
     assert seen[1][3:5] == ["-p", "timeout"] and "600" not in seen[1]
     assert {"--isolated", "--strict-levels", "--require-data"} <= set(seen[1])
 
@@ -241,3 +243,28 @@ def test_learner_with_the_starter_sees_not_started_not_errors(tmp_path):
     assert "FAILED" not in output
     assert "Error" not in output.replace("NotImplementedError", ""), output  # the reason line names it
     assert "Traceback" not in output
+
+
+# --- one table of subcommands, --version, each subcommand's --help ------------------------------------
+
+def test_version_is_the_installed_distributions(capsys):
+    from importlib import metadata
+
+    for flag in ("--version", "-V"):
+        assert cli.main([flag]) == 0
+        assert capsys.readouterr().out.strip() == f"bpe-kata {metadata.version('bpe-kata')}"
+
+
+@pytest.mark.parametrize("command", ["new", "words-budget"])
+def test_help_of_a_subcommand_says_how_to_use_it_and_changes_nothing(command, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main([command, "--help"]) == 0
+    assert capsys.readouterr().out.startswith(f"usage: bpe-kata {command}")
+    assert not any(tmp_path.iterdir())
+
+
+def test_every_listed_command_is_in_the_one_table_and_resolves():
+    """The usage is made from the table, and every entry names a function that exists."""
+    for name, command in cli.COMMANDS.items():
+        assert callable(command.function()), name
+        assert all(line.startswith(name) for line in command.usage), name

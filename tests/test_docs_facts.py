@@ -34,11 +34,9 @@ N = r"(\d[\d,]*|" + "|".join(NUMBER_WORDS) + r")"
 
 
 def _levels():
-    """The level registry, wherever the runner keeps it (it moves from bpe_kata/ to spec/)."""
-    try:
-        from spec.levels import LEVELS
-    except ImportError:
-        from bpe_kata.levels import LEVELS
+    """The level registry (spec/levels.py)."""
+    from spec.levels import LEVELS
+
     return LEVELS
 
 
@@ -151,3 +149,15 @@ def test_the_readme_sets_up_in_the_two_commands_ci_runs():
 def test_the_readme_stays_a_front_door():
     lines = _text(README).splitlines()
     assert len(lines) <= 170, f"README.md has {len(lines)} lines: move the detail to docs/ (at most 170)"
+
+
+#: Repository paths a page names in prose; placeholders (``spec/test_LEVEL.py``, ``solutions/mine``) excepted.
+REPO_PATH = re.compile(r"\b(?:bpe_kata|spec|tests|reference|solutions|benchmarks|mutation)/[A-Za-z0-9_./-]+\.(?:py|toml|md|json|ini|mjs)")
+PLACEHOLDERS = re.compile(r"[A-Z]{3,}|/mine/|test_x\.py")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_every_file_a_page_names_exists(page):
+    """Moving a module must move its mentions too: a page never sends a reader to a file that is gone."""
+    named = {path for path in REPO_PATH.findall(page.read_text(encoding="utf-8")) if not PLACEHOLDERS.search(path)}
+    assert sorted(path for path in named if not (REPO_ROOT / path).exists()) == []

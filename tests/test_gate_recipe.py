@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.outcomes import COLUMNS as OUTCOME_COLUMNS
+from bpe_kata.run.outcomes import COLUMNS as OUTCOME_COLUMNS
 from tests.support import REPO_ROOT
 
 NARROW = ["--claim", "decode.*", "-m", "not corpus", "-q", "-p", "no:cacheprovider"]
@@ -54,7 +54,7 @@ def test_the_recipe_from_a_scratch_folder(scratch):
     written = (scratch / "bpe-kata-expect.toml").read_text(encoding="utf-8")
     assert 'claim = "decode.replace-128"' in written
 
-    served = f'cmd:"{sys.executable}" -m bpe_kata.server my_bpe.py'
+    served = f'cmd:"{sys.executable}" -m bpe_kata.child.server my_bpe.py'
     second = gate(scratch, served, "-n", "2", "--expect", "bpe-kata-expect.toml", "--junitxml", "bpe-kata.xml",
                   "--bpe-report", "bpe-kata.json")
     assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]

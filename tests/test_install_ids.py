@@ -2,7 +2,7 @@
 
 docs/GATE.md installs bpe-kata without ``-e``: the spec then lives in site-packages, beside no
 pyproject.toml. ``bpe-kata check`` and ``gate`` pass the packaged settings file and the spec's
-parent as rootdir (bpe_kata/pytest_args.py), so ids stay ``spec/test_x.py::...`` (expectations
+parent as rootdir (bpe_kata/run/pytest_args.py), so ids stay ``spec/test_x.py::...`` (expectations
 entries match) and the markers, plugins and timeout apply. The install is laid out offline by
 setuptools' ``build_py``: the same package and package-data selection a non-editable
 ``pip install .`` copies into site-packages (a wheel build would need the network or ``wheel``).
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import pytest_args
+from bpe_kata.run import pytest_args
 from tests.support import REPO_ROOT
 
 #: Written into the probe's folder: records what the run was configured with, once collected.
@@ -74,7 +74,7 @@ def test_an_installed_copy_gives_the_clones_test_ids_and_settings(tmp_path):
     assert Path(seen["spec"]).resolve().is_relative_to(site.resolve())  # the installed copy ran, not the clone
     assert seen["ids"] and all(nodeid.startswith("spec/test_") for nodeid in seen["ids"]), seen["ids"][:3]
     assert "spec/test_bytes.py::test_encode_with_no_merges_case[bytes-ascii-a]" in seen["ids"]
-    assert Path(seen["inipath"]).resolve() == (site / "bpe_kata" / "pytest_settings.ini").resolve()
+    assert Path(seen["inipath"]).resolve() == (site / "bpe_kata" / "run" / "pytest_settings.ini").resolve()
     assert Path(seen["rootpath"]).resolve() == site.resolve()
     assert any(marker.startswith("slow:") for marker in seen["markers"])  # registered by the settings file only
     assert seen["timeout"] == "600" and seen["strict_markers"] is True
@@ -90,7 +90,7 @@ def test_an_installed_copy_gives_the_clones_test_ids_and_settings(tmp_path):
 
 
 def test_the_packaged_settings_are_the_projects():
-    """bpe_kata/pytest_settings.ini says what pyproject.toml's [tool.pytest.ini_options] says (but testpaths)."""
+    """bpe_kata/run/pytest_settings.ini says what pyproject.toml's [tool.pytest.ini_options] says (but testpaths)."""
     import configparser
 
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]

@@ -1,7 +1,7 @@
 """The JavaScript solution (solutions/js, Node, the stdio protocol) on the spec's cases and levels.
 
 Needs ``node`` on the PATH (skipped otherwise). The level run goes through the suite's
-``--impl cmd:COMMAND`` runner, which arrives with ``bpe_kata/isolated.py``; until that module is
+``--impl cmd:COMMAND`` runner, which arrives with ``bpe_kata/child/client.py``; until that module is
 present it is skipped with that reason.
 """
 
@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from bpe_kata.levels import CORE_LEVELS
+from spec.levels import CORE_LEVELS
 from spec.patterns import PATTERNS
 from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
 
@@ -27,7 +27,7 @@ LEVELS = [level.name for level in CORE_LEVELS] + ["regex"]
 
 def has_cmd_runner() -> bool:
     try:
-        return importlib.util.find_spec("bpe_kata.isolated") is not None
+        return importlib.util.find_spec("bpe_kata.child.client") is not None
     except ModuleNotFoundError:  # no bpe_kata package at all
         return False
 
@@ -58,7 +58,7 @@ def test_js_translates_the_specs_own_published_patterns():
 
 @needs_node
 @pytest.mark.skipif(not has_cmd_runner(),
-                    reason="the --impl cmd: runner (bpe_kata/isolated.py) is not on this branch yet")
+                    reason="the --impl cmd: runner (bpe_kata/child/client.py) is not on this branch yet")
 def test_js_is_green_on_the_core_and_regex_through_the_protocol(tmp_path, spec_tests):
     """Small examples only: the corpus tests (whole books) run in `bpe-kata check --impl cmd:...`."""
     command = f"cmd:{shlex.quote(NODE)} {shlex.quote(str(JS / 'bpe.mjs'))}"

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from spec.ledger import DOCUMENT_KEYS, DOCUMENTS, KINDS, load_claims
-from bpe_kata.levels import ALL_LEVEL_NAMES
+from spec.levels import ALL_LEVEL_NAMES
 from tests.support import SHARED
 
 CLAIMS = load_claims()

@@ -1,4 +1,4 @@
-"""Level completeness: every level of bpe_kata/levels.py has what a learner and the suite need.
+"""Level completeness: every level of spec/levels.py has what a learner and the suite need.
 
 A new level is one entry in ``LEVELS``; these checks list what else it needs and fail until
 it is there: the spec files it names (carrying its mark), a stub in the starter for every
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import solutions.starter as starter
-from bpe_kata.levels import BY_NAME, LEVELS, not_started_reason
+from spec.levels import BY_NAME, LEVELS, not_started_reason
 from spec.ledger import load_claims
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bpe_kata.levels import BY_NAME, feature_not_started, not_started_reason
+from spec.levels import BY_NAME, feature_not_started, not_started_reason
 from spec.oracle import core
 from tests.support import REPO_ROOT, run_spec_inline
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import grade, matrix
-from bpe_kata.matrix_html import render
+from bpe_kata.tools import grade, matrix
+from bpe_kata.tools.matrix_html import render
 from tests.test_html_report import browser, headless
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +25,7 @@ TWO = ("rustbpe", "tokenizers")
 
 
 def row_with(claims: dict, ties: dict) -> matrix.Row:
-    outcome = grade.Outcome("lib", "lib 1.0", report={"claims": claims})
+    outcome = grade.Graded("lib", "lib 1.0", report={"claims": claims})
     return matrix.Row("some.adapter", "lib", "1.0", outcome, ties)
 
 

@@ -1,4 +1,4 @@
-"""bpe_kata.mutation: reading mutmut's results, the table, the ledger and the gate, on synthetic runs."""
+"""bpe_kata.mutation.mutate: reading mutmut's results, the table, the ledger and the gate, on synthetic runs."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import mutation, mutation_ledger
-from bpe_kata.mutation import Accepted, Mutant
+from bpe_kata.mutation import entries
+from bpe_kata.mutation import ledger as mutation_ledger
+from bpe_kata.mutation import mutate as mutation
+from bpe_kata.mutation.mutate import Accepted, Mutant
 
 #: A module as mutmut 3.8 writes it into mutants/: the original and each mutant side by side.
 MUTATED_MODULE = textwrap.dedent('''
@@ -114,7 +116,7 @@ def test_unknown_exit_codes_are_suspicious_and_missing_ones_not_checked():
     assert mutation.status_of(-15) == "suspicious"
     assert mutation.status_of(None) == "not checked"
     assert mutation.status_of(36) == mutation.status_of(-24) == "timeout"
-    assert mutation.status_of(39) == "over memory"  # bpe_kata/mutmut_runner.py's exit status
+    assert mutation.status_of(39) == "over memory"  # bpe_kata/mutation/mutmut_runner.py's exit status
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -350,8 +352,8 @@ def test_results_only_over_a_partial_run_fails_the_gate_with_the_reason(tmp_path
 def test_prune_drops_only_the_entries_whose_mutant_is_now_killed(tmp_path, capsys):
     write_run(tmp_path)
     ledger = tmp_path / "accepted.toml"
-    killed = mutation_ledger.render_entry(entry("head", "def head(ids, n=1):", "def head(ids, n=2):", line=0))
-    kept = mutation_ledger.render_entry(entry("head", "return ids[:n]", "return ids[:n + 1]"))
+    killed = entries.render_entry(entry("head", "def head(ids, n=1):", "def head(ids, n=2):", line=0))
+    kept = entries.render_entry(entry("head", "return ids[:n]", "return ids[:n + 1]"))
     ledger.write_text("# header\n" + GATE + "\n" + killed + "\n\n" + kept + "\n", encoding="utf-8")
     mutation.main(["--results-only", "--prune", "--ledger", str(ledger)], root=tmp_path)
     text = ledger.read_text(encoding="utf-8")
@@ -363,7 +365,7 @@ def test_results_only_without_a_run_says_to_run_first(tmp_path, capsys):
     assert "run `bpe-kata mutate` first" in capsys.readouterr().err
 
 
-# --- session caches under mutmut's recording run (bpe_kata/mutmut_calls.py) ------------------------
+# --- session caches under mutmut's recording run (bpe_kata/mutation/mutmut_calls.py) ------------------------
 
 
 class FakeMutmutState:
@@ -384,7 +386,7 @@ def recording(monkeypatch):
 
 
 def test_a_reused_cached_value_records_the_calls_that_computed_it(recording):
-    from bpe_kata.mutmut_calls import SharedCalls
+    from bpe_kata.mutation.mutmut_calls import SharedCalls
     calls = SharedCalls()
     recording._stats.add("reference.core.x_get_stats")  # called by the first test before the cache
     with calls.computing("table"):
@@ -396,7 +398,7 @@ def test_a_reused_cached_value_records_the_calls_that_computed_it(recording):
 
 
 def test_outside_a_recording_run_nothing_is_recorded(monkeypatch):
-    from bpe_kata.mutmut_calls import SharedCalls
+    from bpe_kata.mutation.mutmut_calls import SharedCalls
     monkeypatch.delenv("MUTANT_UNDER_TEST", raising=False)
     calls = SharedCalls()
     with calls.computing("table"):
@@ -423,13 +425,13 @@ def test_a_draft_lists_the_unaccepted_survivors_and_cannot_pass_unread(tmp_path)
     assert mutation.main(["--results-only", "--gate", "--ledger", str(ledger)], root=tmp_path) == 0
 
 
-# --- the tuned mutmut run (bpe_kata/mutmut_runner.py) -----------------------------------------
+# --- the tuned mutmut run (bpe_kata/mutation/mutmut_runner.py) -----------------------------------------
 
 
 def test_test_durations_are_scaled_down_to_the_recording_runs_cpu_time_never_up():
     from types import SimpleNamespace
 
-    from bpe_kata import mutmut_runner
+    from bpe_kata.mutation import mutmut_runner
 
     loaded = SimpleNamespace(stats_time=15.0, duration_by_test={"a": 40.0, "b": 20.0})  # wall 4x the CPU
     assert mutmut_runner.scale_to_cpu_time(loaded) == pytest.approx(0.25)
@@ -445,7 +447,7 @@ def test_the_tuned_run_fits_the_installed_mutmut():
     import subprocess
 
     # install() patches mutmut in the process that runs it: check it in a child, not in this one.
-    code = "from bpe_kata import mutmut_runner; mutmut_runner.install(); print('ok')"
+    code = "from bpe_kata.mutation import mutmut_runner; mutmut_runner.install(); print('ok')"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
 
@@ -455,9 +457,9 @@ def test_a_mutants_child_runs_out_of_memory_at_its_limit_and_says_so():
     a larger allocation is a MemoryError, and a child that met one exits "over memory"."""
     import subprocess
 
-    from bpe_kata import mutmut_runner
+    from bpe_kata.mutation import mutmut_runner
 
-    code = ("from bpe_kata import mutmut_runner\nmutmut_runner.limit_memory()\n"
+    code = ("from bpe_kata.mutation import mutmut_runner\nmutmut_runner.limit_memory()\n"
             "try:\n    bytearray(1024 ** 3)\nexcept MemoryError:\n    print('over')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
                           env={**__import__("os").environ, "BPE_KATA_MUTANT_MEMORY": "200"})

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_kata import fixed_pattern
-from bpe_kata.isolated import IsolatedImplementation, python_path_env, server_command
-from bpe_kata.levels import BY_NAME, FREE, feature_not_started, not_started_reason
-from bpe_kata.loader import load_implementation
+from spec import fixed_pattern
+from bpe_kata.child.client import IsolatedImplementation, python_path_env, server_command
+from spec.levels import BY_NAME, FREE, feature_not_started, not_started_reason
+from bpe_kata.run.loader import load_implementation
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from tests.support import files_of_levels, run_spec_inline
 
@@ -17,7 +17,7 @@ RIGHT = "tests/pattern_fixed/right_gpt2_fixed.py"
 WRONG = "tests/pattern_fixed/wrong_gpt2_fixed_decode_drops_bytes.py"
 JUDGED = ("bytes", "pairs", "merge", "decode", "roundtrip", "stream", "words")
 NOT_JUDGED = ("encode", "surrogates", "regex", "special", "persist", "ties")
-#: judged only on the checks that hold whatever the split (bpe_kata/levels.py SPLIT_FREE_CLAIMS)
+#: judged only on the checks that hold whatever the split (spec/levels.py SPLIT_FREE_CLAIMS)
 PARTLY = ("train",)
 
 

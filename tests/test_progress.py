@@ -1,4 +1,4 @@
-"""bpe_kata/progress.py: a slow corpus step says what it is doing; a fast one says nothing."""
+"""bpe_kata/run/progress.py: a slow corpus step says what it is doing; a fast one says nothing."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from bpe_kata import progress
+from bpe_kata.run import progress
 from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
 from tests.support import run_spec_inline
 

@@ -8,10 +8,10 @@ import textwrap
 import pytest
 from hypothesis import given, strategies as st
 
-from bpe_kata import protocol
-from bpe_kata.isolated import (CallTimedOut, ChangedInput, ChildExited, ImplementationError, IsolatedImplementation,
+from bpe_kata.child import protocol
+from bpe_kata.child.client import (CallTimedOut, ChangedInput, ChildExited, ImplementationError, IsolatedImplementation,
                                ProtocolError, parse_command, python_path_env, server_command)
-from bpe_kata.server import Server, features_of
+from bpe_kata.child.server import Server, features_of
 
 # --- values ---------------------------------------------------------------------------------
 

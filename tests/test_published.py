@@ -10,7 +10,7 @@ import pytest
 
 from bpe_kata.data import pretrained, published, tiktoken_tables
 from bpe_kata.data.published import FILES, TableUnavailable
-from bpe_kata.plugin import PUBLISHED_TABLES_GROUP
+from spec.levels import PUBLISHED_TABLES_GROUP
 from tests.support import run_spec_inline
 
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import sandbox
-from bpe_kata.supervisor import suite_sha256
+from bpe_kata.child import sandbox
+from bpe_kata.child.suite import suite_sha256
 from tests.support import REPO_ROOT
 
 RED_TEAM = REPO_ROOT / "tests" / "red_team"
@@ -35,7 +35,7 @@ SECRET = "hunter2-red-team-secret"
 #: The merge level's own tests only: each attack's one real mistake (its merge) is what must show.
 MERGE = ("--claim", "merge.*", "-k", "test_merge")
 #: Suite files an attack tries to change: restored (and the test failed) if one ever succeeds.
-TARGETS = [REPO_ROOT / "bpe_kata" / "html_report.py", REPO_ROOT / "spec" / "test_merge.py"]
+TARGETS = [REPO_ROOT / "bpe_kata" / "tools" / "html_report.py", REPO_ROOT / "spec" / "test_merge.py"]
 
 needs_landlock = pytest.mark.skipif(not LANDLOCK, reason="Landlock is not available in this kernel: "
                                     "the layer that stops this attack is missing (docs/GATE.md)")

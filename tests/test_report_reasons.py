@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bpe_kata.levels import ALL_LEVEL_NAMES
+from spec.levels import ALL_LEVEL_NAMES
 from tests.support import run_spec_inline
 
 

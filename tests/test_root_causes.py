@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from spec import blame
-from bpe_kata.isolated import IsolatedImplementation, ImplementationError, python_path_env, server_command
-from bpe_kata.loader import load_implementation
-from bpe_kata.outcomes import Outcome
-from bpe_kata.report import Results
-from bpe_kata.server import Server
+from bpe_kata.run import judging
+from bpe_kata.child.client import IsolatedImplementation, ImplementationError, python_path_env, server_command
+from bpe_kata.run.loader import load_implementation
+from bpe_kata.run.outcomes import Outcome
+from bpe_kata.run.report import Results
+from bpe_kata.child.server import Server
 from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
 
 TWO_BUGS = '''
@@ -82,7 +82,7 @@ def test_an_adapters_frames_give_way_to_the_wrapped_librarys(tmp_path, monkeypat
     try:  # in process, the same place
         impl.train("ab", 300)
     except RuntimeError as error:
-        verdict = blame.judge(error, ("train.exhausted",), impl, "")
+        verdict = judging.judge(error, ("train.exhausted",), impl, "")
     assert verdict.where.startswith("fit (") and "wrapped_lib.py:3" in verdict.where and verdict.call == "train"
 
 
@@ -100,12 +100,12 @@ def test_the_client_keeps_the_childs_type_frame_and_call(tmp_path):
             impl.decode([1], {1: b"a"})
     finally:
         impl.close()
-    verdict = blame.judge(caught.value, ("decode.vocab-order",), impl, "")
+    verdict = judging.judge(caught.value, ("decode.vocab-order",), impl, "")
     assert verdict.root_cause == "RuntimeError: lookup went wrong" and verdict.call == "decode"
     assert verdict.where.startswith("_lookup (") and "two_bugs.py:11" in verdict.where
 
 
-def _results(*verdicts: blame.Verdict) -> Results:
+def _results(*verdicts: judging.Verdict) -> Results:
     results = Results()
     for number, verdict in enumerate(verdicts):
         nodeid = f"spec/test_x.py::test_{number}"
@@ -114,8 +114,8 @@ def _results(*verdicts: blame.Verdict) -> Results:
     return results
 
 
-def _error(cause: str, where: str = "?", call: str = "") -> blame.Verdict:
-    return blame.Verdict(blame.ERROR, (), cause, where, cause, call)
+def _error(cause: str, where: str = "?", call: str = "") -> judging.Verdict:
+    return judging.Verdict(judging.ERROR, (), cause, where, cause, call)
 
 
 def test_two_bugs_without_a_place_stay_two_causes_each_with_its_own_message():
@@ -183,7 +183,7 @@ def test_a_child_without_a_frame_is_placed_by_its_message_or_nowhere_never_in_th
         try:
             raise error
         except ImplementationError as raised:
-            verdicts.append(blame.judge(raised, ("train.exhausted",), None, ""))
+            verdicts.append(judging.judge(raised, ("train.exhausted",), None, ""))
     assert [v.where for v in verdicts] == ["? (src/main.rs:134)", "?"]
 
 
@@ -217,7 +217,7 @@ def test_one_helper_raising_for_two_bugs_is_two_places(tmp_path, isolated):
             try:
                 impl.train(*args)
             except Exception as error:  # noqa: BLE001
-                verdicts.append(blame.judge(error, ("train.exhausted",), impl, ""))
+                verdicts.append(judging.judge(error, ("train.exhausted",), impl, ""))
     finally:
         if isolated:
             impl.close()
@@ -234,5 +234,5 @@ def test_an_adapter_that_raises_itself_gives_no_place_of_its_own(tmp_path):
     impl = load_implementation(str(tmp_path / "cli_adapter.py"))
     with pytest.raises(RuntimeError) as caught:
         impl.train("ab", 300)
-    verdict = blame.judge(caught.value, ("train.exhausted",), impl, "")
+    verdict = judging.judge(caught.value, ("train.exhausted",), impl, "")
     assert verdict.where.startswith("? (") and "the adapter's own line" in verdict.where and verdict.call == "train"

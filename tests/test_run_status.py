@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bpe_kata import expectations, run_status
+from bpe_kata.run import expectations, run_status
 from tests.support import REPO_ROOT, run_gate_inline, run_spec_inline
 
 WRONG_MERGE = str(REPO_ROOT / "tests" / "implementations" / "wrong_merge_right_to_left.py")
@@ -78,7 +78,7 @@ def test_the_report_records_the_run(tmp_path):
     report = run.report
     assert run.returncode == 0 and report["complete"] is True and report["exit_status"] == 0
     assert report["spec_fingerprint"] == run_status.spec_fingerprint() and len(report["spec_fingerprint"]) == 64
-    assert report["command"][-3:] == ["-m", "bpe_kata.server", "reference"] and report["suite_version"]
+    assert report["command"][-3:] == ["-m", "bpe_kata.child.server", "reference"] and report["suite_version"]
     assert report["selected"] == report["finished"] and report["faults"] == {}
 
 

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata import results, sandbox, similarity, supervisor
-from bpe_kata.isolated import IsolatedImplementation, ProtocolError
+from bpe_kata.child import results, sandbox, supervisor
+from bpe_kata.tools import similarity
+from bpe_kata.child.client import IsolatedImplementation, ProtocolError
 from tests.support import REPO_ROOT
 
 
@@ -107,7 +108,7 @@ def test_the_server_needs_nothing_the_sandbox_hides(tmp_path):
     """The gate hides spec/ from the child: a server that imported from it (as it once did, spec.frames
     for where an implementation raised) failed every call under the gate. An answer and a raised
     ValueError (the path that reports the frame) both come back from a child that cannot read spec/."""
-    from bpe_kata.isolated import python_path_env, server_command
+    from bpe_kata.child.client import python_path_env, server_command
 
     box = sandbox.Sandbox.probe(str(tmp_path), [str(supervisor.SPEC_DIR)])
     env = box.environment({"PYTHONPATH": python_path_env({})["PYTHONPATH"]})
@@ -126,7 +127,7 @@ def test_the_sweep_kills_a_daemon_that_left_its_session():
     script = ("import os, time\n"
               "if os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\n    os._exit(0)\n")
     code = ("import subprocess, sys, time\n"
-            "from bpe_kata import sandbox\n"
+            "from bpe_kata.child import sandbox\n"
             "sandbox.become_subreaper()\n"
             f"subprocess.run([sys.executable, '-c', {script!r}])\n"
             "time.sleep(0.3)\n"

@@ -1,5 +1,5 @@
 """The likely-mistake lines: suspected from the broken claims, printed only when a probe on the
-implementation's behaviour confirms them (bpe_kata/teaching.toml, spec/mistakes.py)."""
+implementation's behaviour confirms them (spec/teaching.toml, spec/mistakes.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 
 from spec import mistakes, oracle
 from spec.ledger import load_claims
-from bpe_kata.isolated import IsolatedImplementation, python_path_env, server_command
-from bpe_kata.loader import load_implementation
-from bpe_kata.teaching import diagnose, load_mistakes, render
+from bpe_kata.child.client import IsolatedImplementation, python_path_env, server_command
+from bpe_kata.run.loader import load_implementation
+from bpe_kata.run.teaching import diagnose, load_mistakes, render
 from tests.support import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
 
 #: known-wrong file -> the mistake the report must name first

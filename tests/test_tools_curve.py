@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bpe_kata.curve import measure, parse_sizes, reference_points
+from bpe_kata.tools.curve import measure, parse_sizes, reference_points
 from bpe_kata.cli import main
 
 TEXT = "the cat sat on the mat; the dog sat on the log. " * 8
@@ -64,7 +64,7 @@ def test_the_plot_is_written_as_png_and_svg(tmp_path, capsys):
 def test_without_the_extra_the_message_names_it(monkeypatch):
     import sys
 
-    from bpe_kata.extras import MissingExtra, require
+    from bpe_kata.tools.extras import MissingExtra, require
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import now fails as if not installed
     with pytest.raises(MissingExtra, match=r"\.\[tools\]"):

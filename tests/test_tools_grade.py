@@ -58,14 +58,14 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monk
 
 def _a_class_on_every_level():
     """Three rows over all sixteen levels, every status, long names and results (the issue's 235 columns)."""
-    from bpe_kata import grade
-    from bpe_kata.levels import ALL_LEVEL_NAMES
+    from bpe_kata.tools import grade
+    from spec.levels import ALL_LEVEL_NAMES
 
     statuses = ["green", "FAILED", "not started", "partly started", "partly run", "not run"]
 
-    def row(name: str, k: int, **extra) -> grade.Outcome:
+    def row(name: str, k: int, **extra) -> grade.Graded:
         levels = {level: {"status": statuses[(i + k) % 6], "failed": 12} for i, level in enumerate(ALL_LEVEL_NAMES)}
-        return grade.Outcome(submission=name, name=name, levels=levels, seconds=123.4, similarity=0.12,
+        return grade.Graded(submission=name, name=name, levels=levels, seconds=123.4, similarity=0.12,
                              mistakes=["get_stats skips the pair after a match"] * 3,
                              failed_claims=["pairs.adjacent-overlapping", "train.merged-again"] * 4, **extra)
 
@@ -76,7 +76,7 @@ def _a_class_on_every_level():
 
 @pytest.mark.parametrize("width", [120, 100])
 def test_the_plain_table_fits_the_terminal_with_a_legend(width):
-    from bpe_kata import grade
+    from bpe_kata.tools import grade
 
     outcomes = _a_class_on_every_level()
     lines = grade.render_plain(outcomes, width)
@@ -90,7 +90,7 @@ def test_the_plain_table_fits_the_terminal_with_a_legend(width):
 
 def test_the_rich_table_fits_the_terminal():
     rich_console = pytest.importorskip("rich.console")
-    from bpe_kata import grade
+    from bpe_kata.tools import grade
 
     console = rich_console.Console(width=120, record=True, force_terminal=False)
     grade.render_rich(_a_class_on_every_level(), console)
@@ -101,7 +101,7 @@ def test_the_rich_table_fits_the_terminal():
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="needs chromium (headless) to measure the page")
 def test_the_class_page_fits_a_1280_pixel_screen(tmp_path):
-    from bpe_kata import grade
+    from bpe_kata.tools import grade
 
     page = grade.class_page(_a_class_on_every_level())
     assert 'title="not started"' in page and ">--<" in page and 'title="surrogates">sur<' in page

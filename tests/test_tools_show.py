@@ -99,7 +99,7 @@ def test_a_missing_table_is_a_clear_error(capsys):
 def test_a_terminal_gets_colours(tmp_path):
     rich = pytest.importorskip("rich.console")
     import reference
-    from bpe_kata.show import Row, render_rich, tokens_of, token_bytes
+    from bpe_kata.tools.show import Row, render_rich, tokens_of, token_bytes
 
     merges = reference.train(WALKTHROUGH, 259)
     ids = reference.encode("aaabac", merges)
@@ -117,7 +117,7 @@ def test_a_cmd_implementation_is_drawn_through_the_protocol(tmp_path, capsys):
     import reference
 
     corpus = table_file(tmp_path)
-    command = f"cmd:{shlex.quote(sys.executable)} -m bpe_kata.server reference"
+    command = f"cmd:{shlex.quote(sys.executable)} -m bpe_kata.child.server reference"
     code, lines, err = shown(capsys, "aaabac", "--impl", command, "--table", f"{corpus}:259")
     assert code == 0, err
     [(labels, ids)] = token_rows(lines)

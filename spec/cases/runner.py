@@ -144,7 +144,7 @@ def policy(value: str | list[str]) -> str | set[str]:
 
 
 def tie_rule_feature(rule: str) -> str:
-    """The optional feature a tie rule is (bpe_kata.levels.feature_not_started knows how to probe it)."""
+    """The optional feature a tie rule is (spec.levels.feature_not_started knows how to probe it)."""
     return f"train(tie_rule={rule})"
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import sys
 
-from bpe_kata import protocol
-from bpe_kata.server import Server
+from bpe_kata.child import protocol
+from bpe_kata.child.server import Server
 
 import reference
 

@@ -1,0 +1,1 @@
+"""The isolated child: the stdio protocol, its server and client, the sandbox and the supervisor."""

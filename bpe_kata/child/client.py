@@ -1,0 +1,157 @@
+"""The client side of the stdio protocol: an implementation running in a child process.
+
+``IsolatedImplementation`` looks like an implementation module to the spec: functions
+``encode``, ``train``, ..., a class ``StreamDecoder``, each present only when the child's
+hello lists the feature. Every call is one request to the child (bpe_kata/child/process.py),
+whose faults fail the test (bpe_kata/child/faults.py).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from bpe_kata.child import protocol, results
+from bpe_kata.child.faults import (CallTimedOut, ChangedInput, ChildExited, ImplementationError, IsolationFault,
+                                   OverBudget, ProtocolError)
+from bpe_kata.child.process import BUDGET, DEFAULT_CALL_TIMEOUT, DEFINE_AT, Child, _shown
+from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
+
+#: What the plugin, the tools and the tests name from here (the child's faults and limits are theirs too).
+__all__ = ["BUDGET", "DEFAULT_CALL_TIMEOUT", "CallTimedOut", "ChangedInput", "ChildExited", "ImplementationError",
+           "IsolatedImplementation", "IsolationFault", "OverBudget", "ProtocolError", "parse_command",
+           "python_path_env", "server_command"]
+
+
+def server_command(value: str) -> list[str]:
+    """The command serving a Python implementation (a name or a path) with the shipped server."""
+    return [sys.executable, "-m", "bpe_kata.child.server", value]
+
+
+def parse_command(value: str) -> list[str] | None:
+    """``cmd:"PROGRAM ARGS"`` as an argument list, or None when ``value`` is not a ``cmd:`` value."""
+    if not value.startswith("cmd:"):
+        return None
+    words = shlex.split(value[4:])
+    if not words:
+        raise ValueError("cmd: needs a command, e.g. --impl cmd:\"node solutions/js/bpe.js\"")
+    return words
+
+
+class IsolatedImplementation:
+    """An implementation module's stand-in whose every call goes to a child process."""
+
+    def __init__(self, command: Sequence[str], *, name: str | None = None, **child_options) -> None:
+        self.child = Child(command, **child_options)
+        self.__name__ = name or shlex.join(command)
+        self.__file__ = None
+        self.features: tuple[str, ...] = ()
+        self.code_points = False  # the child reads {"code_points": [...]} texts (its hello says so)
+        self.tables: dict[int, tuple[object, str, int]] = {}  # id(table) -> (table, name, len)
+
+    def connect(self) -> "IsolatedImplementation":
+        """Start the child and give this object the functions its hello lists."""
+        if self.child.hello is None:
+            hello = self.child.start()
+            features = hello.get("features")
+            if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+                raise ProtocolError(f"the hello answer has no list of features: {hello!r}")
+            self.features = tuple(features)
+            self.code_points = hello.get("code_points") is True
+            if isinstance(hello.get("fixed_pattern"), str):  # optional: the split pattern it always uses
+                self.FIXED_PATTERN = hello["fixed_pattern"]
+            for op in protocol.OPERATIONS:
+                if op in self.features:
+                    setattr(self, op, self._function(op))
+            if "StreamDecoder" in self.features:
+                self.StreamDecoder = self._stream_decoder_class()
+        return self
+
+    def close(self) -> None:
+        self.child.close()
+
+    def _function(self, op: str):
+        def call(*args, **kwargs):
+            return self.call(op, *args, **kwargs)
+        call.__name__ = call.__qualname__ = op
+        return call
+
+    def call(self, op: str, *args, **kwargs) -> Any:
+        names = POSITIONAL[op]
+        if len(args) > len(names):
+            raise TypeError(f"{op}() takes {len(names)} positional arguments but {len(args)} were given")
+        for keyword in kwargs:
+            if keyword not in ARGUMENTS[op] or keyword in names[: len(args)]:
+                raise TypeError(f"{op}() got an unexpected keyword argument {keyword!r}")
+            feature = KEYWORD_FEATURES.get(op, {}).get(keyword)
+            if feature and feature not in self.features:
+                raise NotImplementedError(f"{op}: the implementation does not offer {feature} (its hello features)")
+        values = {**dict(zip(names, args)), **kwargs}
+        request = {name: self._argument(op, name, value) for name, value in values.items()}
+        return self.loaded(op, self.child.request(op, request))
+
+    def loaded(self, op: str, value: Any) -> Any:
+        """The result as a Python value, once it fits its operation's shape (bpe_kata.child.results): a
+        malformed result is a protocol error, never the ValueError a test of a bad request expects."""
+        try:
+            results.check(op, value)
+            return RESULTS[op].load(value)
+        except Exception as error:  # noqa: BLE001  (whatever the codec raises, the child broke the protocol)
+            self.child.kill()
+            raise ProtocolError(f"{op}: the result does not fit the protocol's shape for {op} ({error}): "
+                                f"{_shown(response=value)}") from None
+
+    def _argument(self, op: str, name: str, value: Any) -> Any:
+        kind = ARGUMENTS[op][name]
+        if self.code_points and kind in (protocol.TEXT, protocol.OPTIONAL_TEXT) and protocol.needs_code_points(value):
+            return protocol.code_points_of(value)
+        definable = next((key for key, k in DEFINABLE.items() if k is kind), None)
+        if definable and isinstance(value, Mapping) and len(value) >= DEFINE_AT[definable]:
+            return {"ref": self._defined(definable, value)}
+        return kind.dump(value)
+
+    def _defined(self, kind: str, table: Mapping) -> str:
+        """A big table is sent once per child; the same object (same length) is named after that."""
+        known = self.tables.get(id(table))
+        if known is not None and known[0] is table and known[2] == len(table):
+            return known[1]
+        name = f"{kind}-{len(self.tables)}"
+        self.child.define(name, kind, DEFINABLE[kind].dump(table))
+        self.tables[id(table)] = (table, name, len(table))
+        return name
+
+    def _stream_decoder_class(self):
+        implementation = self
+
+        class StreamDecoder:
+            """Each feed and flush replays the ids so far in one fresh decoder in the child."""
+
+            def __init__(self, vocab) -> None:
+                self.vocab, self.ids = vocab, []
+
+            def feed(self, token_id: int) -> str:
+                self.ids.append(token_id)
+                feeds, _ = self._replay()
+                return feeds[-1]
+
+            def flush(self) -> str:
+                return self._replay()[1]
+
+            def _replay(self) -> tuple[list[str], str]:
+                feeds, flushed = implementation.call("stream_decode", self.vocab, list(self.ids))
+                if len(feeds) != len(self.ids):
+                    implementation.child.kill()
+                    raise ProtocolError(f"stream_decode: {len(feeds)} feeds for {len(self.ids)} ids")
+                return feeds, flushed
+
+        return StreamDecoder
+
+
+def python_path_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a child Python needs to import what this process can import."""
+    paths = [p for p in sys.path if p and Path(p).is_dir()]
+    return {**(os.environ if base is None else base), "PYTHONPATH": os.pathsep.join(paths)}

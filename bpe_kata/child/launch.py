@@ -1,0 +1,82 @@
+"""The one route to an implementation, for the plugin and the tools alike: a Python value imported
+in process, or a child process (``--isolated``, ``--impl cmd:...``) behind the stdio protocol.
+
+In-process runs import the implementation into pytest itself: fast, and fine for a learner,
+but the implementation could then change the verdict. Isolated runs keep it in a child
+(bpe_kata.child.client) and turn whatever the child does wrong into a failed test.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bpe_kata.child import sandbox
+from bpe_kata.child.client import (DEFAULT_CALL_TIMEOUT, ChangedInput, IsolatedImplementation, IsolationFault,
+                                   parse_command, python_path_env, server_command)
+from bpe_kata.run import judging
+from bpe_kata.run.loader import load_implementation
+from spec.faults import changed_input_claims
+
+
+def python_value(cwd: str | os.PathLike, value: str) -> str:
+    """A Python ``--impl`` value as a child can load it: paths made absolute."""
+    candidate = Path(cwd) / value
+    return str(candidate.resolve()) if ("/" in value or value.endswith(".py")) and candidate.exists() else value
+
+
+def command_of(cwd: str | os.PathLike, value: str) -> list[str]:
+    """The command that serves the implementation: ``cmd:`` as given, else the shipped Python server.
+    Raises ValueError for a ``cmd:`` value that is not a command."""
+    command = parse_command(value)
+    return command if command is not None else server_command(python_value(cwd, value))
+
+
+def start(value: str, *, cwd: str | os.PathLike, isolated: bool = False, call_timeout: float = DEFAULT_CALL_TIMEOUT,
+          env_changes: dict[str, str] | None = None, file_size_limit: int | None = None):
+    """The implementation ``value`` names: imported here, or for ``cmd:`` values and ``isolated`` a child
+    (started on first use; ``connect()`` it to start it now). Raises ImplementationNotFound or ValueError."""
+    if not (isolated or value.startswith("cmd:")):
+        return load_implementation(value)
+    box = sandbox.Sandbox.from_env()  # set by the supervisor (bpe_kata.child.supervisor) for its verdict process
+    if box is None:
+        env = {**python_path_env(), **(env_changes or {})}
+    else:  # the allow-list, never this process's environment (no tokens, no secrets)
+        env = box.environment({"PYTHONPATH": python_path_env({})["PYTHONPATH"], **(env_changes or {})})
+    return IsolatedImplementation(command_of(cwd, value), name=value, cwd=cwd, env=env, call_timeout=call_timeout,
+                                  file_size_limit=file_size_limit, sandbox=box)
+
+
+def is_isolated(config: pytest.Config, value: str) -> bool:
+    return value.startswith("cmd:") or bool(config.getoption("--isolated"))
+
+
+def spawn(config: pytest.Config, value: str, *, env_changes: dict[str, str] | None = None,
+          file_size_limit: int | None = None) -> IsolatedImplementation:
+    """A fresh child for the implementation, whatever the run's mode (for tests that need a process)."""
+    try:
+        return start(value, cwd=config.invocation_params.dir, isolated=True, env_changes=env_changes,
+                     call_timeout=config.getoption("--call-timeout"), file_size_limit=file_size_limit)
+    except ValueError as error:
+        raise pytest.UsageError(f"--impl {value}: {error}") from None
+
+
+def blamed_claims(fault: BaseException, claims: tuple[str, ...]) -> tuple[str, ...]:
+    """A changed argument is the implementation breaking a claim of its own, whatever the test checked."""
+    if isinstance(fault, ChangedInput):
+        return changed_input_claims(fault.op, tuple(fault.names or ()))
+    return claims
+
+
+def fault_verdict(fault: IsolationFault, claims: tuple[str, ...]) -> judging.Verdict:
+    """A fault breaks the claims of the test under way (or the claim a changed input breaks): never
+    "could not run", since the child, not the spec, failed to do what the protocol asks."""
+    lines = str(fault).strip().splitlines() or [type(fault).__name__]
+    return judging.Verdict(judging.BROKEN, claims, "", "", f"{fault.outcome}: " + "\n".join(lines[:12]))
+
+
+def fault_of(call: pytest.CallInfo) -> IsolationFault | None:
+    excinfo = call.excinfo
+    return excinfo.value if excinfo is not None and isinstance(excinfo.value, IsolationFault) else None

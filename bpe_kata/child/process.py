@@ -1,0 +1,306 @@
+"""One child process speaking the stdio protocol: started on first use and again after a fault,
+every request under a time limit and the run's time budget, its stderr kept in a log.
+
+What goes wrong in the child (a hang, an exit, a crash, junk on stdout, a changed argument)
+becomes an ``IsolationFault`` (bpe_kata/child/faults.py); bpe_kata/child/client.py makes the
+child look like an implementation module.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shlex
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bpe_kata.child import protocol
+from bpe_kata.child.faults import (CONTRACT_EXCEPTIONS, CallTimedOut, ChangedInput, ChildExited, ImplementationError,
+                                   IsolationFault, OverBudget, ProtocolError)
+
+#: Generous for the reference: its slowest call (a whole corpus under a 100k table) takes seconds.
+DEFAULT_CALL_TIMEOUT = 60.0
+#: Starting a child (an interpreter, an import) may take longer than a call on a loaded machine.
+MIN_START_TIMEOUT = 60.0
+#: Tables at least this long are sent once per child with ``define`` and then named by reference:
+#: merge tables from 256 merges (a corpus table is passed for each of thousands of pieces; the
+#: property tests' tables stay under 50), vocabularies from 2,048 ids (every vocabulary has the
+#: 256 bytes, and the property tests build a new one for nearly every call).
+DEFINE_AT = {"merges": 256, "vocab": 2048}
+LOG_TAIL = 4000
+#: The longest line a child may send (the largest real answer, a published table's ``load``, is a
+#: few MB); past it the child is cut off with a protocol error instead of filling the memory.
+MAX_LINE = 64 << 20
+
+
+class Budget:
+    """The total time this process may wait on children (``--time-budget``), across every call.
+
+    Per verdict process: under pytest-xdist, each worker has the whole budget; the supervisor's
+    wall limit bounds the run as a whole."""
+
+    def __init__(self) -> None:
+        self.total: float | None = None
+        self.used = 0.0
+
+    def remaining(self) -> float | None:
+        return None if self.total is None else self.total - self.used
+
+
+BUDGET = Budget()
+
+
+class Child:
+    """One child process speaking the protocol; started on first use and again after a fault."""
+
+    def __init__(self, command: Sequence[str], *, cwd: str | os.PathLike | None = None,
+                 env: Mapping[str, str] | None = None, call_timeout: float = DEFAULT_CALL_TIMEOUT,
+                 file_size_limit: int | None = None, sandbox=None) -> None:
+        self.command, self.cwd, self.env = list(command), cwd, dict(env) if env is not None else None
+        self.call_timeout, self.file_size_limit = call_timeout, file_size_limit
+        self.sandbox = sandbox  # a bpe_kata.child.sandbox.Sandbox applied between fork and exec, or None
+        self.process: subprocess.Popen | None = None
+        self.hello: dict | None = None
+        self.definitions: dict[str, bytes] = {}  # name -> the define request's line, sent again after a restart
+        self.log = tempfile.TemporaryFile()  # the child's stderr, across restarts
+        self.next_id = 0
+        self.buffer = b""
+        self.starts = 0
+        self.started_at = 0  # where this child's part of the log begins
+
+    # --- process -------------------------------------------------------------------------
+
+    def start(self) -> dict:
+        """Start the child and shake hands; the hello's result."""
+        self.started_at = self.log_size()
+        self.log.seek(0, os.SEEK_END)
+        self.log.write(f"--- bpe-kata: starting {shlex.join(self.command)}\n".encode())
+        self.log.flush()
+        try:
+            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=self.log, cwd=self.cwd, env=self.env, start_new_session=True,
+                                            preexec_fn=self._preexec())
+        except OSError as error:
+            raise ChildExited(f"could not start {shlex.join(self.command)}: {error}") from None
+        os.set_blocking(self.process.stdin.fileno(), False)
+        self.buffer, self.starts = b"", self.starts + 1
+        hello = self._exchange("hello", {"protocol": protocol.PROTOCOL_VERSION},
+                               max(self.call_timeout, MIN_START_TIMEOUT))
+        if not isinstance(hello, dict) or hello.get("protocol") != protocol.PROTOCOL_VERSION:
+            self.kill()
+            raise ProtocolError(f"the hello answer is not protocol {protocol.PROTOCOL_VERSION}: {hello!r}")
+        for name, line in self.definitions.items():
+            self._send_and_wait(line, self._id_of(line), f"define {name}", max(self.call_timeout, MIN_START_TIMEOUT))
+        self.hello = self.hello or hello
+        return hello
+
+    def _preexec(self):
+        if self.sandbox is not None:
+            sandbox, size = self.sandbox, self.file_size_limit
+            return lambda: sandbox.preexec(size)
+        return self._limits if self.file_size_limit is not None else None
+
+    def _limits(self) -> None:  # in the child, before exec
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_size_limit, self.file_size_limit))
+
+    def kill(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        process.wait()
+        for stream in (process.stdin, process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        """Close stdin (the child exits), kill it if it lingers."""
+        process = self.process
+        if process is not None:
+            try:
+                process.stdin.close()
+                process.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+        self.log.close()
+
+    # --- requests ------------------------------------------------------------------------
+
+    def request(self, op: str, args: dict) -> Any:
+        """Send one request; its result, or the mapped exception."""
+        if self.process is None:
+            self.start()
+        return self._exchange(op, args, self.call_timeout)
+
+    def define(self, name: str, kind: str, value: Any) -> None:
+        line_id = self._new_id()
+        line = protocol.encode_line({"id": line_id, "op": "define", "args": {"name": name, "kind": kind, "value": value}})
+        if self.process is None:
+            self.start()
+        self._send_and_wait(line, line_id, f"define {name}", max(self.call_timeout, MIN_START_TIMEOUT))
+        self.definitions[name] = line
+
+    def _new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    @staticmethod
+    def _id_of(line: bytes) -> int:
+        return protocol.decode_line(line)["id"]
+
+    def _exchange(self, op: str, args: dict, timeout: float) -> Any:
+        request_id = self._new_id()
+        line = protocol.encode_line({"id": request_id, "op": op, "args": args})
+        return self._send_and_wait(line, request_id, op, timeout)
+
+    def _send_and_wait(self, line: bytes, request_id: int, what: str, timeout: float) -> Any:
+        remaining = BUDGET.remaining()
+        if remaining is not None and remaining <= 0:
+            self.kill()
+            raise OverBudget(f"{what}: the run's time budget ({BUDGET.total:g} s of child time, --time-budget) "
+                             "is spent; this call and every later one fail")
+        limited = remaining is not None and remaining < timeout
+        start = time.monotonic()
+        deadline = start + (remaining if limited else timeout)
+        try:
+            self._write(line, deadline, what)
+            response = self._read_response(request_id, deadline, what)
+        except CallTimedOut:
+            self.kill()
+            if limited:
+                raise OverBudget(f"{what}: the run's time budget ({BUDGET.total:g} s of child time, --time-budget) "
+                                 "ran out during this call") from None
+            raise
+        except IsolationFault:
+            self.kill()
+            raise
+        finally:
+            BUDGET.used += time.monotonic() - start
+        if response.get("ok") is True and "result" in response:
+            return response["result"]
+        if response.get("ok") is False and isinstance(response.get("error"), dict):
+            raise self._error(what, response["error"])
+        self.kill()
+        raise ProtocolError(f"{what}: the answer is neither a result nor an error: {_shown(line=None, response=response)}")
+
+    def _write(self, data: bytes, deadline: float, what: str) -> None:
+        fd = self.process.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise CallTimedOut(f"{what}: the child read no more of the request within {self.call_timeout:g} s")
+            _, writable, _ = select.select([], [fd], [], remaining)
+            if not writable:
+                continue
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                continue
+            except (BrokenPipeError, OSError):
+                raise ChildExited(f"{what}: the child exited before reading the request ({self._exit_status()})"
+                                  + self.log_tail()) from None
+
+    def _read_response(self, request_id: int, deadline: float, what: str) -> dict:
+        fd = self.process.stdout.fileno()
+        while True:
+            newline = self.buffer.find(b"\n")
+            if newline >= 0:
+                line, self.buffer = self.buffer[:newline], self.buffer[newline + 1:]
+                if line.strip():
+                    return self._response_of(line, request_id, what)
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise CallTimedOut(f"{what}: no answer within {self.call_timeout:g} s (--call-timeout); "
+                                   "the child was stopped and a new one started for the next test")
+            readable, _, _ = select.select([fd], [], [], remaining)
+            if not readable:
+                continue
+            chunk = os.read(fd, 1 << 20)
+            if len(self.buffer) + len(chunk) > MAX_LINE:
+                raise ProtocolError(f"{what}: the child sent a line longer than {MAX_LINE >> 20} MiB: "
+                                    f"{_shown(self.buffer)}")
+            if not chunk:
+                if self.buffer.strip():
+                    raise ProtocolError(f"{what}: the child's last line has no line end: {_shown(self.buffer)}")
+                raise ChildExited(f"{what}: the child exited without answering ({self._exit_status()})" + self.log_tail())
+            self.buffer += chunk
+
+    def _response_of(self, line: bytes, request_id: int, what: str) -> dict:
+        try:
+            response = protocol.decode_line(line)
+        except RecursionError:
+            raise ProtocolError(f"{what}: a line on the child's stdout is nested too deeply: {_shown(line)}") from None
+        except ValueError:
+            raise ProtocolError(f"{what}: a line on the child's stdout is not a protocol message "
+                                f"(print to stderr instead): {_shown(line)}") from None
+        if response.get("id") != request_id:
+            raise ProtocolError(f"{what}: expected the answer to request {request_id}, got {_shown(line)}")
+        return response
+
+    def _error(self, what: str, error: dict) -> BaseException:
+        raised = self._mapped_error(what, error)
+        # optional (docs/PROTOCOL.md): the child's exception type and innermost own frame, for root causes
+        raised.bpe_kata_call = what
+        raised.bpe_kata_type = error.get("type") if isinstance(raised, ImplementationError) else None
+        raised.bpe_kata_frame = error.get("frame")
+        return raised
+
+    def _mapped_error(self, what: str, error: dict) -> BaseException:
+        kind, message = error.get("kind"), str(error.get("message", ""))
+        if kind in CONTRACT_EXCEPTIONS:
+            return CONTRACT_EXCEPTIONS[kind](message)
+        if kind == protocol.NOT_IMPLEMENTED:
+            return NotImplementedError(f"{what}: {message}")
+        if kind == protocol.CHANGED_INPUT:
+            return ChangedInput(f"{what}: {message}", what, error.get("args") or ())
+        if kind == protocol.OTHER_ERROR:
+            return ImplementationError(f"{what}: {message}")
+        self.kill()
+        return ProtocolError(f"{what}: unknown error kind {kind!r}: {message}")
+
+    def _exit_status(self) -> str:
+        process = self.process
+        if process is None:
+            return "stopped"
+        try:
+            code = process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "still running"
+        return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+
+    # --- log -----------------------------------------------------------------------------
+
+    def log_size(self) -> int:
+        self.log.flush()
+        return os.fstat(self.log.fileno()).st_size
+
+    def log_since(self, offset: int) -> str:
+        self.log.flush()
+        self.log.seek(offset)
+        text = self.log.read().decode("utf-8", "replace")
+        self.log.seek(0, os.SEEK_END)
+        return text
+
+    def log_tail(self) -> str:
+        text = self.log_since(max(self.started_at, self.log_size() - LOG_TAIL)).strip()
+        return f"\nthe child's stderr ends with:\n{text}" if text else ""
+
+
+def _shown(line: bytes | None = None, response: Any = None) -> str:
+    text = repr(line[:300].decode("utf-8", "replace")) if line is not None else repr(response)[:300]
+    return text

@@ -1,0 +1,267 @@
+"""Serve a Python implementation over the stdio protocol: ``python -m bpe_kata.child.server IMPL``.
+
+The implementation is loaded here, in a process of its own, so nothing it does (pytest
+hooks, ``os._exit``, prints, a loop that never ends) can touch the process that decides
+the verdict. Its prints go to stderr: the protocol keeps stdout for itself.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+import traceback
+from typing import Any, BinaryIO
+
+from pathlib import Path
+
+from bpe_kata.child import protocol
+from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
+from bpe_kata.run import frames
+
+#: The server's own files: never the implementation's frame.
+SERVER_FILES = frozenset(str(Path(__file__).resolve().parent / name) for name in ("server.py", "protocol.py"))
+
+
+CONTRACT_EXCEPTIONS = (("ValueError", ValueError), ("KeyError", KeyError), ("TypeError", TypeError))
+
+
+class NotServed(Exception):
+    """The request cannot be served as asked; ``kind`` is the protocol's error kind."""
+
+    def __init__(self, kind: str, message: str, **extra) -> None:
+        super().__init__(message)
+        self.kind, self.extra = kind, extra
+
+
+class GuardedTable(dict):
+    """A defined table: every mutating method marks it changed (a len check backs this up)."""
+
+    changed = False
+
+    def _mark(name):  # noqa: N805  (builds the methods below)
+        def method(self, *args, **kwargs):
+            self.changed = True
+            return getattr(dict, name)(self, *args, **kwargs)
+        return method
+
+    __setitem__ = _mark("__setitem__")
+    __delitem__ = _mark("__delitem__")
+    __ior__ = _mark("__ior__")
+    setdefault, pop, popitem = _mark("setdefault"), _mark("pop"), _mark("popitem")
+    clear, update = _mark("clear"), _mark("update")
+    del _mark
+
+
+def _accepts(function, keyword: str) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return True  # a builtin without a signature: let the call decide
+    return any(p.name == keyword or p.kind is p.VAR_KEYWORD for p in parameters)
+
+
+def features_of(impl) -> list[str]:
+    """What the implementation offers: functions it defines, keywords their signatures take."""
+    found = [op for op in protocol.OPERATIONS if callable(getattr(impl, op, None))]
+    if callable(getattr(impl, "StreamDecoder", None)):
+        found.append("StreamDecoder")
+    for op, keywords in KEYWORD_FEATURES.items():
+        function = getattr(impl, op, None)
+        for keyword, feature in keywords.items():
+            if callable(function) and _accepts(function, keyword) and feature not in found:
+                found.append(feature)
+    return found
+
+
+class Server:
+    """Answers requests one by one against ``impl``."""
+
+    def __init__(self, impl, name: str) -> None:
+        self.impl, self.name = impl, name
+        self.definitions: dict[str, tuple[GuardedTable, dict, int]] = {}
+
+    def handle(self, message: dict) -> dict:
+        request_id = message.get("id")
+        try:
+            return {"id": request_id, "ok": True, "result": self.dispatch(message.get("op"), message.get("args") or {})}
+        except NotServed as refused:
+            return protocol.error_response(request_id, refused.kind, str(refused), **refused.extra)
+        except NotImplementedError as error:
+            return protocol.error_response(request_id, protocol.NOT_IMPLEMENTED, str(error) or "NotImplementedError")
+        except (ValueError, KeyError, TypeError) as error:
+            kind = next(name for name, cls in CONTRACT_EXCEPTIONS if isinstance(error, cls))
+            text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+            return protocol.error_response(request_id, kind, text, **self.origin(error, with_type=False))
+        except Exception as error:  # noqa: BLE001  (the protocol's "anything else")
+            trace = "".join(traceback.format_exception(error)[-6:])
+            return protocol.error_response(request_id, protocol.OTHER_ERROR, f"{type(error).__name__}: {error}\n{trace}",
+                                           **self.origin(error))
+
+    def origin(self, error: BaseException, with_type: bool = True) -> dict:
+        """The optional ``type`` and ``frame`` of an error response: the innermost frame of the
+        implementation's own code (past adapters), so the suite can tell two bugs apart."""
+        try:
+            file = getattr(self.impl, "__file__", None)
+            root = None if not file else Path(file).resolve()
+            root = root.parent if root is not None and root.name == "__init__.py" else root
+            place = frames.place_of(frames.innermost_own(error, root, skip=lambda p: str(p) in SERVER_FILES), _shown_path,
+                                    error, root)
+        except Exception:  # noqa: BLE001  (the frame is optional: never lose the error for it)
+            place = None
+        return {**({"type": type(error).__name__} if with_type else {}),
+                **({"frame": place.as_protocol()} if place else {})}
+
+    def dispatch(self, op: str | None, args: dict) -> Any:
+        if op == "hello":
+            return self.hello(args)
+        if op == "define":
+            return self.define(args)
+        if op not in ARGUMENTS:
+            raise NotServed(protocol.OTHER_ERROR, f"unknown op {op!r}")
+        values, refs = self.arguments(op, args)
+        function = self.function(op)
+        positional = [values.pop(name) for name in POSITIONAL[op] if name in values]
+        if op != "stream_decode":
+            try:
+                inspect.signature(function).bind(*positional, **values)
+            except TypeError as error:
+                raise NotServed(protocol.NOT_IMPLEMENTED, f"{op}: {error}") from None
+            except ValueError:
+                pass  # no signature to check: call it
+        given = {**dict(zip(POSITIONAL[op], positional)), **values}
+        snapshots = {name: _snapshot(value) for name, value in given.items() if name not in refs}
+        result = function(*positional, **values)
+        self.check_unchanged(op, given, snapshots, refs)
+        try:
+            return RESULTS[op].dump(result)
+        except Exception as error:  # noqa: BLE001  (a result of the wrong shape is not a contract error)
+            raise NotServed(protocol.OTHER_ERROR, f"{op} returned {type(result).__name__} {str(result)[:200]!r}, "
+                                                  f"which is not the contract's result ({type(error).__name__}: {error})")
+
+    def hello(self, args: dict) -> dict:
+        if args.get("protocol") != protocol.PROTOCOL_VERSION:
+            raise NotServed(protocol.OTHER_ERROR, f"this server speaks protocol {protocol.PROTOCOL_VERSION}, "
+                                                  f"not {args.get('protocol')!r}")
+        return {"protocol": protocol.PROTOCOL_VERSION, "name": self.name, "version": getattr(self.impl, "__version__", None),
+                "features": features_of(self.impl), "code_points": True,
+                **({"fixed_pattern": self.impl.FIXED_PATTERN} if isinstance(getattr(self.impl, "FIXED_PATTERN", None), str)
+                   else {})}
+
+    def define(self, args: dict) -> None:
+        kind = DEFINABLE.get(args.get("kind"))
+        if kind is None or not isinstance(args.get("name"), str):
+            raise NotServed(protocol.OTHER_ERROR, "define needs a name and a kind among " + ", ".join(DEFINABLE))
+        table = kind.load(args["value"])
+        self.definitions[args["name"]] = (GuardedTable(table), table, len(table))
+
+    def arguments(self, op: str, args: dict) -> tuple[dict[str, Any], dict[str, str]]:
+        """Python values of the request's arguments, and which of them came from a definition."""
+        values, refs = {}, {}
+        for name, value in args.items():
+            kind = ARGUMENTS[op].get(name)
+            if kind is None:
+                raise NotServed(protocol.NOT_IMPLEMENTED, f"{op} has no argument {name!r} in protocol 1")
+            if protocol.is_ref(value):
+                if value["ref"] not in self.definitions:
+                    raise NotServed(protocol.OTHER_ERROR, f"{op}: {name} refers to {value['ref']!r}, never defined")
+                values[name], refs[name] = self.definitions[value["ref"]][0], value["ref"]
+            else:
+                values[name] = kind.load(value)
+        return values, refs
+
+    def function(self, op: str):
+        if op == "stream_decode":
+            decoder_class = getattr(self.impl, "StreamDecoder", None)
+            if not callable(decoder_class):
+                raise NotServed(protocol.NOT_IMPLEMENTED, "StreamDecoder is not defined")
+            return lambda vocab, ids: _stream(decoder_class, vocab, ids)
+        function = getattr(self.impl, op, None)
+        if not callable(function):
+            raise NotServed(protocol.NOT_IMPLEMENTED, f"{op} is not defined")
+        return function
+
+    def check_unchanged(self, op: str, values: dict, snapshots: dict, refs: dict[str, str]) -> None:
+        """The implementation must not change what it was given; say so, and put definitions back."""
+        changed = []
+        for name, value in values.items():
+            if name in refs:
+                live, pristine, size = self.definitions[refs[name]]
+                if live.changed or len(live) != size:
+                    changed.append(name)
+                    self.definitions[refs[name]] = (GuardedTable(pristine), pristine, size)
+            elif snapshots.get(name) is not None and _snapshot(value) != snapshots[name]:
+                changed.append(name)
+        if changed:
+            raise NotServed(protocol.CHANGED_INPUT, f"{op} changed the {', '.join(changed)} it was given",
+                            args=changed)
+
+
+def _shown_path(path: Path) -> str:
+    """A frame's file relative to the working directory (the suite's), else its name."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path.name
+
+
+def _snapshot(value) -> list | None:
+    """A copy to compare with after the call, for the containers a call could change."""
+    if isinstance(value, dict):
+        return list(value.items())
+    if isinstance(value, (list, set)):
+        return list(value)
+    return None
+
+
+def _stream(decoder_class, vocab, ids) -> tuple[list[str], str]:
+    decoder = decoder_class(vocab)
+    feeds = [decoder.feed(token) for token in ids]
+    return feeds, decoder.flush()
+
+
+def _protocol_stdout() -> BinaryIO:
+    """Keep the real stdout for protocol lines; send everything else printed to stderr."""
+    sys.stdout.flush()
+    private = os.fdopen(os.dup(1), "wb", buffering=0)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return private
+
+
+def serve(value: str, requests: BinaryIO, responses: BinaryIO) -> int:
+    """Load the implementation, then answer requests until stdin closes."""
+    from bpe_kata.run.loader import ImplementationNotFound, load_implementation
+
+    try:
+        impl = load_implementation(value)
+    except ImplementationNotFound as error:
+        impl, failure = None, str(error)
+    server = Server(impl, value) if impl is not None else None
+    for line in requests:
+        if not line.strip():
+            continue
+        try:
+            message = protocol.decode_line(line)
+        except ValueError as error:
+            responses.write(protocol.encode_line(protocol.error_response(None, protocol.OTHER_ERROR, f"bad request: {error}")))
+            continue
+        if server is None:
+            responses.write(protocol.encode_line(protocol.error_response(message.get("id"), protocol.OTHER_ERROR, failure)))
+            return 1
+        responses.write(protocol.encode_line(server.handle(message)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m bpe_kata.child.server IMPL   (a dotted module name, package folder or .py file)",
+              file=sys.stderr)
+        return 2
+    responses = _protocol_stdout()
+    return serve(argv[0], sys.stdin.buffer, responses)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

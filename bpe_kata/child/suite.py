@@ -1,0 +1,72 @@
+"""The installed suite, as a gate run vouches for it: which files it is, one SHA-256 over them, and
+what a gate's report must say about it to be trusted (``bpe-kata verify-report``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+from pathlib import Path
+
+import spec
+
+SPEC_DIR = Path(spec.__file__).resolve().parent
+SUITE_ROOT = SPEC_DIR.parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]  # the whole bpe_kata package
+SUITE_SUFFIXES = (".py", ".toml", ".json", ".md", ".txt", ".bpe", ".tiktoken", ".cfg", ".ini")
+
+
+def reference_dir() -> Path | None:
+    found = importlib.util.find_spec("reference")
+    return Path(found.origin).resolve().parent if found and found.origin else None
+
+
+def suite_files() -> list[Path]:
+    """The installed suite: the runner package, the spec, the reference, and the conftest beside them."""
+    roots = [PACKAGE_DIR, SPEC_DIR, reference_dir()]
+    files = [SUITE_ROOT / name for name in ("conftest.py", "pyproject.toml") if (SUITE_ROOT / name).is_file()]
+    for root in filter(None, roots):
+        files += [p for p in root.rglob("*") if p.is_file() and p.suffix in SUITE_SUFFIXES
+                  and "__pycache__" not in p.parts]
+    return sorted(set(files))
+
+
+def suite_sha256(files: list[Path] | None = None) -> str:
+    """One SHA-256 over every suite file's path (relative to the suite root) and contents."""
+    digest = hashlib.sha256()
+    for path in files if files is not None else suite_files():
+        name = path.relative_to(SUITE_ROOT) if path.is_relative_to(SUITE_ROOT) else path
+        digest.update(str(name).encode() + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"<missing>")
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def verify_report(path: str, pinned: str | None = None, allow_unsandboxed: bool = False) -> list[str]:
+    """What is wrong with a gate report, checked against the suite installed here (empty: nothing)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        return [f"{path}: cannot read the report: {error}"]
+    record = data.get("sandbox")
+    if not isinstance(record, dict):
+        return [f"{path}: no supervisor record (not written by bpe-kata gate's supervisor)"]
+    problems, installed = [], suite_sha256()
+    start, end = record.get("suite_sha256_start"), record.get("suite_sha256_end")
+    if start != end:
+        problems.append("the suite changed during the run")
+    if start != installed:
+        problems.append(f"the run's suite ({start}) is not the suite installed here ({installed})")
+    if pinned is not None and start != pinned:
+        problems.append(f"the run's suite ({start}) is not the pinned --suite-sha256 {pinned}")
+    if record.get("not_sandboxed") and not allow_unsandboxed:
+        problems.append("the run was NOT SANDBOXED")
+    if record.get("failure"):
+        problems.append(f"the supervisor failed the run: {record['failure']}")
+    if data.get("complete") is not True or data.get("exit_status") != 0:
+        problems.append(f"the run is not green (complete={data.get('complete')}, exit_status={data.get('exit_status')})")
+    return problems

@@ -1,0 +1,280 @@
+"""The supervisor: the process that owns one gate (or graded) run, above the verdict process.
+
+``bpe-kata gate`` and each submission of ``bpe-kata grade`` run as::
+
+    supervisor (this module)            private run directory, wall limit, subreaper
+      └─ verdict process (pytest)       judges; its PYTHONPYCACHEPREFIX is private
+           └─ implementation children   sandboxed (bpe_kata.child.sandbox), scratch directory only
+
+The supervisor makes a private run directory (under the user's cache, mode 0700, never under
+``$TMPDIR``; hidden from the children) where the only copies of the JSON report, JUnit and
+HTML are written, and a scratch directory inside it, the one place a child may write. It
+hashes the installed suite before and after (a change fails the run), reads the ``--expect``
+file once (its copy is what the verdict process reads), enforces the wall limit, and once the
+verdict process has ended kills every descendant still alive (it is their subreaper, so a
+``setsid`` daemon is found too). Only then does it add its record to the report and copy the
+files where they were asked for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from bpe_kata.child import sandbox as sandboxing
+from bpe_kata.child.suite import SPEC_DIR, reference_dir, suite_files, suite_sha256
+
+#: Total child time a whole gate may take, per verdict process: the reference's whole gate took
+#: 56-73 s of wall time on 2 xdist workers at load 8 (benchmarks/bench_gate.py), so at most that
+#: much child time per worker; this is over 20 times it.
+DEFAULT_TIME_BUDGET = 1500.0
+#: The supervisor's wall limit for one run (seconds).
+DEFAULT_WALL_LIMIT = 3600.0
+#: Options the supervisor takes out of the pytest arguments (each followed by a value).
+REDIRECTED = ("--bpe-report", "--bpe-html", "--junitxml", "--junit-xml", "--expect")
+OWN_VALUED = ("--wall-limit",)
+OWN_FLAGS = ("--require-sandbox", "--expose-suite")
+
+
+def private_root() -> Path:
+    """Where run directories go: the user's cache, 0700 (never $TMPDIR, never the workspace)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bpe-kata" / "runs"
+    base.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(base, 0o700)
+    return base
+
+
+def private_pycache() -> Path:
+    """The verdict process's bytecode cache: inside the private root (hidden from children, never
+    written by them), so a ``.pyc`` planted beside an unchanged suite module is never loaded; kept
+    across runs, so the verdict process does not compile pytest and Hypothesis again each time."""
+    path = private_root() / "pycache"
+    path.mkdir(mode=0o700, exist_ok=True)
+    return path
+
+
+def split_options(argv: list[str]) -> tuple[list[str], dict[str, str], set[str]]:
+    """pytest's arguments without the supervisor's own; the redirected and own options' values."""
+    rest, values, flags = [], {}, set()
+    k = 0
+    while k < len(argv):
+        arg = argv[k]
+        name, eq, value = arg.partition("=")
+        if name in REDIRECTED + OWN_VALUED:
+            if not eq:
+                if k + 1 >= len(argv):
+                    raise SystemExit(f"bpe-kata: {name} needs a value")
+                value, k = argv[k + 1], k + 1
+            values["--junitxml" if name == "--junit-xml" else name] = value
+        elif arg in OWN_FLAGS:
+            flags.add(arg)
+        else:
+            rest.append(arg)
+        k += 1
+    return rest, values, flags
+
+
+def submission_paths(argv: list[str]) -> list[Path]:
+    """Files the implementation is: so that gating the reference itself can see the reference."""
+    import shlex
+
+    value = next((argv[k + 1] for k, a in enumerate(argv[:-1]) if a == "--impl"),
+                 next((a.partition("=")[2] for a in argv if a.startswith("--impl=")), None))
+    if value is None:
+        return []
+    words = shlex.split(value[4:]) if value.startswith("cmd:") else [value]
+    found = [Path(w).resolve() for w in words if os.path.exists(w)]
+    if not value.startswith("cmd:") and not found:  # a dotted name: look for it, never import it
+        parts = value.split(".")
+        for entry in [os.getcwd(), *sys.path]:
+            base = Path(entry or ".").joinpath(*parts)
+            for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                if candidate.is_file():
+                    return [candidate.resolve()]
+    return found
+
+
+class Supervisor:
+    """One run: ``run()`` returns the exit status; ``record`` is what goes into the report."""
+
+    def __init__(self, pytest_args: list[str], *, require_sandbox: bool = False, wall_limit: float | None = None,
+                 expose_suite: bool = False, echo=None) -> None:
+        self.args, self.values, self.flags = split_options(pytest_args)
+        self.require = require_sandbox or "--require-sandbox" in self.flags
+        self.expose = expose_suite or "--expose-suite" in self.flags
+        self.wall_limit = float(self.values.get("--wall-limit", wall_limit or DEFAULT_WALL_LIMIT))
+        self.echo = echo or (lambda text: (sys.stdout.write(text), sys.stdout.flush()))
+        self.record: dict = {}
+
+    def run(self) -> int:
+        files = suite_files()
+        start_hash = suite_sha256(files)
+        run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=private_root()))
+        try:
+            return self._run(run_dir, files, start_hash)
+        finally:
+            shutil.rmtree(run_dir, ignore_errors=True)
+
+    def _hidden(self, run_root: Path) -> tuple[list[str], list[str]]:
+        candidates = [SPEC_DIR, reference_dir()]
+        if self.expose:
+            return [str(run_root)], [str(p) for p in candidates if p]
+        mine = submission_paths(self.args)
+        hidden, visible = [str(run_root)], []
+        for directory in filter(None, candidates):
+            (visible if any(p.is_relative_to(directory) for p in mine) else hidden).append(str(directory))
+        return hidden, visible
+
+    def _run(self, run_dir: Path, files: list[Path], start_hash: str) -> int:
+        scratch = run_dir / "scratch"
+        scratch.mkdir(mode=0o700)
+        hidden, visible = self._hidden(run_dir.parent)
+        box = sandboxing.Sandbox.probe(str(scratch), hidden)
+        layers = box.layers()
+        if not box.sandboxed:
+            print(sandboxing.NOT_SANDBOXED, file=sys.stderr, flush=True)
+            if self.require:
+                print("bpe-kata: --require-sandbox: refusing to run the implementation unsandboxed", file=sys.stderr)
+                return 2
+        else:
+            print(f"bpe-kata: sandbox: {'; '.join(layers)}" + (f"; visible to the child: {', '.join(visible)}"
+                                                              if visible else ""), file=sys.stderr, flush=True)
+        args = list(self.args)
+        self.record = {"layers": layers, "not_sandboxed": not box.sandboxed, "hidden_from_child": hidden[1:],
+                       "visible_to_child": visible, "suite_sha256_start": start_hash, "suite_files": len(files),
+                       "wall_limit": self.wall_limit}
+        expect = self.values.get("--expect")
+        if expect is not None:
+            try:
+                data = Path(expect).read_bytes()
+            except OSError as error:
+                print(f"bpe-kata: --expect {expect}: {error}", file=sys.stderr)
+                return 2
+            copy = run_dir / f"expect{Path(expect).suffix}"
+            copy.write_bytes(data)
+            self.record["expect"] = {"file": expect, "sha256": hashlib.sha256(data).hexdigest()}
+            args += ["--expect", str(copy)]
+        if not any(a == "--time-budget" or a.startswith("--time-budget=") for a in args):
+            args += ["--time-budget", f"{DEFAULT_TIME_BUDGET:g}"]
+        report, junit, page = run_dir / "report.json", run_dir / "junit.xml", run_dir / "report.html"
+        args += ["--bpe-report", str(report), "--basetemp", str(scratch / "pytest")]
+        if "--junitxml" in self.values:
+            args += ["--junitxml", str(junit)]
+        if "--bpe-html" in self.values:
+            args += ["--bpe-html", str(page)]
+        # The verdict process's temporary files (the paths it asks a child to save to) go in the
+        # scratch directory too: the one place a child may write.
+        (scratch / "tmp").mkdir(mode=0o700)
+        env = {**os.environ, sandboxing.ENV_VAR: box.to_env(), "PYTHONPYCACHEPREFIX": str(private_pycache()),
+               "TMPDIR": str(scratch / "tmp")}
+        # With the prefix, Python reads no __pycache__ beside the sources: unless it may write its
+        # private cache, it would compile pytest, Hypothesis and the suite again on every run.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        status, reason, killed = self._verdict(args, env)
+        killed += sandboxing.kill_descendants()
+        end_hash = suite_sha256(suite_files())
+        self.record.update(suite_sha256_end=end_hash, suite_unchanged=end_hash == start_hash,
+                           descendants_killed_after_verdict=killed)
+        if end_hash != start_hash:
+            reason = reason or "the installed suite changed during the run (suite_sha256_start != suite_sha256_end)"
+        data = self._report(report, status)
+        if expect is not None and isinstance(data.get("expectations"), dict):
+            data["expectations"]["file"] = expect  # the file you named, not the private copy it read
+        if reason:
+            status = 1
+            data["complete"] = data.get("complete", False) and "wall limit" not in reason
+            print(f"bpe-kata: the run failed: {reason}", file=sys.stderr, flush=True)
+        self.record["failure"] = reason
+        data["exit_status"] = status if status in (0, 1) else max(status, 1)
+        data["sandbox"] = self.record
+        if "--bpe-report" in self.values:
+            _write(Path(self.values["--bpe-report"]), (json.dumps(data, indent=1) + "\n").encode())
+        for option, made in (("--junitxml", junit), ("--bpe-html", page)):
+            if option in self.values and made.is_file():
+                _write(Path(self.values[option]), made.read_bytes())
+        return data["exit_status"] if status in (0, 1) else status
+
+    def _verdict(self, args: list[str], env: dict) -> tuple[int, str | None, int]:
+        """Run the verdict process under the wall limit, its output relayed; (exit status, failure,
+        descendants killed after it ended)."""
+        sandboxing.become_subreaper()
+        command = [sys.executable, "-m", "bpe_kata.child.supervisor", "--verdict", *args]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                   env=env, start_new_session=True)
+        relay = threading.Thread(target=self._relay, args=(process.stdout,), daemon=True)
+        relay.start()
+        try:
+            status, reason = process.wait(timeout=self.wall_limit), None
+        except subprocess.TimeoutExpired:
+            _killpg(process.pid)
+            process.wait()
+            status, reason = 1, f"the wall limit ({self.wall_limit:g} s, --wall-limit) was reached; the run was stopped"
+        killed = sandboxing.kill_descendants()  # the relay's pipe closes once no child holds it
+        relay.join(timeout=10)
+        if status < 0:
+            reason = reason or f"the verdict process was killed by signal {-status}"
+        return status, reason, killed
+
+    def _relay(self, stream) -> None:
+        for line in iter(stream.readline, b""):
+            self.echo(line.decode("utf-8", "replace"))
+
+    @staticmethod
+    def _report(path: Path, status: int) -> dict:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {"complete": False, "exit_status": 1, "levels": {}, "claims": {},
+                    "note": f"the verdict process wrote no report (exit status {status})"}
+
+
+def _killpg(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _write(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    partial.write_bytes(data)
+    os.replace(partial, target)
+
+
+def graded(argv: list[str]) -> int:
+    """One submission of ``bpe-kata grade``: ``check SUBMISSION --isolated`` under a supervisor of its
+    own (its own process, so its sweep of descendants reaches only its own run), the sandbox
+    required unless ``--allow-unsandboxed``. Started as ``python -m bpe_kata.child.supervisor --graded``,
+    without the CLI's imports: a class is many runs."""
+    allow = "--allow-unsandboxed" in argv
+    argv = [arg for arg in argv if arg != "--allow-unsandboxed"]
+    if argv and not argv[0].startswith("-"):
+        argv = ["--impl", argv[0], *argv[1:]]
+    # pytest-timeout's safety net, as bpe_kata.run.commands._safety_net adds it to every check
+    given = any(arg == "--timeout" or arg.startswith("--timeout=") for arg in argv)
+    net = ["-p", "timeout"] + ([] if given else ["--timeout", "600"])
+    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *net, "--isolated", *argv],
+                      require_sandbox=not allow).run()
+
+
+def _verdict_main(args: list[str]) -> int:
+    import pytest
+
+    return int(pytest.main(args))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--verdict"]:
+        sys.exit(_verdict_main(sys.argv[2:]))
+    if sys.argv[1:2] == ["--graded"]:
+        sys.exit(graded(sys.argv[2:]))
+    sys.exit("usage: python -m bpe_kata.child.supervisor --verdict PYTEST_ARGS (started by bpe-kata gate)")

@@ -1,0 +1,314 @@
+"""Mutation testing of the reference: run mutmut the one way that works, read its verdicts, gate them.
+
+``bpe-kata mutate`` (bpe_kata/cli.py) calls :func:`main`. It starts from an empty ``mutants/``,
+hands mutmut the corpus folder the spec would use (``$BPE_KATA_DATA``: the ``mutants/`` copy
+has no ``../shared/data`` beside it) and the derandomized ``mutmut`` Hypothesis profile, runs
+``mutmut run`` with the options it was given, then prints a table per module and every
+survivor with the line it changed. ``--gate`` compares the survivors with the ledger of
+accepted ones (``mutation/accepted.toml``): a survivor not in it fails, and so does an entry
+that no longer survives, so the ledger can neither hide a new gap nor rot.
+
+Reading results needs no mutmut: the verdicts are mutmut's ``mutants/**/*.py.meta`` JSON
+files, and the changed line is read off the mutated copy of the module, where mutmut keeps
+the original function and each mutant side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import difflib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from bpe_kata.mutation.entries import render_draft, write_ledger
+from bpe_kata.mutation.ledger import (SURVIVED, Accepted, LedgerError, Limits, gate, killed_now, load_ledger,
+                                     load_limits, render_gate)
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+MUTANTS = "mutants"
+LEDGER = Path("mutation") / "accepted.toml"
+CLASS_SEPARATOR = "ǁ"  # mutmut names a method's mutants xǁClassǁmethod__mutmut_N
+
+#: mutmut 3.8's exit-code meanings (mutmut/stats.py ``status_by_exit_code``), copied so that
+#: reading results works without mutmut; an unknown code is "suspicious", as there.
+STATUS_BY_EXIT_CODE: dict[int | None, str] = {
+    1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 2: "interrupted",
+    None: "not checked", 34: "skipped", 35: "suspicious", 36: "timeout", 37: "caught by type check",
+    -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout", -11: "segfault", -9: "segfault",
+    39: "over memory",  # bpe_kata/mutation/mutmut_runner.py: the child ran out of its address-space limit
+}
+#: The columns of the table, in order; anything else is counted under "other".
+COLUMNS = ("killed", "timeout", "over memory", "survived", "no tests")
+#: What the spec detects: a mutant that fails a test, runs past its CPU limit or past its memory limit.
+DETECTED = ("killed", "timeout", "over memory")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One mutant's verdict and, where the mutated copy is at hand, the line it changed."""
+
+    name: str  # mutmut's key, e.g. reference.stream.xǁStreamDecoderǁfeed__mutmut_2
+    status: str
+    original: str = ""
+    mutated: str = ""
+    line: int = 0  # the first changed line, counted from the function's def line (0)
+    function_hash: str = ""  # mutmut's hash of the original function (mutants/**/*.py.meta)
+
+    @property
+    def module(self) -> str:
+        return split_name(self.name)[0]
+
+    @property
+    def function(self) -> str:
+        return split_name(self.name)[1]
+
+    @property
+    def key(self) -> tuple[str, str, str, int, str, str]:
+        """What the ledger matches: nothing in it is mutmut's mutant number, which shifts."""
+        return (self.module, self.function, self.function_hash, self.line, self.original, self.mutated)
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """``reference.stream.xǁStreamDecoderǁfeed__mutmut_2`` -> (``reference.stream``, ``StreamDecoder.feed``)."""
+    mangled = name.rpartition("__mutmut_")[0]
+    module, _, function = mangled.rpartition(".x")
+    if function.startswith(CLASS_SEPARATOR):
+        cls, _, method = function[1:].partition(CLASS_SEPARATOR)
+        return module, f"{cls}.{method}"
+    return module, function.removeprefix("_")
+
+
+def status_of(exit_code: int | None) -> str:
+    return STATUS_BY_EXIT_CODE.get(exit_code, "suspicious")
+
+
+# --- reading mutmut's results ----------------------------------------------------------------
+
+
+def read_results(mutants_dir: Path) -> list[Mutant]:
+    """Every mutant in ``mutants_dir`` with its verdict and changed line, in mutmut's order."""
+    found: list[Mutant] = []
+    for meta_path in sorted(mutants_dir.rglob("*.py.meta")):
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        hashes = meta.get("hash_by_function_name", {})
+        source = meta_path.with_suffix("")  # reference/stream.py.meta -> reference/stream.py
+        functions = function_sources(source.read_text(encoding="utf-8")) if source.is_file() else {}
+        for name, code in meta["exit_code_by_key"].items():
+            original, mutated, line = changed_line(functions, name)
+            stem = name.rpartition(".")[2].rpartition("__mutmut_")[0]
+            found.append(Mutant(name, status_of(code), original, mutated, line, hashes.get(stem, "")))
+    return found
+
+
+def function_sources(text: str) -> dict[str, str]:
+    """Source of every function and method of a module, by its own (mangled) name."""
+    tree = ast.parse(text)
+    lines = text.splitlines()  # by line numbers: ast.get_source_segment splits the whole text per call
+    return {node.name: "\n".join(lines[node.lineno - 1:node.end_lineno])
+            for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def changed_line(functions: dict[str, str], name: str) -> tuple[str, str, int]:
+    """The lines a mutant changed, before and after, whitespace-normalized and joined with ' / ',
+    and where the first of them is, counted in lines from the function's def line (0)."""
+    mangled = name.rpartition(".")[2]
+    stem = mangled.rpartition("__mutmut_")[0]
+    before, after = functions.get(f"{stem}__mutmut_orig"), functions.get(mangled)
+    if before is None or after is None:
+        return "", "", 0
+    old_lines = [normalize(line) for line in before.splitlines()[1:]]  # the def line differs by name only
+    new_lines = [normalize(line) for line in after.splitlines()[1:]]
+    removed, added, first = [], [], None
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old_lines, b=new_lines, autojunk=False).get_opcodes():
+        if tag != "equal":
+            removed += old_lines[i1:i2]
+            added += new_lines[j1:j2]
+            first = i1 + 1 if first is None else first
+    if not removed and not added:  # a mutated signature (a default value): compare the def lines
+        bare = stem.rpartition(CLASS_SEPARATOR)[2] if CLASS_SEPARATOR in stem else stem[2:]
+        return normalize(before.splitlines()[0]).replace(f"{stem}__mutmut_orig", bare), \
+            normalize(after.splitlines()[0]).replace(mangled, bare), 0
+    return " / ".join(removed), " / ".join(added), first or 0
+
+
+def normalize(line: str) -> str:
+    return " ".join(line.split())
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+def tally(mutants: list[Mutant]) -> dict[str, Counter]:
+    """Counts of each status per module, plus an ``all`` row."""
+    rows: dict[str, Counter] = {}
+    for mutant in mutants:
+        rows.setdefault(mutant.module, Counter())[mutant.status] += 1
+    rows["all"] = sum(rows.values(), Counter())
+    return rows
+
+
+def score(counts: Counter) -> float | None:
+    """Share of the checked mutants the spec detects (killed or timed out), mutmut's own definition."""
+    checked = sum(counts.values()) - counts["not checked"] - counts["skipped"]
+    return sum(counts[status] for status in DETECTED) / checked if checked else None
+
+
+def render_table(rows: dict[str, Counter]) -> list[str]:
+    header = f"{'module':<28}{'mutants':>8}{'killed':>8}{'timeout':>8}{'memory':>7}{'survived':>9}{'no tests':>9}" \
+             f"{'other':>7}{'score':>8}"
+    lines = [header, "-" * len(header)]
+    for module, counts in sorted(rows.items(), key=lambda item: (item[0] == "all", item[0])):
+        total = sum(counts.values())
+        other = total - sum(counts[c] for c in COLUMNS)
+        value = score(counts)
+        shown = "-" if value is None else f"{100 * value:.1f}%"
+        if module == "all":
+            lines.append("-" * len(header))
+        lines.append(f"{module:<28}{total:>8}{counts['killed']:>8}{counts['timeout']:>8}"
+                     f"{counts['over memory']:>7}{counts['survived']:>9}"
+                     f"{counts['no tests']:>9}{other:>7}{shown:>8}")
+    return lines
+
+
+# --- running mutmut ----------------------------------------------------------------------------
+
+
+def corpus_folder(data_dir: str | None, scratch: Path) -> Path:
+    """The folder holding every corpus, found the way the spec finds them (bpe_kata/data/corpora.py).
+
+    When they are found in different folders, a folder of links in ``scratch`` joins them.
+    """
+    from bpe_kata.data import corpora
+
+    finder = corpora.CorpusFinder(data_dir=data_dir)
+    paths = {name: finder.path(name) for name in corpora.CORPORA}
+    folders = {path.parent for path in paths.values()}
+    if len(folders) == 1:
+        return folders.pop().resolve()
+    joined = scratch / ".corpora"
+    joined.mkdir(parents=True, exist_ok=True)
+    for path in paths.values():
+        (joined / path.name).symlink_to(path.resolve())
+    return joined
+
+
+def mutmut_environment(data: Path) -> dict[str, str]:
+    return {**os.environ, "BPE_KATA_DATA": str(data), "HYPOTHESIS_PROFILE": "mutmut", "BPE_KATA_OFFLINE": "1"}
+
+
+def run_mutmut(mutmut_args: list[str], env: dict[str, str], root: Path) -> int:
+    """``mutmut run ARGS`` in the project root, with limits on CPU time (bpe_kata/mutation/mutmut_runner.py)."""
+    command = [sys.executable, "-m", "bpe_kata.mutation.mutmut_runner", "run", *mutmut_args]
+    return subprocess.run(command, cwd=root, env=env, check=False).returncode
+
+
+def print_report(mutants: list[Mutant], ledger: list[Accepted], limits: Limits | None, ledger_path: Path,
+                 want_gate: bool, root: Path) -> int:
+    print("\n".join(render_table(tally(mutants))))
+    survivors = [m for m in mutants if m.status in SURVIVED]
+    if survivors:
+        print(f"\nsurvivors ({len(survivors)}; `mutmut show NAME` in the project root gives the diff):")
+    for mutant in survivors:
+        entry = next((e for e in ledger if e.matches(mutant)), None)
+        label = f"accepted: {entry.category}" if entry else "NOT IN LEDGER"
+        print(f"  {mutant.name} [{mutant.status}; {label}]\n      {mutant.original!r} -> {mutant.mutated!r}")
+    if not want_gate:
+        return 0
+    print("\nchecking what each entry claims (differential runs of the equivalent and performance-only ones)...",
+          flush=True)
+    verdict = gate(mutants, ledger, limits, root)
+    print()
+    print("\n".join(render_gate(verdict, ledger_path)))
+    return 0 if verdict.passed else 1
+
+
+USAGE = """bpe-kata mutate [--gate] [--results-only] [--ledger FILE] [--data-dir DIR] [--draft FILE] [--prune]
+                [mutmut run options...]
+
+Mutation testing of reference/ with mutmut (the `dev` extra): every mutant is a small change to
+the reference; a mutant the spec and the reference's own tests do not fail "survived", a gap in
+the tests or a change the contract allows. Options mutmut run takes pass through, e.g.
+--max-children 2, or mutant names ("reference.stream.*") to test only those (the others stay
+"not checked", and --gate then fails: a partial run is not a verdict).
+
+  --gate          fail on: a survivor not accepted in the ledger; an entry that no longer survives
+                  or whose function changed; an entry whose claim is false (its differential check or
+                  contract sentence); a mutant not checked, or "suspicious", "segfault" or of an unknown
+                  status; a module without results; a score below the ledger's floor; a category over its cap
+  --results-only  do not run: read the results of the last run in mutants/
+  --ledger FILE   the accepted survivors (default mutation/accepted.toml)
+  --data-dir DIR  where the corpora are (default: found as the spec finds them)
+  --draft FILE    write ledger entries for the survivors the ledger lacks, category and why to fill in
+  --prune         rewrite the ledger without the entries whose mutant is now killed (never others)"""
+
+
+def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
+    if any(arg in ("-h", "--help") for arg in argv):
+        print("usage: " + USAGE)
+        return 0
+    parser = argparse.ArgumentParser(prog="bpe-kata mutate", add_help=False)
+    parser.add_argument("--gate", action="store_true")
+    parser.add_argument("--results-only", action="store_true")
+    parser.add_argument("--ledger", type=Path, default=None)
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--draft", type=Path, default=None)
+    parser.add_argument("--prune", action="store_true")
+    options, mutmut_args = parser.parse_known_args(argv)
+    ledger_path = options.ledger or root / LEDGER
+    try:
+        ledger = load_ledger(ledger_path)
+        limits = load_limits(ledger_path)
+    except LedgerError as error:
+        print(f"bpe-kata mutate: {error}", file=sys.stderr)
+        return 2
+    mutants_dir = root / MUTANTS
+    status = 0 if options.results_only else start(options.data_dir, mutmut_args, root)
+    if not any(mutants_dir.rglob("*.py.meta")):
+        print("bpe-kata mutate: no results in mutants/: run `bpe-kata mutate` first", file=sys.stderr)
+        return status or 2
+    mutants = read_results(mutants_dir)
+    verdict = print_report(mutants, ledger, limits, ledger_path, options.gate, root)
+    if options.draft:
+        missing = [m for m in mutants if m.status in SURVIVED and not any(e.matches(m) for e in ledger)]
+        options.draft.write_text(render_draft(missing), encoding="utf-8")
+        print(f"wrote {len(missing)} draft entries to {options.draft}: fill in category, why and check or "
+              f"contract, then move them into {ledger_path}")
+    if options.prune:
+        kept = [e for e in ledger if not killed_now(e, mutants)]
+        write_ledger(ledger_path, kept)
+        print(f"pruned {len(ledger) - len(kept)} entries whose mutant is now killed from {ledger_path}")
+    return status or verdict
+
+
+def start(data_dir: str | None, mutmut_args: list[str], root: Path) -> int:
+    """A fresh mutmut run; non-zero (with the reason printed) when it cannot run or did not finish."""
+    from bpe_kata.data import corpora
+
+    try:
+        import mutmut  # noqa: F401 - only to say how to get it
+    except ImportError:
+        print("bpe-kata mutate: mutmut is not installed; install the dev extra: pip install -e '.[dev]'",
+              file=sys.stderr)
+        return 2
+    if not (root / "pyproject.toml").is_file() or not (root / "reference").is_dir():
+        print("bpe-kata mutate: run this from a clone of bpe-kata (an editable install)", file=sys.stderr)
+        return 2
+    shutil.rmtree(root / MUTANTS, ignore_errors=True)  # always from scratch: mutmut reuses old verdicts
+    try:
+        data = corpus_folder(data_dir, root / MUTANTS)
+    except corpora.CorpusUnavailable as error:
+        print(f"bpe-kata mutate: the spec needs the corpora and none could be had: {error}", file=sys.stderr)
+        return 2
+    print(f"bpe-kata mutate: corpora from {data}; Hypothesis profile mutmut; mutmut run {' '.join(mutmut_args)}")
+    status = run_mutmut(mutmut_args, mutmut_environment(data), root)
+    if status:
+        print(f"bpe-kata mutate: mutmut stopped with exit status {status}; any table below is what it left",
+              file=sys.stderr)
+    return status

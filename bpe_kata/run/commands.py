@@ -1,0 +1,107 @@
+"""The commands that run the spec: ``check`` (in process, for a learner), ``gate`` (isolated, strict,
+under a supervisor, for CI), one graded submission, and ``verify-report``.
+
+Each is ``(argv) -> exit status``; bpe_kata/cli.py holds the one table of subcommands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import spec
+from bpe_kata.run import pytest_args
+
+SPEC_DIR = Path(spec.__file__).resolve().parent
+
+
+def check(argv: list[str]) -> int:
+    """Run pytest on the spec; everything after IMPL goes to pytest unchanged."""
+    import pytest
+
+    impl_args: list[str] = []
+    if argv and not argv[0].startswith("-"):
+        impl_args = ["--impl", argv[0]]
+        argv = argv[1:]
+    if any(arg in ("-h", "--help") for arg in argv):
+        print("usage: bpe-kata check [IMPL] [pytest options...]\n"
+              "IMPL: a dotted module name (solutions.mine), a package folder or a .py file.\n"
+              "Useful options: --level NAME, --claim ID, --require-data, --bpe-report FILE, --bpe-html FILE, -x, -q\n"
+              "All pytest options are accepted; see `pytest --help` (section bpe-kata).")
+        return 0
+    return int(pytest.main([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *pytest_args.defaults(argv),
+                            *impl_args, *argv]))
+
+
+#: In-process runs have no per-call limit; a test that hangs fails after this many seconds
+#: (pytest-timeout) rather than stopping the run.
+IN_PROCESS_TEST_TIMEOUT = "600"
+
+
+def _safety_net(argv: list[str]) -> list[str]:
+    """pytest-timeout named by its entry point ("timeout"), not its module: outside this repository
+    pytest autoloads it under that name, and a second name for one plugin is an error."""
+    given = any(arg == "--timeout" or arg.startswith("--timeout=") for arg in argv)
+    return ["-p", "timeout"] + ([] if given else ["--timeout", IN_PROCESS_TEST_TIMEOUT])
+
+
+GATE_HELP = """usage: bpe-kata gate IMPL [--expect FILE] [--strict-expect] [--write-expect FILE] [--require-sandbox]
+                      [--time-budget SECONDS] [--wall-limit SECONDS] [pytest options...]
+IMPL: a Python implementation (dotted name, package folder or .py file), run through
+      python -m bpe_kata.child.server, or cmd:"PROGRAM ARGS" for any program speaking docs/PROTOCOL.md
+      (also accepted as --impl IMPL). The implementation always runs in a child process.
+A level that is not started fails, corpora and published tables are required, and the
+exit status is 0 only for a complete run with no unexpected failure. The implementation runs
+sandboxed (Landlock, namespaces, no capabilities: whatever the machine has; "NOT SANDBOXED" is
+printed where it has none, and --require-sandbox then refuses to run). The reports are written in
+a private directory and copied out after every process the run started is dead.
+--time-budget: total seconds of child time (default 1500); --wall-limit: the run's (default 3600).
+bpe-kata verify-report FILE [--suite-sha256 X] re-checks a report. See docs/GATE.md."""
+
+
+def gate(argv: list[str]) -> int:
+    """Run the spec as a CI gate: isolated, strict about levels and data, expectations allowed."""
+    import pytest
+
+    if any(arg in ("-h", "--help") for arg in argv):
+        print(GATE_HELP)
+        return 0
+    if argv and not argv[0].startswith("-"):
+        argv = ["--impl", argv[0], *argv[1:]]
+    if "--impl" not in argv and not any(arg.startswith("--impl=") for arg in argv):
+        print("bpe-kata gate: name the implementation: bpe-kata gate IMPL (see --help)", file=sys.stderr)
+        return 2
+    from bpe_kata.child.supervisor import Supervisor
+
+    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *pytest_args.defaults(argv),
+                       *GATE_OPTIONS, *argv]).run()
+
+
+def graded(argv: list[str]) -> int:
+    """One submission of ``bpe-kata grade`` under its own supervisor (bpe_kata.child.supervisor.graded)."""
+    from bpe_kata.child.supervisor import graded as supervised
+
+    return supervised(argv)
+
+
+def verify_report(argv: list[str]) -> int:
+    from bpe_kata.child.suite import suite_sha256, verify_report as verify
+
+    parser = argparse.ArgumentParser(prog="bpe-kata verify-report", description=(
+        "Re-check a gate's JSON report: the suite it names is the suite installed here (and the pinned one), "
+        "unchanged during the run, the run sandboxed and green."))
+    parser.add_argument("report")
+    parser.add_argument("--suite-sha256", default=None, help="the suite's SHA-256 your CI pins")
+    parser.add_argument("--allow-unsandboxed", action="store_true", help="accept a run marked NOT SANDBOXED")
+    options = parser.parse_args(argv)
+    problems = verify(options.report, options.suite_sha256, options.allow_unsandboxed)
+    for problem in problems:
+        print(f"bpe-kata verify-report: {problem}", file=sys.stderr)
+    if not problems:
+        print(f"{options.report}: verified (suite sha256 {suite_sha256()})")
+    return 1 if problems else 0
+
+
+#: What makes a run a gate: the implementation isolated, levels and data required.
+GATE_OPTIONS = ("--isolated", "--strict-levels", "--require-data")

@@ -1,0 +1,63 @@
+"""Which broken claim to fix first: the order the claims list is printed in, and the run's last line.
+
+One bug breaks many claims: a ``get_stats`` that counts wrongly breaks the pairs claims, then
+training, then facts measured on trained tables. The list leads with the claim whose fix is most
+likely to mend the others, decided by, in turn:
+
+1. a claim a confirmed likely mistake names (bpe_kata/run/teaching.py): the probe saw that bug;
+2. a root: none of the claims it rests on (spec/claims.toml ``rests_on``, followed through) is broken;
+3. the level order (bytes before pairs before train ...);
+4. a contract claim before a fact or an informative one (a corpus figure follows from the contract);
+5. fewer prerequisites below it (closer to the bottom of the ledger's graph), then ledger order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+from spec.ledger import load_claims, prerequisites
+from spec.levels import ALL_LEVEL_NAMES
+
+_KIND_RANK = {"contract": 0, "fact": 1, "informative": 2}
+
+
+@lru_cache(maxsize=None)
+def _below() -> dict[str, frozenset[str]]:
+    """Claim -> every claim it rests on, directly or through others."""
+    graph = prerequisites()
+    memo: dict[str, frozenset[str]] = {}
+
+    def walk(cid: str, path: frozenset[str]) -> frozenset[str]:
+        if cid not in memo:
+            found: set[str] = set()
+            for other in graph.get(cid, ()):
+                if other not in path:
+                    found |= {other} | walk(other, path | {other})
+            memo[cid] = frozenset(found)
+        return memo[cid]
+
+    return {cid: walk(cid, frozenset({cid})) for cid in graph}
+
+
+def order(broken: Iterable[str], diagnosed: Iterable[str] = ()) -> list[str]:
+    """``broken`` claim ids, the one to fix first leading (see the module's docstring)."""
+    broken = list(dict.fromkeys(broken))
+    named, every = set(diagnosed), set(broken)
+    ledger, below = load_claims(), _below()
+    position = {cid: i for i, cid in enumerate(ledger)}
+
+    def key(cid: str) -> tuple:
+        claim = ledger.get(cid)
+        level = claim.level if claim else None
+        under = below.get(cid, frozenset())
+        return (cid not in named, bool(under & (every - {cid})),
+                ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES),
+                _KIND_RANK.get(claim.kind if claim else "", 3), len(under), position.get(cid, len(position)))
+
+    return sorted(broken, key=key)
+
+
+def diagnosed_claims(diagnoses: Iterable) -> set[str]:
+    """The claims the confirmed likely mistakes name (their teaching.toml ``when``)."""
+    return {cid for diagnosis in diagnoses for cid in diagnosis.mistake.when}

@@ -1,0 +1,243 @@
+"""The fixtures the spec's tests ask for: the implementation under test, corpora, tables trained
+once per session, published tables, children of their own.
+
+Each is the runner's answer to a need the spec names (spec/cases/runner.py and the test
+modules ask for them by name); the run's state they read lives in ``KataRun``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bpe_kata.child import client as isolated_client
+from bpe_kata.child import launch as isolation
+from bpe_kata.data import corpora, corpus_tables, pretrained, tiktoken_tables
+from bpe_kata.data.published import TableUnavailable
+from bpe_kata.mutation import mutmut_calls
+from bpe_kata.run import outcomes, recording
+from bpe_kata.run import progress as spec_progress
+from bpe_kata.run.kata_run import KataRun, level_of
+from bpe_kata.run.outcomes import Outcome
+from spec import fixed_pattern, oracle, replay, shapes
+from spec import pieces as spec_pieces
+from spec.levels import BY_NAME, feature_not_started, not_started_reason
+
+
+@pytest.fixture(scope="session")
+def implementation(request: pytest.FixtureRequest):
+    """The module under test, whatever level asks for it (in isolated runs, its child is started here)."""
+    run = KataRun.of(request.config)
+    implementation = run.implementation
+    if isinstance(implementation, isolated_client.IsolatedImplementation):
+        implementation.connect()
+    return run.pattern_fixed(implementation)
+
+
+@pytest.fixture
+def bpe(request: pytest.FixtureRequest, implementation):
+    """The implementation, once its test's level has started (else the test is 'not started')."""
+    name = level_of(request.node)
+    if name in BY_NAME:
+        started = KataRun.of(request.config).started
+        if name not in started:
+            started[name] = not_started_reason(implementation, BY_NAME[name])
+        if started[name]:
+            outcomes.skip(request.node, Outcome.NOT_STARTED, started[name])
+    return recording.Recorder(implementation)  # which operations the test calls (report: "not judged")
+
+
+@pytest.fixture
+def require_feature(request: pytest.FixtureRequest, bpe):
+    """``require_feature("train(tie_rule=lowest-pair)")`` skips the test as "not started" without it.
+
+    For optional parts of a started level (the ties level credits each rule on its own):
+    only the tests of the missing part are "not started", the rest of the level runs.
+    """
+    started = KataRun.of(request.config).started
+
+    def require(feature: str) -> None:
+        if feature not in started:
+            started[feature] = feature_not_started(bpe, feature)
+        if started[feature]:
+            outcomes.skip(request.node, Outcome.FEATURE_NOT_STARTED, started[feature])
+
+    return require
+
+
+@pytest.fixture(scope="session")
+def corpus_finder(request: pytest.FixtureRequest) -> corpora.CorpusFinder:
+    return corpora.CorpusFinder(data_dir=request.config.getoption("--data-dir"))
+
+
+@pytest.fixture(scope="session")
+def corpus(request: pytest.FixtureRequest, corpus_finder):
+    """``corpus(name)`` gives a corpus's text, or marks the test 'not run' with the fix."""
+    require = request.config.getoption("--require-data")
+
+    def read(name: str) -> str:
+        try:
+            return corpus_finder.text(name)
+        except corpora.CorpusUnavailable as error:
+            if require:
+                pytest.fail(f"corpus unavailable (--require-data): {error}", pytrace=False)
+            pytest.skip(f"not run: corpus unavailable: {error}")  # an unlabelled skip is "not run"
+
+    return read
+
+
+#: The largest table of an implementation's own training that the spec reads per corpus:
+#: the first 20 merges of tiny Shakespeare, the first 12 of the Alice text. Each corpus is
+#: trained once, at that size, and smaller tables are its prefixes (training is greedy:
+#: claim train.prefix, tested on its own). Larger corpus tables are the spec's own
+#: (bpe_kata/data/corpus_tables.py), through which the implementation's encode is checked.
+LEARNER_TABLE_SIZES = {"tinyshakespeare": 276, "alice": 268}
+
+
+@pytest.fixture(scope="session")
+def progress(request: pytest.FixtureRequest):
+    """``with progress("training alice ...") as step:`` says on the terminal what runs long (bpe_kata/run/progress.py)."""
+    write = spec_progress.stderr_writer(request.config.pluginmanager.getplugin("capturemanager"))
+    after = spec_progress.delay_from_environment()
+    return lambda what: spec_progress.Progress(write, what, after=after)
+
+
+@pytest.fixture(scope="session")
+def trained(implementation, progress):
+    """``trained(key, text, vocab_size)``: the implementation's merges, trained once per session."""
+    cache: dict[tuple[str, int], object] = {}
+    calls = mutmut_calls.SharedCalls()  # under mutmut, every test reusing a table depends on train
+
+    def train(key: str, text: str, vocab_size: int):
+        if isinstance(implementation, fixed_pattern.PatternFixed):  # a corpus's table is known without a split
+            implementation.unsplit(f"the table train learns from {key}")
+        size = max(vocab_size, LEARNER_TABLE_SIZES.get(key, vocab_size))
+        if (key, size) not in cache:
+            what = f"training {key} to vocab_size {size} with the implementation's train"
+            with calls.computing((key, size)):
+                try:
+                    with progress(what if key in corpora.CORPORA else "training a case text"):
+                        cache[key, size] = list(implementation.train(text, size).items())
+                except Exception as error:  # remember failures: a slow wrong train runs once
+                    cache[key, size] = error
+        calls.reused((key, size))
+        recording.note("train")  # the test uses the implementation's own table
+        result = cache[key, size]
+        if isinstance(result, Exception):
+            raise result
+        return dict(result[: vocab_size - 256])
+
+    return train
+
+
+@pytest.fixture(scope="session")
+def spec_table(corpus, progress):
+    """``spec_table(corpus_name, vocab_size)``: the spec's own table (bpe_kata/data/corpus_tables.py), trained once."""
+    tables: dict[str, list] = {}
+
+    def table(name: str, vocab_size: int) -> dict:
+        size = max(vocab_size, corpus_tables.SPEC_TABLE_SIZES.get(name, vocab_size))
+        if name not in tables or len(tables[name]) < size - 256:
+            with progress(f"training {name} to vocab_size {size} with the spec's own trainer (cached on disk)"):
+                tables[name] = corpus_tables.table(name, corpus(name), size)
+        return dict(tables[name][: vocab_size - 256])
+
+    return table
+
+
+@pytest.fixture(scope="session")
+def corpus_table(trained, spec_table, corpus):
+    """``corpus_table(corpus_name, vocab_size)``: the table the corpus cases read at that size.
+
+    Up to ``LEARNER_TABLE_SIZES`` it is the implementation's own training; beyond, the spec's own.
+    """
+    def table(name: str, vocab_size: int) -> dict:
+        if vocab_size <= LEARNER_TABLE_SIZES.get(name, 0):
+            return dict(shapes.merges_of(trained(name, corpus(name), vocab_size)))
+        return spec_table(name, vocab_size)
+
+    return table
+
+
+@pytest.fixture(scope="session")
+def encoded(implementation, corpus_table, corpus, progress):
+    """``encoded(corpus_name, vocab_size, text=None)``: ids of ``text`` under a corpus's table.
+
+    Up to ``LEARNER_TABLE_SIZES`` the table is the implementation's own training; with no
+    ``text`` the result is then the corpus itself, i.e. the sequence training ended with,
+    read off by replaying the merges (spec/replay.py): the claims measured there are about
+    training, and encode's own claims are tested on their own.
+
+    Beyond those sizes the table is the spec's own and the ids are the implementation's
+    encode. With no ``text`` that is the whole corpus, encoded in token-aligned pieces
+    (spec/pieces.py), each checked against the spec's replay of the table: an
+    AssertionError names the first piece that differs.
+    """
+    cache: dict[tuple[str, int, str | None], list[int]] = {}
+    replayers: dict[tuple[str, str], replay.Replayer] = {}
+
+    def replayed(name: str, whose: str, merges: dict) -> list[int]:
+        replayer = replayers.setdefault((name, whose), replay.Replayer(corpus(name)))
+        return replayer.after(shapes.merges_of(merges))
+
+    calls = mutmut_calls.SharedCalls()
+
+    def encode(name: str, vocab_size: int, text: str | None = None) -> list[int]:
+        key = (name, vocab_size, text)
+        if key not in cache:
+            with calls.computing(key):
+                merges = corpus_table(name, vocab_size)
+                if text is not None:
+                    cache[key] = shapes.ids_of(implementation.encode(text, merges))
+                elif vocab_size <= LEARNER_TABLE_SIZES.get(name, 0):
+                    cache[key] = replayed(name, "implementation", merges)
+                else:
+                    cache[key] = encode_in_pieces(name, vocab_size, merges)
+        calls.reused(key)
+        recording.note("encode")  # the test uses the implementation's own encoding
+        return cache[key]
+
+    def encode_in_pieces(name: str, vocab_size: int, merges: dict) -> list[int]:
+        expected = replayed(name, "spec", merges)
+        pieces = spec_pieces.token_aligned_pieces(corpus(name), expected, oracle.build_vocab(merges))
+        distinct = len({text for text, _ in pieces})
+        with progress(f"encoding {name} at vocab_size {vocab_size} with the implementation's encode, "
+                      f"in {distinct:,} distinct pieces") as step:
+            def tick(count: int, total: int) -> None:
+                if count % 500 == 0:
+                    step.update(f"{count:,} of {total:,} pieces")
+
+            return spec_pieces.encode_checked(lambda text: shapes.ids_of(implementation.encode(text, merges)), pieces,
+                                              f"a piece of {name}, at vocab_size {vocab_size}", merges, tick)
+
+    return encode
+
+
+@pytest.fixture
+def spawn_implementation(request: pytest.FixtureRequest):
+    """``spawn_implementation(env_changes=None, file_size_limit=None)``: the implementation in a fresh
+    child process of its own, connected; closed after the test. For claims that need a process."""
+    children: list[isolated_client.IsolatedImplementation] = []
+
+    def spawn(**options) -> isolated_client.IsolatedImplementation:
+        children.append(isolation.spawn(request.config, KataRun.of(request.config).impl_value, **options))
+        return children[-1].connect()
+
+    yield spawn
+    for child in children:
+        child.close()
+
+
+@pytest.fixture(scope="session")
+def published(request: pytest.FixtureRequest):
+    """``published(name)``: the (contract table, tiktoken Encoding) pair, or 'not run' with the fix."""
+    require = request.config.getoption("--require-data")
+
+    def get(name: str):
+        try:
+            return pretrained.load(name), tiktoken_tables.encoding(name)
+        except TableUnavailable as error:
+            if require:
+                pytest.fail(f"published table unavailable (--require-data): {error}", pytrace=False)
+            pytest.skip(f"{Outcome.NOT_RUN}: published table unavailable: {error}")
+
+    return get

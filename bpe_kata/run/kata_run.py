@@ -1,0 +1,304 @@
+"""The run's state and verdict: one ``KataRun`` per pytest run, and the hooks that keep it.
+
+Results, expectations, which levels started, the level table and the exit status belong to one
+run; a run started inside another (the suite's own tests do it all the time) keeps to its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+import pytest
+
+from bpe_kata.child import client as isolated_client
+from bpe_kata.child import launch as isolation
+from bpe_kata.run import expectations, judging, outcomes, recording, report, run_status, teaching, tracebacks
+from bpe_kata.run.outcomes import Outcome
+from spec import fixed_pattern
+from spec.levels import BY_NAME, FREE, holds_whatever_split, levels_up_to
+
+
+#: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture
+#: (a level's own group is its ``xdist_group`` in spec/levels.py).
+CORPORA_GROUP = "corpora"
+
+
+def level_of(item: pytest.Item) -> str | None:
+    marker = item.get_closest_marker("level")
+    return marker.args[0] if marker else None
+
+
+def claims_of(item: pytest.Item) -> tuple[str, ...]:
+    return tuple(claim for marker in item.iter_markers("claim") for claim in marker.args)
+
+
+def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
+    return any(claim == p or (p.endswith("*") and claim.startswith(p[:-1])) for claim in claims for p in patterns)
+
+
+class KataRun:
+    """One pytest run: its implementation, expectations, results and verdict, and the hooks that keep them.
+
+    Registered on the run's own plugin manager at configure time, so its hooks see only that
+    run's tests (pytest_runtest_logreport gets no config to tell runs apart by); fixtures reach
+    it with ``KataRun.of(request.config)``. Each pytest-xdist worker has one, and so has the
+    controller, which alone decides the verdict.
+    """
+
+    NAME = "bpe-kata-run"
+
+    def __init__(self, config: pytest.Config, impl_value: str, implementation: object,
+                 expected: list[expectations.Expected] | None) -> None:
+        self.config = config
+        self.impl_value = impl_value  # the --impl value (or its default), as given
+        self.implementation = implementation  # the module, or in isolated runs its stand-in
+        self.expected = expected  # None: no --expect and no --strict-levels
+        self.tracker = run_status.Tracker()
+        self.results = report.Results()
+        self.started: dict[str, str | None] = {}  # level or feature -> why it is not started (None: started)
+        self.listed_ids: dict[pytest.Item, str] = {}  # before xdist appends its group to the id
+        self.log_offsets: dict[str, int] = {}  # isolated runs: nodeid -> the child's stderr size at setup
+        self.verdict_lines: list[str] = []
+        self.current_item: pytest.Item | None = None
+        self.diagnosed = False  # the likely mistakes are probed once, after the last test
+
+    @classmethod
+    def of(cls, config: pytest.Config) -> KataRun:
+        return config.pluginmanager.get_plugin(cls.NAME)
+
+    def pattern_fixed(self, implementation):
+        """The implementation as tests see it: behind spec.fixed_pattern.PatternFixed when it declares
+        the split pattern it always uses (a bad declaration is a usage error, said once)."""
+        try:
+            pattern = fixed_pattern.fixed_pattern(implementation)
+        except fixed_pattern.BadFixedPattern as error:
+            raise pytest.UsageError(str(error)) from None
+        if pattern is None:
+            return implementation
+
+        def refuse(reason: str):
+            if self.current_item is None:
+                raise NotImplementedError(reason)
+            outcomes.skip(self.current_item, Outcome.FEATURE_NOT_STARTED, reason)
+
+        def split_free() -> bool:
+            level = BY_NAME.get(level_of(self.current_item) or "") if self.current_item is not None else None
+            return level is None or level.split == FREE or holds_whatever_split(claims_of(self.current_item))
+
+        return fixed_pattern.PatternFixed(implementation, pattern, refuse, split_free)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem):
+        """Remember the running test (a pattern-fixed implementation's calls are judged by its level)."""
+        self.current_item = item
+        try:
+            return (yield)
+        finally:
+            self.current_item = None
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        if isinstance(self.implementation, isolated_client.IsolatedImplementation):
+            self.implementation.close()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        """Keep the tests of ``--level`` and ``--claim``, and group those sharing an expensive fixture.
+
+        With pytest-xdist's ``--dist loadgroup``, tests with the same ``xdist_group`` run on one
+        worker, so a corpus training or a published table is built once; each corpus is a group of
+        its own, so two corpora can train on two workers at once. xdist reads the marks
+        in this same hook, hence tryfirst.
+        """
+        wanted, patterns = config.getoption("--level"), config.getoption("--claim")
+        allowed = set(levels_up_to(wanted)) if wanted else None
+        kept, dropped = [], []
+        for item in items:
+            level, claims = level_of(item), claims_of(item)
+            keep = (allowed is None or level is None or level in allowed) and (
+                not patterns or (level is None and not claims) or _claim_selected(claims, patterns))
+            (kept if keep else dropped).append(item)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
+        tracebacks.install(config, items)  # --tb=short: the implementation's frames only (run/tracebacks.py)
+        for item in items:
+            self.listed_ids[item] = item.nodeid
+            level = BY_NAME.get(level_of(item) or "")
+            if level and level.xdist_group:
+                item.add_marker(pytest.mark.xdist_group(level.xdist_group))
+            elif item.get_closest_marker("corpus"):
+                name = item.get_closest_marker("corpus").args[0]
+                item.add_marker(pytest.mark.xdist_group(f"{CORPORA_GROUP}-{name}"))
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids) -> None:
+        """The controller learns the selected tests from its workers (it collects none itself)."""
+        self.tracker.selected.update(ids)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """``--bpe-list-tests FILE``: every selected test with its level, claims and corpus need."""
+        if not run_status.is_worker(session.config):
+            self.tracker.selected.update(item.nodeid for item in session.items)
+        listing = session.config.getoption("--bpe-list-tests")
+        if listing:
+            import json
+            rows = {self.listed_ids.get(item, item.nodeid): {
+                        "level": level_of(item), "claims": list(claims_of(item)),
+                        "corpus": item.get_closest_marker("corpus") is not None}
+                    for item in session.items}
+            # Every xdist worker writes the same rows: each writes whole, none half.
+            partial = Path(f"{listing}.{os.getpid()}.tmp")
+            partial.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+            os.replace(partial, listing)
+
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        recording.reset()
+        if isinstance(self.implementation, isolated_client.IsolatedImplementation):
+            self.log_offsets[item.nodeid] = self.implementation.child.log_size()
+        if not item.config.getoption("--one-failure-per-claim"):
+            return
+        claims = claims_of(item)
+        failed = self.results.failed_claims()
+        if claims and all(claim in failed for claim in claims):
+            outcomes.skip(item, Outcome.NOT_RUN, "not run: its claims already failed (--one-failure-per-claim)")
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
+        """Report NotImplementedError as 'not started', and label each report with its outcome, level and claims.
+
+        The labels travel with the report (JUnit XML shows them; pytest-xdist carries them
+        from its workers), so the tally below works however the run is distributed.
+        """
+        rep = yield
+        fault = isolation.fault_of(call)
+        if fault is not None:
+            rep.user_properties.append(("bpe_fault", fault.outcome))
+        if rep.failed and item.nodeid in self.log_offsets:
+            log = self.implementation.child.log_since(self.log_offsets[item.nodeid]).strip()
+            if log:
+                rep.sections.append(("implementation stderr", log[-4000:]))
+        not_implemented = rep.failed and call.excinfo is not None and judging.only_not_implemented(call.excinfo.value)
+        if not_implemented and self._started_already(item):
+            not_implemented = False  # the level's probe passed: a NotImplementedError now is a failure
+            rep.sections.append(("bpe-kata", "NotImplementedError raised by a level whose probe passed: "
+                                 "counted as a failure, not as 'not started'"))
+        if not_implemented:
+            rep.outcome = "skipped"
+            where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)
+            rep.longrepr = (where, 0, "Skipped: not started: a function raised NotImplementedError")
+        level, claims = level_of(item), claims_of(item)
+        claims = isolation.blamed_claims(fault, claims) if fault is not None else claims
+        outcome = outcomes.decide(item, rep, not_implemented)
+        if outcome is not None and (level or claims):
+            outcomes.label(item, rep, outcome)
+        if level:
+            rep.user_properties.append(("bpe_level", level))
+        if claims:
+            rep.user_properties.append(("claims", " ".join(claims)))
+        self._label_failure(item, call, rep, claims)
+        return rep
+
+    def _started_already(self, item: pytest.Item) -> bool:
+        """Isolated runs: the test's level was probed in this process and found started, so the
+        implementation cannot turn a wrong answer into "not started" by raising NotImplementedError."""
+        level = level_of(item)
+        return (isinstance(self.implementation, isolated_client.IsolatedImplementation) and level in self.started
+                and self.started[level] is None and "require_feature" not in getattr(item, "fixturenames", ()))
+
+    def _label_failure(self, item: pytest.Item, call: pytest.CallInfo, rep: pytest.TestReport,
+                       claims: tuple[str, ...]) -> None:
+        """Attach the verdict (bpe_kata/run/judging.py): which claims a failed assertion breaks, or the error's root cause."""
+        if rep.failed and call.excinfo is not None and (level_of(item) or claims):
+            fault = isolation.fault_of(call)
+            verdict = (isolation.fault_verdict(fault, claims) if fault is not None else
+                       judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
+            verdict = dataclasses.replace(verdict, calls=recording.calls())
+            rep.user_properties.append(("bpe_verdict", verdict.to_json()))
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        properties = dict(report.user_properties)
+        is_spec_test = "bpe_level" in properties or "claims" in properties
+        self.tracker.observe(report, is_spec_test)
+        outcome = outcomes.of_report(report)
+        if is_spec_test and outcome is not None:
+            verdict = properties.get("bpe_verdict")
+            self.results.record(report, outcome, properties.get("bpe_level"),
+                                tuple(properties.get("claims", "").split()),
+                                judging.Verdict.from_json(verdict) if verdict else None)
+
+    def pytest_terminal_summary(self, terminalreporter, exitstatus, config: pytest.Config) -> None:
+        if not self.results.any_level_results():
+            return
+        self._diagnose()
+        info = report.run_info(self.impl_value, self.implementation)
+        for line in report.render_table(self.results, info, tracebacks.hint(config)):
+            terminalreporter.write_line(line)
+        for line in self.verdict_lines:
+            terminalreporter.write_line(line)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus) -> None:
+        """The main process alone decides the exit status and writes the report; workers never do."""
+        config = session.config
+        if run_status.is_worker(config) or config.option.collectonly:
+            return
+        tracker, entries, results = self.tracker, self.expected, self.results
+        complete = tracker.complete(int(exitstatus))
+        judgement = (run_status.judge(results.by_test, entries, config.getoption("--strict-levels"))
+                     if entries is not None else None)
+        status = run_status.exit_status(int(exitstatus), complete, judgement, tracker,
+                                        config.getoption("--strict-expect"))
+        self.verdict_lines = _verdict_lines(tracker, judgement, complete)
+        self._write_expectations()
+        target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
+        if target or page:
+            self._diagnose()
+            info = {**report.run_info(self.impl_value, self.implementation),
+                    **self._run_record(judgement, complete, status)}
+            if target:
+                report.write_json(Path(target), results, info)
+            if page:
+                from bpe_kata.tools import html_report
+
+                html_report.write(Path(page), report.as_json(results, info))
+        session.exitstatus = status
+
+    def _diagnose(self) -> None:
+        """Probe the implementation for the mistakes its broken claims point to (bpe_kata/run/teaching.py)."""
+        if not self.diagnosed:
+            self.diagnosed = True
+            self.results.diagnoses = teaching.diagnose(self.results.broken_claims(), self.implementation)
+
+    def _run_record(self, judgement, complete: bool, status: int) -> dict:
+        config, tracker = self.config, self.tracker
+        command = getattr(getattr(self.implementation, "child", None), "command", None)
+        return {"complete": complete, "exit_status": status, "spec_fingerprint": run_status.spec_fingerprint(),
+                "isolated": command is not None, "command": command, "selected": len(tracker.selected),
+                "finished": len(tracker.finished & tracker.selected), "faults": dict(sorted(tracker.faults.items())),
+                "expectations": None if judgement is None else {
+                    "file": config.getoption("--expect"), "strict_levels": config.getoption("--strict-levels"),
+                    "unexpected_failures": judgement.unexpected, "expected_failures": judgement.expected,
+                    "unexpected_passes": judgement.unexpected_passes}}
+
+    def _write_expectations(self) -> None:
+        target = self.config.getoption("--write-expect")
+        if target:
+            path = Path(self.config.invocation_params.dir) / target
+            entries = run_status.starting_entries(self.results.by_test, self.results.failures)
+            path.write_text(expectations.dumps(entries), encoding="utf-8")
+
+
+def _verdict_lines(tracker: run_status.Tracker, judgement, complete: bool) -> list[str]:
+    """Printed after the level table: completeness, faults, and the expectations' outcome."""
+    lines = [""] if complete else [f"bpe-kata: INCOMPLETE run: {len(tracker.finished & tracker.selected)} of "
+                                 f"{len(tracker.selected)} selected tests were seen to finish"]
+    for nodeid, outcome in sorted(tracker.faults.items()):
+        lines.append(f"bpe-kata: {outcome}: {nodeid}")
+    if judgement is not None:
+        lines.append(f"bpe-kata: {len(judgement.unexpected)} unexpected failures, "
+                     f"{len(judgement.expected)} expected, {len(judgement.unexpected_passes)} unexpected passes")
+        lines += [f"  unexpected {outcome}: {nodeid}" for nodeid, outcome in list(judgement.unexpected.items())[:20]]
+        lines += [f"  unexpected pass (remove it from --expect): {label}" for label in judgement.unexpected_passes]
+    return lines if any(lines) else []

@@ -1,0 +1,124 @@
+"""The run's verdict, decided only in the main process: was every selected test seen to
+finish, which failures were expected, and the exit status that follows.
+
+pytest-xdist workers report to the controller; the controller alone writes the JSON report
+and decides the status. A run that stops early (a worker lost, an interrupted session) is
+marked incomplete and never exits 0.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import spec
+from bpe_kata.run import expectations
+from bpe_kata.run.outcomes import Outcome
+
+SPEC_DIR = Path(spec.__file__).resolve().parent
+INTERRUPTED, INTERNAL_ERROR = 2, 3
+
+
+def spec_fingerprint() -> str:
+    """SHA-256 over the ledger and the case files: which spec judged the run."""
+    digest = hashlib.sha256()
+    for path in [SPEC_DIR / "claims.toml", *sorted((SPEC_DIR / "cases").glob("*.json"))]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def is_worker(config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+@dataclass
+class Tracker:
+    """What the main process saw: the tests selected, those that finished, faults, other failures."""
+
+    selected: set[str] = field(default_factory=set)
+    finished: set[str] = field(default_factory=set)
+    faults: dict[str, str] = field(default_factory=dict)  # nodeid -> "timed out", "crashed", ...
+    outside_failures: set[str] = field(default_factory=set)  # failed tests that are not spec tests
+
+    def observe(self, report, is_spec_test: bool) -> None:
+        if report.when == "teardown" or (report.failed and report.when not in ("setup", "call")):
+            self.finished.add(report.nodeid)
+        fault = dict(report.user_properties).get("bpe_fault")
+        if fault and report.failed:
+            self.faults[report.nodeid] = fault
+        if report.failed and not is_spec_test:
+            self.outside_failures.add(report.nodeid)
+
+    def complete(self, exitstatus: int) -> bool:
+        return exitstatus not in (INTERRUPTED, INTERNAL_ERROR) and self.selected <= self.finished
+
+
+@dataclass
+class Judgement:
+    """Failures and not-started tests sorted into expected and unexpected, and stale entries."""
+
+    unexpected: dict[str, Outcome] = field(default_factory=dict)  # nodeid -> outcome (its table column)
+    expected: dict[str, str] = field(default_factory=dict)  # nodeid -> the entry's reason
+    unexpected_passes: list[str] = field(default_factory=list)  # entry labels
+
+
+def judge(by_test: dict, entries: list[expectations.Expected], strict_levels: bool) -> Judgement:
+    """``by_test``: nodeid -> (level, claims, outcome), as bpe_kata.run.report.Results keeps it."""
+    judgement = Judgement()
+    for nodeid, (level, claims, outcome) in by_test.items():
+        counted = outcome is Outcome.FAILED or (strict_levels and outcome.not_started and level != "facts")
+        if not counted:
+            continue
+        entry = next((e for e in entries if e.matches(nodeid, level, claims)), None)
+        if entry is None:
+            judgement.unexpected[nodeid] = outcome.column
+        else:
+            judgement.expected[nodeid] = entry.reason
+    for entry in entries:
+        outcomes = [o.column for n, (lv, cl, o) in by_test.items() if entry.matches(n, lv, cl)]
+        if Outcome.PASSED in outcomes and not any(o in (Outcome.FAILED, Outcome.NOT_STARTED) for o in outcomes):
+            judgement.unexpected_passes.append(entry.label())
+    return judgement
+
+
+def exit_status(pytest_status: int, complete: bool, judgement: Judgement | None, tracker: Tracker,
+                strict_expect: bool) -> int:
+    """0 only for a complete run with nothing unexpected; pytest's own errors (usage, internal) stay."""
+    if pytest_status not in (0, 1):
+        return pytest_status
+    if not complete:
+        return 1
+    if judgement is None:  # no expectations and no strict levels: pytest's word
+        return pytest_status
+    failed = judgement.unexpected or tracker.outside_failures or (strict_expect and judgement.unexpected_passes)
+    return 1 if failed else 0
+
+
+#: The longest cause ``--write-expect`` writes (a reason is one line a reader takes in at a glance).
+CAUSE_WIDTH = 120
+
+#: Lines of pytest's assertion explanation that restate the expression ("assert x == y", "+  where ...").
+_ASSERTION_NOISE = ("assert ", "+", "where ", "and ", "At index", "Full diff", "Use -v", "...")
+
+
+def one_line_cause(failure: str) -> str:
+    """The failure's first line that says what differs, not how pytest rewrote the assertion; shortened."""
+    lines = [line.strip() for line in failure.splitlines() if line.strip()]
+    said = [line for line in lines if not line.startswith(_ASSERTION_NOISE)]
+    cause = (said or lines or ["failing"])[0]
+    return cause if len(cause) <= CAUSE_WIDTH else cause[:CAUSE_WIDTH - 1] + "…"
+
+
+def starting_entries(by_test: dict, failures: dict[str, str]) -> list[expectations.Expected]:
+    """``--write-expect``: one entry per failing claim (or test without claims), one per not-started level."""
+    entries: dict[tuple[str, str], str] = {}
+    for nodeid, (level, claims, outcome) in sorted(by_test.items()):
+        if outcome is Outcome.FAILED:
+            why = one_line_cause(failures.get(nodeid, ""))
+            for key in ([("claim", c) for c in claims] or [("test", nodeid)]):
+                subject = f"{key[1]} broken" if key[0] == "claim" else "failing"
+                entries.setdefault(key, f"{subject} when this file was written: {why}")
+        elif outcome.not_started and level and level != "facts":
+            entries.setdefault(("level", level), "not started when this file was written")
+    return [expectations.Expected(key, value, reason) for (key, value), reason in entries.items()]

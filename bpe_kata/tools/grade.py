@@ -1,0 +1,308 @@
+"""``bpe-kata grade``: the spec on a class's implementations, each in its own child process.
+
+Each submission runs as ``bpe-kata check SUBMISSION --isolated --bpe-report FILE`` under a
+supervisor of its own (bpe_kata.child.supervisor: a private run directory, the sandbox required
+unless ``--allow-unsandboxed``), and the submission itself in a sandboxed grandchild behind the
+stdio protocol, so no submission can write its own verdict or another's row (levels it has not started stay "not started", unlike
+``bpe-kata gate``, which fails them). Each child is a new session, so a timeout kills everything
+it started; at most ``jobs`` run at a time, under a wall-clock limit. A submission that crashes, hangs or writes no report gets a row that
+says so; the others are unaffected. The row's cells come from the child's JSON report only.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+
+from bpe_kata.tools import grade_layout
+from spec.levels import ALL_LEVEL_NAMES
+from bpe_kata.run.outcomes import LevelStatus, TO_DO
+
+#: The command each submission runs under: its own supervisor, which runs ``check --isolated``, so
+#: the submission never runs in the process that decides its row.
+RUNNER = [sys.executable, "-m", "bpe_kata.child.supervisor", "--graded"]
+#: One process per submission: grading already runs submissions side by side.
+RUN_OPTIONS = ["-q", "-n", "0", "-p", "no:cacheprovider"]
+
+
+@dataclass
+class Graded:
+    """One submission's row: how its child ended, and its report's levels when it wrote one."""
+
+    submission: str
+    name: str
+    seconds: float = 0.0
+    ended: str = "finished"  # finished / timed out / crashed
+    exit_code: int | None = None
+    levels: dict = field(default_factory=dict)
+    mistakes: list[str] = field(default_factory=list)
+    failed_claims: list[str] = field(default_factory=list)
+    detail: str = ""
+    page: Path | None = None  # the submission's own HTML report, when kept
+    complete: bool = True  # False when the report says some selected tests never finished
+    report: dict = field(default_factory=dict)  # the child's whole JSON report, when it wrote one
+    flags: list[str] = field(default_factory=list)  # it imports or copies the suite's reference
+    similarity: float | None = None  # share of its code that is the reference's (bpe_kata.tools.similarity)
+
+    def cell(self, level: str) -> str:
+        counts = self.levels.get(level)
+        if counts is None:
+            return "—"
+        if counts["status"] == LevelStatus.FAILED:
+            return f"failed {counts['failed']}"
+        return counts["status"]
+
+    @property
+    def verdict(self) -> str:
+        if self.flags:  # whatever else happened: it imports or copies the suite's reference
+            return "flagged"
+        if self.ended != "finished":
+            return self.ended
+        if not self.levels:
+            return "no report"
+        statuses = {c["status"] for c in self.levels.values()}
+        return ("failed" if LevelStatus.FAILED in statuses else "green" if statuses == {LevelStatus.GREEN} and self.complete
+                else "incomplete")
+
+
+def display_name(submission: str) -> str:
+    if submission.startswith("cmd:"):
+        return submission[:40]
+    path = Path(submission)
+    return path.stem if path.name == "__init__.py" else path.name.removesuffix(".py") or submission
+
+
+def command(submission: str, report: Path, extra: list[str], runner: list[str] = RUNNER) -> list[str]:
+    target = submission if submission.startswith("cmd:") or not Path(submission).exists() else str(Path(submission).resolve())
+    isolated = [] if runner == RUNNER else ["--isolated"]
+    return [*runner, target, *isolated, "--bpe-report", str(report), *RUN_OPTIONS, *extra]
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (Linux's /proc; elsewhere none), children before grandchildren."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text(encoding="ascii", errors="replace").rpartition(")")[2].split()
+            parents[int(entry.parent.name)] = int(fields[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found, frontier = [], [pid]
+    while frontier:
+        below = [child for child, parent in parents.items() if parent in frontier]
+        found += below
+        frontier = below
+    return found
+
+
+def kill_tree(pid: int) -> None:
+    """Kill ``pid``, its process group and every process below it.
+
+    The run's own children may start sessions of their own (the spec's implementation server
+    does, bpe_kata/child/client.py), which the group kill does not reach: left alone they would
+    outlive the grade, a hanging submission sleeping on for an hour."""
+    below = descendants(pid)
+    for target in below:
+        try:
+            os.kill(target, signal.SIGKILL)
+        except OSError:
+            pass
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, keep: Path | None = None,
+            slot: int = 0, runner: list[str] = RUNNER) -> Graded:
+    """Run the spec on one submission in a child process; never raises for the submission's faults.
+
+    With ``keep``, the child's JSON and HTML reports stay there as ``NN-NAME.json`` and ``.html``."""
+    outcome = Graded(submission, display_name(submission))
+    outcome.flags, outcome.similarity = _suite_flags(submission)
+    if keep is not None:
+        stem = f"{slot:02d}-{''.join(c if c.isalnum() or c in '-_.' else '_' for c in outcome.name)}"
+        report, outcome.page = keep / f"{stem}.json", keep / f"{stem}.html"
+        extra = [*extra, "--bpe-html", str(outcome.page)]
+    else:
+        report = Path(tempfile.mkstemp(prefix="grade-", suffix=".json", dir=workdir)[1])
+    report.unlink(missing_ok=True)
+    if runner == RUNNER:  # the supervisor stops the run itself at the limit, and every process it started
+        extra = [*extra, "--wall-limit", f"{timeout:g}"]
+    start = time.monotonic()
+    child = subprocess.Popen(command(submission, report, extra, runner), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL, start_new_session=True, text=True, errors="replace")
+    try:
+        output, _ = child.communicate(timeout=timeout + (60 if runner == RUNNER else 0))
+    except subprocess.TimeoutExpired:
+        kill_tree(child.pid)
+        output, _ = child.communicate()
+        outcome.ended, outcome.detail = "timed out", f"no result within {timeout:g} s; stopped"
+    outcome.seconds = time.monotonic() - start
+    outcome.exit_code = child.returncode
+    if report.is_file():
+        data = outcome.report = json.loads(report.read_text(encoding="utf-8"))
+        outcome.levels = data.get("levels", {})
+        outcome.mistakes = data.get("likely_mistakes", [])
+        outcome.failed_claims = [cid for cid, c in data.get("claims", {}).items() if c.get("status") == "failed"]
+        if data.get("complete") is False:  # the gate runner's honest flag: some selected tests never finished
+            outcome.complete, outcome.detail = False, "the run did not finish every test"
+        failure = (data.get("sandbox") or {}).get("failure")
+        if failure and "wall limit" in failure:
+            outcome.ended, outcome.detail = "timed out", f"no result within {timeout:g} s; stopped"
+        elif failure:
+            outcome.ended, outcome.detail = "failed", failure
+    elif outcome.ended == "finished":
+        outcome.ended = "crashed"
+        last = [line for line in (output or "").splitlines() if line.strip()][-1:]
+        outcome.detail = f"exit code {child.returncode}, no report" + (f": {last[0][:200]}" if last else "")
+    if outcome.page is not None and not outcome.page.is_file():
+        outcome.page = None
+    if outcome.flags:
+        outcome.detail = "; ".join(outcome.flags + ([outcome.detail] if outcome.detail else []))
+    return outcome
+
+
+def _suite_flags(submission: str) -> tuple[list[str], float | None]:
+    """A Python submission that imports the suite's reference, or is mostly a copy of it."""
+    from bpe_kata.tools.similarity import flags
+    from bpe_kata.child.suite import SUITE_ROOT, reference_dir
+
+    path = Path(submission)
+    if submission.startswith("cmd:") or not path.exists():
+        return [], None
+    reference = reference_dir()
+    if reference is not None and path.resolve().is_relative_to(reference):
+        return [], 1.0  # the reference itself, graded as a control
+    return flags(path, reference, SUITE_ROOT / "solutions" / "starter")
+
+
+def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | None = None,
+          keep: Path | None = None, runner: list[str] = RUNNER) -> list[Graded]:
+    """Every submission's outcome, in the order given (``keep``: a folder for each one's reports;
+    ``runner``: the command each one runs under, ``bpe-kata check`` unless told)."""
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(submissions) or 1))
+    if keep is not None:
+        keep = keep.expanduser().resolve()
+        keep.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="bpe-kata-grade-") as workdir, ThreadPoolExecutor(jobs) as pool:
+        return list(pool.map(lambda args: run_one(args[1], extra, timeout, Path(workdir), keep, args[0], runner),
+                             enumerate(submissions, 1)))
+
+
+def level_columns(outcomes: list[Graded]) -> list[str]:
+    seen = {level for o in outcomes for level in o.levels}
+    return [level for level in ALL_LEVEL_NAMES if level in seen]
+
+
+def rows(outcomes: list[Graded]) -> tuple[list[str], list[list[str]]]:
+    """The class table as text cells: one row per submission, one column per level."""
+    levels = level_columns(outcomes)
+    header = ["submission", *levels, "result", "similarity", "seconds"]
+    body = [[o.name, *(o.cell(level) for level in levels), o.verdict + (f" ({o.detail})" if o.detail else ""),
+             "—" if o.similarity is None else f"{o.similarity:.0%}", f"{o.seconds:.1f}"] for o in outcomes]
+    return header, body
+
+
+def render_plain(outcomes: list[Graded], width: int | None = None) -> list[str]:
+    """The class table as text, fitted to ``width`` (default: the terminal's) by bpe_kata/tools/grade_layout.py."""
+    header, body = rows(outcomes)
+    return grade_layout.fit(header, body, level_columns(outcomes), width)
+
+
+CELL_STYLE = {LevelStatus.GREEN: "green", LevelStatus.NOT_STARTED: "yellow", "—": "dim"}
+
+
+def render_rich(outcomes: list[Graded], console) -> None:
+    """The class table on a terminal; in the short form with its legend when the full one would not fit."""
+    from rich.table import Table
+
+    header, body = rows(outcomes)
+    levels, caption = level_columns(outcomes), None
+    styles = [[_style(cell) for cell in cells] for cells in body]
+    short = grade_layout.too_wide(header, body, console.width)
+    if short:
+        header, body = grade_layout.shortened(header, body, levels)
+        header = [grade_layout.SHORT_HEADINGS.get(name, name) for name in header]
+        caption = "\n".join(grade_layout.legend(levels, console.width))
+    # The short form: no borders and one space between columns, so sixteen levels fit 100 columns.
+    table = Table(title="bpe-kata: class results", caption=caption, caption_justify="left",
+                  **({"box": None, "padding": (0, 1), "collapse_padding": True, "pad_edge": False} if short else {}))
+    for i, name in enumerate(header):
+        table.add_column(name, justify="right" if name in ("seconds", "secs") else "left",
+                         no_wrap=name != "result", overflow="ellipsis",
+                         max_width=grade_layout.NAME_WIDTH if short and i == 0 else None,
+                         min_width=grade_layout.RESULT_WIDTH if short and name == "result" else None)
+    for cells, style in zip(body, styles):
+        table.add_row(*(f"[{s}]{escape_markup(c)}[/]" for c, s in zip(cells[:-1], style)), cells[-1])
+    console.print(table)
+
+
+def _style(cell: str) -> str:
+    return CELL_STYLE.get(cell, "red" if cell.startswith(("failed", "timed", "crashed", "no report", "flagged"))
+                          else "default")
+
+
+def escape_markup(text: str) -> str:
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def write_csv(path: Path, outcomes: list[Graded]) -> None:
+    header, body = rows(outcomes)
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(body)
+
+
+def class_page(outcomes: list[Graded], where: Path | None = None) -> str:
+    """The class table as one standalone HTML page, each row's likely mistakes and broken claims beneath it;
+    with ``where`` (the page's folder), each kept report is linked by a path relative to it."""
+    header, body = rows(outcomes)
+    levels = level_columns(outcomes)
+    short_header, short_body = grade_layout.shortened(header, body, levels)  # the page fits a 1280 px screen
+    colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in TO_DO or c == "incomplete"  # noqa: E731
+                        else "bad" if c.startswith(("failed", "timed", "crashed", "no report", "flagged")) else "")
+    head = "".join(f'<th title="{escape(h)}">{escape(grade_layout.SHORT_HEADINGS.get(s, s))}</th>'
+                   for h, s in zip(header, short_header))
+
+    def first_cell(o: Graded, name: str) -> str:
+        if o.page is None or where is None:
+            return escape(name)
+        return f'<a href="{escape(Path(os.path.relpath(o.page, where)).as_posix())}">{escape(name)}</a>'
+
+    trs = "".join("<tr>" + f'<td>{first_cell(o, cells[0])}</td>'
+                  + "".join(f'<td class="{colour(c)}" title="{escape(c)}">{escape(s)}</td>'
+                            for c, s in zip(cells[1:], short[1:])) + "</tr>"
+                  for o, cells, short in zip(outcomes, body, short_body))
+    legend = "".join(f"<p class=\"legend\">{escape(line)}</p>" for line in grade_layout.legend(levels, 10_000))
+    details = []
+    for o in outcomes:
+        if o.mistakes or o.failed_claims:
+            items = "".join(f"<li>{escape(m)}</li>" for m in o.mistakes)
+            claims = ", ".join(escape(c) for c in o.failed_claims)
+            details.append(f"<details open><summary>{escape(o.name)}</summary><ul>{items}</ul>"
+                           f"<p>claims broken: <code>{claims}</code></p></details>")
+    style = ("body{font-family:system-ui,sans-serif;margin:1.5rem;max-width:1200px}table{border-collapse:collapse}"
+             "td,th{padding:.25rem .4rem;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}"
+             "td:last-child{text-align:right}td:nth-last-child(3){white-space:normal;min-width:10rem;max-width:16rem}"
+             "td:first-child{white-space:normal;max-width:14rem;overflow-wrap:anywhere}.none{color:#999}"
+             "summary{font-weight:600;cursor:pointer}.legend{color:#555;font-size:.9rem;max-width:60rem}"
+             "details p,details li{overflow-wrap:anywhere}"
+             ".ok{color:#116b2e;font-weight:600}.bad{color:#b3261e;font-weight:600}.todo{color:#7a6400}")
+    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>bpe-kata: class results</title>"
+            f"<style>{style}</style></head><body><h1>bpe-kata: class results</h1><table id=\"class\"><thead><tr>{head}"
+            f"</tr></thead><tbody>{trs}</tbody></table>{legend}<h2>Likely mistakes</h2>{''.join(details) or '<p>None.</p>'}"
+            "</body></html>\n")

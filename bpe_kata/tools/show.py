@@ -1,0 +1,153 @@
+"""``bpe-kata show``: text cut into its tokens, each token's id and bytes beneath.
+
+Token bytes come from the merge table itself (each merge is its two parts joined), not from
+the implementation's ``build_vocab``: the picture shows what ``encode`` chose, measured by
+the spec. Bytes that are only part of a character are shown as hex (``\\xe2\\x80``), spaces
+as ``␣`` and line breaks as ``\\n``, so every token is visible and one column wide per cell.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from collections.abc import Mapping
+
+from bpe_kata.tools.tables import Table
+
+Pair = tuple[int, int]
+COLOURS = ("black on bright_cyan", "black on bright_yellow")
+DIFF_STYLE = "bold white on red"
+
+
+@dataclass(frozen=True)
+class Token:
+    id: int
+    data: bytes
+    start: int  # byte offset in the text's UTF-8
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return self.start, self.start + len(self.data)
+
+
+def token_bytes(merges: Mapping[Pair, int], special_tokens: Mapping[str, int] | None = None) -> dict[int, bytes]:
+    """Every id's bytes, built from the table in id order (parts before the merge that joins them)."""
+    vocab = {i: bytes([i]) for i in range(256)}
+    for (left, right), idx in sorted(merges.items(), key=lambda item: item[1]):
+        vocab[idx] = vocab[left] + vocab[right]
+    for text, idx in (special_tokens or {}).items():
+        vocab[idx] = text.encode("utf-8")
+    return vocab
+
+
+def encode_with(impl, table: Table, text: str) -> list[int]:
+    """The implementation's tokens for ``text`` under ``table`` (pattern and specials passed only when set)."""
+    options: dict = {}
+    if table.pattern is not None:
+        options["pattern"] = table.pattern
+    if table.special_tokens:
+        options.update(special_tokens=table.special_tokens, allowed_special="all")
+    return list(impl.encode(text, table.merges, **options))
+
+
+def tokens_of(ids: list[int], vocab: Mapping[int, bytes]) -> list[Token]:
+    tokens, start = [], 0
+    for idx in ids:
+        data = vocab.get(idx, b"")
+        tokens.append(Token(idx, data, start))
+        start += len(data)
+    return tokens
+
+
+def label(data: bytes) -> str:
+    """A token as a learner reads it: characters as themselves, partial characters as hex."""
+    text = data.decode("utf-8", errors="backslashreplace")
+    return text.replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r").replace(" ", "␣")
+
+
+def cells(text: str) -> int:
+    """Terminal columns ``text`` takes (wide East Asian characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 0 if unicodedata.combining(ch) else 1
+               for ch in text)
+
+
+def pad(text: str, width: int) -> str:
+    return text + " " * (width - cells(text))
+
+
+@dataclass
+class Row:
+    """One tokenization to draw: a title, its tokens, and which of them the other tokenization lacks."""
+
+    title: str
+    tokens: list[Token]
+    differs: list[bool]
+
+
+def compare_rows(first: Row, second: Row) -> None:
+    """Mark the tokens whose byte span the other tokenization does not have."""
+    spans = [{t.span for t in row.tokens} for row in (first, second)]
+    first.differs = [t.span not in spans[1] for t in first.tokens]
+    second.differs = [t.span not in spans[0] for t in second.tokens]
+
+
+def _chunks(row: Row, width: int) -> list[list[int]]:
+    """Token indices per output line, so no line is wider than ``width``."""
+    lines, current, used = [], [], 0
+    for i, token in enumerate(row.tokens):
+        w = max(cells(label(token.data)), len(str(token.id))) + 1
+        if current and used + w > width:
+            lines.append(current)
+            current, used = [], 0
+        current.append(i)
+        used += w
+    return lines + [current] if current else lines
+
+
+def render_plain(rows: list[Row], width: int = 100) -> list[str]:
+    """Pipes, CI logs: ``|`` between tokens, ids beneath, ``^`` under tokens that differ."""
+    out: list[str] = []
+    for row in rows:
+        out.append(f"{row.title}")
+        for line in _chunks(row, width):
+            labels = [label(row.tokens[i].data) for i in line]
+            widths = [max(cells(lab), len(str(row.tokens[i].id))) for lab, i in zip(labels, line)]
+            out.append("|" + "|".join(pad(lab, w) for lab, w in zip(labels, widths)) + "|")
+            out.append((" " + " ".join(pad(str(row.tokens[i].id), w) for i, w in zip(line, widths))).rstrip())
+            if any(row.differs[i] for i in line):
+                out.append((" " + " ".join(("^" if row.differs[i] else " ") * w for i, w in zip(line, widths))).rstrip())
+        out.append(summary(row.tokens))
+    return out
+
+
+def render_rich(rows: list[Row], console) -> None:
+    """A terminal: tokens on alternating colours, ids dim beneath, differing tokens in red."""
+    from rich.text import Text
+
+    for row in rows:
+        console.print(Text(row.title, style="bold"))
+        for line in _chunks(row, console.width):
+            top, bottom = Text(), Text()
+            for n, i in enumerate(line):
+                token = row.tokens[i]
+                lab = label(token.data)
+                w = max(cells(lab), len(str(token.id)))
+                style = DIFF_STYLE if row.differs[i] else COLOURS[i % 2]
+                top.append(pad(lab, w), style=style)
+                top.append(" ")
+                bottom.append(pad(str(token.id), w) + " ", style="red" if row.differs[i] else "dim")
+            console.print(top, no_wrap=True, overflow="ignore")
+            console.print(bottom, no_wrap=True, overflow="ignore")
+        console.print(Text(summary(row.tokens), style="italic"))
+
+
+def summary(tokens: list[Token]) -> str:
+    size = sum(len(t.data) for t in tokens)
+    ratio = f", {size / len(tokens):.2f} bytes per token" if tokens else ""
+    return f"{len(tokens)} tokens for {size} bytes{ratio}"
+
+
+def build_row(impl, impl_name: str, table: Table, text: str) -> Row:
+    ids = encode_with(impl, table, text)
+    return Row(f"{impl_name} with table {table.name}:", tokens_of(ids, token_bytes(table.merges, table.special_tokens)),
+               [False] * len(ids))
