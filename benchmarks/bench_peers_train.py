@@ -26,12 +26,11 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 
+import regex
 from _common import Row, corpus_text, mixed_text, print_rows, ratio, timed, verdict
 
-import regex
-
-from spec.patterns import GPT4_SPLIT_PATTERN
 from bpe_kata.data.published import byte_to_unicode
+from spec.patterns import GPT4_SPLIT_PATTERN
 
 FLOOR_TARGET = 2.0  # at most this many times the findall-and-count floor
 HF_TARGET = 1.0  # at most Hugging Face tokenizers' time

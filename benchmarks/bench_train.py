@@ -41,6 +41,7 @@ for folder in (REPO_ROOT, REPO_ROOT / "benchmarks"):
 
 from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
 from spec.oracle import get_stats, merge  # noqa: E402  (the spec's textbook algorithm is the baseline)
+
 CORPUS_NAME = "tinyshakespeare.txt"
 DEFAULT_SIZES = [512, 1024, 4096]
 TARGETS = {512: 20, 1024: 50, 4096: 100}  # at least this many times faster than the textbook
@@ -178,7 +179,7 @@ def run_sampled(text: str, sizes: list[int], reference_train) -> tuple[list[tupl
 
 def rows(quick: bool = False) -> list:
     """run_all's rows: the reference against the textbook, sampled, CPU time."""
-    from _common import Row, load_average, verdict
+    from _common import Row, load_average
 
     text = find_corpus().read_text(encoding="utf-8")
     load = load_average()

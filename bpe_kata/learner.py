@@ -95,8 +95,8 @@ def data(action: str) -> int:
 
 def words_budget(value: str | None) -> int:
     """Print the toy corpus's merge-budget table as IMPL's train_words and segment_word give it."""
-    from spec import toy_words
     from bpe_kata.run.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
+    from spec import toy_words
 
     try:
         impl = load_implementation(value or DEFAULT_IMPL)

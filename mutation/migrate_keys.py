@@ -32,9 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bpe_kata.mutation.mutate import read_results, score, tally  # noqa: E402
 from bpe_kata.mutation.entries import render_entry  # noqa: E402
 from bpe_kata.mutation.ledger import DETECTED, SURVIVED, Accepted, normalize  # noqa: E402
+from bpe_kata.mutation.mutate import read_results, score, tally  # noqa: E402
 
 #: With --partial, a mutant the run has not reached yet keeps its entry (the next full run decides:
 #: `bpe-kata mutate --results-only --prune` drops it if the new tests kill it).

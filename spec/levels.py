@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import inspect
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from spec.fixed_pattern import ATTRIBUTE, fixed_pattern, label, unwrap
 from spec.tie_rules import TIE_RULES  # the ties level is started when one rule is; each rule's tests, when that rule is

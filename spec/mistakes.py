@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from spec import oracle, shapes
 from spec.tie_rules import TIE_RULES
@@ -188,7 +188,7 @@ def merge_changes_input(impl) -> Seen | None:
     return Seen(SYMPTOM, f"merge changed its ids to {ids}") if ids != [1, 2, 1, 2] else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def tie_texts() -> tuple[str, ...]:
     """Small texts on which every documented tie rule learns another table (found once, deterministically)."""
     import random

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 
 from spec import cases, mistakes, oracle, strategies
-from spec.cases import runner
 from spec.blame import checking
+from spec.cases import runner
 from spec.compare import expect_equal
 from spec.shapes import ids_of, merges_of
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytestmark = pytest.mark.level("facts")
 
@@ -92,7 +93,7 @@ def test_cjk_sentence_is_15_characters_45_bytes():
 def test_normal_forms_differ_in_bytes():
     nfc, nfd = unicodedata.normalize("NFC", "é"), unicodedata.normalize("NFD", "é")
     assert nfc.encode() == b"\xc3\xa9" and nfd.encode() == b"e\xcc\x81"
-    assert "ＡＢＣ".encode() == bytes.fromhex("efbca1efbca2efbca3") != "ABC".encode()
+    assert "ＡＢＣ".encode() == bytes.fromhex("efbca1efbca2efbca3") != b"ABC"
 
 
 @pytest.mark.claim("bytes.shared-prefix")

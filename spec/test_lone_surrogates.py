@@ -12,7 +12,8 @@ those features too, and are "not started" without them. The examples are in
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spec import oracle, strategies
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN

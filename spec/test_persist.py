@@ -8,12 +8,13 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spec import oracle, strategies
+from spec.blame import checking
 from spec.cases.runner import assert_load_fails_at
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
-from spec.blame import checking
 from spec.shapes import ids_of, merges_of
 
 pytestmark = pytest.mark.level("persist")

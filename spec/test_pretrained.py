@@ -6,7 +6,8 @@ tokenizers, checked on tiktoken itself so that they run for every implementation
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spec.blame import checking
 from spec.shapes import bytes_of, ids_of

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import assume, given, strategies as st
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from spec import oracle, strategies
-from spec.cases.runner import assert_names_special
 from spec.blame import checking
+from spec.cases.runner import assert_names_special
 from spec.compare import expect_equal
 from spec.patterns import PATTERNS
 from spec.shapes import bytes_of, ids_of, merges_of

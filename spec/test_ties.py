@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spec import cases, oracle, strategies
-from spec.cases.runner import tie_rule_feature as rule_feature
 from spec.blame import checking
+from spec.cases.runner import tie_rule_feature as rule_feature
 from spec.compare import expect_equal
 from spec.levels import feature_not_started
-from spec.tie_rules import TIE_RULES
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import merges_of
+from spec.tie_rules import TIE_RULES
 
 pytestmark = pytest.mark.level("ties")
 

@@ -215,8 +215,8 @@ def _results(*tests):
 
 
 def test_a_failure_resting_on_a_broken_claim_is_not_judged_in_table_json_and_page():
-    from bpe_kata.tools import html_report
     from bpe_kata.run.report import as_json, render_table
+    from bpe_kata.tools import html_report
 
     results = _results(("t::merge", "merge", ("merge.left-to-right",), ("merge.left-to-right",), False),
                        ("t::train", "train", ("train.tie-recorded",), ("train.tie-recorded",), False),

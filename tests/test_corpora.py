@@ -118,7 +118,7 @@ def gutenberg(body: str, *, header: str = "The Project Gutenberg eBook of a test
 def test_rebuild_keeps_markers_and_body_only():
     body = "\n[Illustration]\n\nAlice’s Adventures in Wonderland\n\nTHE END\n\n"
     rebuilt = rebuild_gutenberg_ebook(gutenberg(body))
-    assert rebuilt == f"{START}\n{body}{END}\n".encode("utf-8")
+    assert rebuilt == f"{START}\n{body}{END}\n".encode()
 
 
 def test_rebuild_strips_the_bom_and_crlf():
@@ -130,7 +130,7 @@ def test_rebuild_strips_the_bom_and_crlf():
 
 @pytest.mark.parametrize("after_end", ["", "\n", "\r\n", "\r\n\r\n\r\n", "\nfooter\nmore footer\n", " trailing"])
 def test_rebuild_ends_with_exactly_one_newline_after_the_end_line(after_end):
-    raw = f"header\r\n{START}\r\nbody\r\n{END}{after_end}".encode("utf-8")
+    raw = f"header\r\n{START}\r\nbody\r\n{END}{after_end}".encode()
     rebuilt = rebuild_gutenberg_ebook(raw)
     assert rebuilt.endswith(f"\n{END}\n".encode())
     assert rebuilt == f"{START}\nbody\n{END}\n".encode()

@@ -15,8 +15,7 @@ import pytest
 
 import spec.oracle
 from spec.ledger import load_claims
-from spec.levels import ALL_LEVEL_NAMES, CORE_LEVELS
-from spec.levels import PUBLISHED_TABLES_GROUP
+from spec.levels import ALL_LEVEL_NAMES, CORE_LEVELS, PUBLISHED_TABLES_GROUP
 from tests.support import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import solutions.starter as starter
-from spec.levels import BY_NAME, LEVELS, not_started_reason
 from spec.ledger import load_claims
+from spec.levels import BY_NAME, LEVELS, not_started_reason
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL_IDS = [level.name for level in LEVELS]

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from spec import fixed_pattern
 from bpe_kata.child.client import IsolatedImplementation, python_path_env, server_command
-from spec.levels import BY_NAME, FREE, feature_not_started, not_started_reason
 from bpe_kata.run.loader import load_implementation
+from spec import fixed_pattern
+from spec.levels import BY_NAME, FREE, feature_not_started, not_started_reason
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from tests.support import files_of_levels, run_spec_inline
 

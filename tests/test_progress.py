@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from bpe_kata.run import progress
 from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
+from bpe_kata.run import progress
 from tests.support import run_spec_inline
 
 

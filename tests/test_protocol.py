@@ -6,11 +6,21 @@ import sys
 import textwrap
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bpe_kata.child import protocol
-from bpe_kata.child.client import (CallTimedOut, ChangedInput, ChildExited, ImplementationError, IsolatedImplementation,
-                               ProtocolError, parse_command, python_path_env, server_command)
+from bpe_kata.child.client import (
+    CallTimedOut,
+    ChangedInput,
+    ChildExited,
+    ImplementationError,
+    IsolatedImplementation,
+    ProtocolError,
+    parse_command,
+    python_path_env,
+    server_command,
+)
 from bpe_kata.child.server import Server, features_of
 
 # --- values ---------------------------------------------------------------------------------

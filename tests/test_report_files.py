@@ -12,8 +12,8 @@ from contextlib import contextmanager
 import pytest
 
 from bpe_kata.run import atomic_file, report, run_status
-from bpe_kata.tools import html_report
 from bpe_kata.run.outcomes import Outcome
+from bpe_kata.tools import html_report
 
 INFO = {"suite_version": "0", "implementation": "x", "module_file": None, "module": "x"}
 

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from bpe_kata.child.client import ImplementationError, IsolatedImplementation, python_path_env, server_command
+from bpe_kata.child.server import Server
 from bpe_kata.run import judging
-from bpe_kata.child.client import IsolatedImplementation, ImplementationError, python_path_env, server_command
 from bpe_kata.run.loader import load_implementation
 from bpe_kata.run.outcomes import Outcome
 from bpe_kata.run.report import Results
-from bpe_kata.child.server import Server
 from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
 
 TWO_BUGS = '''

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.run import fix_first
-from bpe_kata.run import judging
+from bpe_kata.run import fix_first, judging
 from tests.support import REPO_ROOT
 from tests.test_blame import _Report
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from bpe_kata.child import results, sandbox, supervisor
-from bpe_kata.tools import similarity
 from bpe_kata.child.client import IsolatedImplementation, ProtocolError
+from bpe_kata.tools import similarity
 from tests.support import REPO_ROOT
 
 

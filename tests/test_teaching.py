@@ -9,11 +9,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from spec import mistakes, oracle
-from spec.ledger import load_claims
 from bpe_kata.child.client import IsolatedImplementation, python_path_env, server_command
 from bpe_kata.run.loader import load_implementation
 from bpe_kata.run.teaching import diagnose, load_mistakes, render
+from spec import mistakes, oracle
+from spec.ledger import load_claims
 from tests.support import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
 
 #: known-wrong file -> the mistake the report must name first

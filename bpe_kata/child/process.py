@@ -19,8 +19,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bpe_kata.child import protocol
-from bpe_kata.child.faults import (CONTRACT_EXCEPTIONS, CallTimedOut, ChangedInput, ChildExited, ImplementationError,
-                                   IsolationFault, OverBudget, ProtocolError)
+from bpe_kata.child.faults import (
+    CONTRACT_EXCEPTIONS,
+    CallTimedOut,
+    ChangedInput,
+    ChildExited,
+    ImplementationError,
+    IsolationFault,
+    OverBudget,
+    ProtocolError,
+)
 
 #: Generous for the reference: its slowest call (a whole corpus under a 100k table) takes seconds.
 DEFAULT_CALL_TIMEOUT = 60.0

@@ -11,9 +11,8 @@ import inspect
 import os
 import sys
 import traceback
-from typing import Any, BinaryIO
-
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from bpe_kata.child import protocol
 from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS

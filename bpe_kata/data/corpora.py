@@ -11,9 +11,9 @@ import hashlib
 import os
 import tempfile
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 ENV_VAR = "BPE_KATA_DATA"
 OFFLINE_VAR = "BPE_KATA_OFFLINE"

@@ -19,7 +19,6 @@ from bpe_kata.run.outcomes import Outcome
 from spec import fixed_pattern
 from spec.levels import BY_NAME, FREE, holds_whatever_split, levels_up_to
 
-
 #: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture
 #: (a level's own group is its ``xdist_group`` in spec/levels.py).
 CORPORA_GROUP = "corpora"

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import spec
+from bpe_kata.run import atomic_file, fix_first, teaching
 from bpe_kata.run.judging import BROKEN, ERROR, Verdict
+from bpe_kata.run.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
 from spec.ledger import document_keys_in, load_claims, not_judged, prerequisites
 from spec.levels import ALL_LEVEL_NAMES
-from bpe_kata.run.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
-from bpe_kata.run import atomic_file, fix_first, teaching
 
 #: The implementation's calls each core level's claims are about. An error raised in another call (a crash
 #: in train while a decode test builds its table) says nothing about them: it is never read as breaking one

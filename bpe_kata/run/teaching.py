@@ -19,7 +19,7 @@ import threading
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import spec
@@ -54,7 +54,7 @@ class Diagnosis:
         return self.mistake.message
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_mistakes(path: Path = TABLE_PATH) -> tuple[Mistake, ...]:
     with path.open("rb") as handle:
         rows = tomllib.load(handle)["mistake"]

@@ -11,8 +11,8 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from bpe_kata.run.loader import DEFAULT_IMPL
 from bpe_kata.tools.extras import MissingExtra, require

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
+from bpe_kata.run.outcomes import TO_DO, LevelStatus
 from bpe_kata.tools import grade_layout
 from spec.levels import ALL_LEVEL_NAMES
-from bpe_kata.run.outcomes import LevelStatus, TO_DO
 
 #: The command each submission runs under: its own supervisor, which runs ``check --isolated``, so
 #: the submission never runs in the process that decides its row.
@@ -175,8 +175,8 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
 
 def _suite_flags(submission: str) -> tuple[list[str], float | None]:
     """A Python submission that imports the suite's reference, or is mostly a copy of it."""
-    from bpe_kata.tools.similarity import flags
     from bpe_kata.child.suite import SUITE_ROOT, reference_dir
+    from bpe_kata.tools.similarity import flags
 
     path = Path(submission)
     if submission.startswith("cmd:") or not path.exists():

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from bpe_kata.tools import grade
 from bpe_kata.adapters import ADAPTERS, VARIANTS
-from spec.levels import ALL_LEVEL_NAMES
 from bpe_kata.run.outcomes import LevelStatus
+from bpe_kata.tools import grade
 from spec.ledger import load_claims
+from spec.levels import ALL_LEVEL_NAMES
 
 GATE = [sys.executable, "-m", "bpe_kata.cli", "gate"]
 NOTES = Path(__file__).with_name("matrix_notes.toml")

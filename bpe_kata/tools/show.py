@@ -9,8 +9,8 @@ as ``␣`` and line breaks as ``\\n``, so every token is visible and one column 
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from bpe_kata.tools.tables import Table
 

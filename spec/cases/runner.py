@@ -26,12 +26,12 @@ from typing import Any, Protocol
 
 import pytest
 
+from spec import oracle
 from spec.blame import checking
-from spec.compare import CaseMismatch, describe, expect_equal, expect_fields, show_bytes
+from spec.compare import CaseMismatch, describe, expect_equal, show_bytes
 from spec.patterns import PATTERNS
 from spec.shapes import bytes_of, ids_of, merges_of, pairs_of, symbols_of, word_merges_of
 from spec.toy_words import BudgetRow, budget_row
-from spec import oracle
 
 Pair = tuple[int, int]
 Case = dict[str, Any]
