@@ -185,7 +185,7 @@ def rows(quick: bool = False) -> list:
     load = load_average()
     results, same = run_sampled(text, [512] if quick else DEFAULT_SIZES, load_reference_train())
     out = []
-    for size, count, textbook_seconds, reference_seconds in results:
+    for size, _count, textbook_seconds, reference_seconds in results:
         speedup = textbook_seconds / reference_seconds
         out.append(Row(f"train no pattern, tiny Shakespeare, V={size}: reference vs textbook",
                        f"{reference_seconds:.2f}s CPU", f"textbook ~{textbook_seconds:.0f}s CPU (sampled)",

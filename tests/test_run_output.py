@@ -74,7 +74,8 @@ def test_the_claims_list_leads_with_the_root_not_an_earlier_level():
     assert listed[:2] == ["pairs.adjacent-overlapping", "bytes.no-normalization"]
     fix = next(line for line in lines if line.startswith("fix first: "))
     assert fix.startswith("fix first: pairs.adjacent-overlapping: ")
-    assert lines[-1] == "hint: --tb=long" and lines.index(fix) > next(i for i, l in enumerate(lines) if l.startswith("level "))
+    first_level = next(i for i, line in enumerate(lines) if line.startswith("level "))
+    assert lines[-1] == "hint: --tb=long" and lines.index(fix) > first_level
 
 
 def test_a_claim_a_confirmed_mistake_names_comes_before_a_fact_measured_on_a_corpus():

@@ -136,7 +136,7 @@ class Server:
             return RESULTS[op].dump(result)
         except Exception as error:  # noqa: BLE001  (a result of the wrong shape is not a contract error)
             raise NotServed(protocol.OTHER_ERROR, f"{op} returned {type(result).__name__} {str(result)[:200]!r}, "
-                                                  f"which is not the contract's result ({type(error).__name__}: {error})")
+                                                  f"which is not the contract's result ({type(error).__name__}: {error})") from error
 
     def hello(self, args: dict) -> dict:
         if args.get("protocol") != protocol.PROTOCOL_VERSION:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import sys
 import sysconfig
 import traceback
 from dataclasses import asdict, dataclass
@@ -200,11 +199,3 @@ def _assertion_detail(error: BaseException, longrepr_text: str, max_lines: int) 
     if len(lines) > max_lines:
         lines = lines[:max_lines] + [f"... ({len(lines) - max_lines} more lines)"]
     return "\n".join(line[:300] for line in lines)
-
-
-if sys.version_info < (3, 11):  # pragma: no cover - BaseExceptionGroup is a builtin from 3.11
-    try:
-        from exceptiongroup import BaseExceptionGroup  # type: ignore[no-redef]
-    except ImportError:
-        class BaseExceptionGroup(BaseException):  # type: ignore[no-redef]
-            exceptions: tuple = ()

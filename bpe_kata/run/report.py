@@ -124,7 +124,7 @@ class Results:
                 groups.setdefault(_cause_key(verdict), []).append(nodeid)
         per_claim = self.per_claim()
         causes = []
-        for key, tests in groups.items():
+        for tests in groups.values():
             levels = sorted({self.by_test[t][0] for t in tests if self.by_test[t][0]}, key=_level_rank)
             first = self.verdicts[tests[0]]
             messages = list(dict.fromkeys(self.verdicts[t].root_cause for t in tests))

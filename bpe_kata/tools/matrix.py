@@ -117,9 +117,9 @@ def run(rows: list[Row], extra: list[str], timeout: float, jobs: int | None, kee
     # readable to them; the rest of the sandbox applies (docs/GATE.md).
     outcomes = grade.grade([r.adapter for r in rows], ["--expose-suite", *extra], timeout, jobs, keep, runner=GATE)
     with ThreadPoolExecutor(max(1, min(jobs or 2, len(rows) or 1))) as pool:
-        ties = list(pool.map(lambda r: probe_ties(r.adapter, min(timeout, 120)), rows))
+        tie_probes = list(pool.map(lambda r: probe_ties(r.adapter, min(timeout, 120)), rows))
     claims, notes = load_claims(), load_notes()
-    for row, outcome, ties in zip(rows, outcomes, ties):
+    for row, outcome, ties in zip(rows, outcomes, tie_probes):
         row.outcome, row.ties = outcome, ties
         outcome.name = row.name
         row.differences = classify(row, claims, notes)

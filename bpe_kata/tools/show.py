@@ -128,7 +128,7 @@ def render_rich(rows: list[Row], console) -> None:
         console.print(Text(row.title, style="bold"))
         for line in _chunks(row, console.width):
             top, bottom = Text(), Text()
-            for n, i in enumerate(line):
+            for i in line:
                 token = row.tokens[i]
                 lab = label(token.data)
                 w = max(cells(lab), len(str(token.id)))

@@ -10,7 +10,7 @@ the result with the case's expected value.
 from __future__ import annotations
 
 import json
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
