@@ -127,7 +127,9 @@ def run(quick: bool = False, tie_check: bool = True) -> list[Row]:
                 lowest = reference_tokens(text, size, "lowest-pair")
                 for name, peer in PEERS.items():
                     try:
-                        print(f"  tie rule: reference with lowest-pair vs {name}: {agreement(lowest, peer(text, size))}")
+                        print(
+                            f"  tie rule: reference with lowest-pair vs {name}: {agreement(lowest, peer(text, size))}"
+                        )
                     except ImportError:
                         pass
     return rows

@@ -136,7 +136,7 @@ def migrate(old: list[dict], mutants: list) -> tuple[list[Accepted], list[str]]:
     return new, notes
 
 
-HEADER = '''# Survivors of `bpe-kata mutate` that the tests need not kill, and why (docs/TEACHERS.md, "Mutation testing").
+HEADER = """# Survivors of `bpe-kata mutate` that the tests need not kill, and why (docs/TEACHERS.md, "Mutation testing").
 #
 # Key (bpe_kata/mutation/ledger.py): module, function, mutmut's hash of the function, the changed
 # line's offset from the def line, and the line before and after (whitespace-normalized). Twins get
@@ -158,7 +158,7 @@ score_floor = {floor}
 max_equivalent = {equivalent}
 max_performance_only = {performance}
 max_not_pinned = {not_pinned}
-'''
+"""
 
 
 def main() -> int:

@@ -122,7 +122,9 @@ def prerequisite_cycle(graph: dict[str, tuple[str, ...]]) -> list[str] | None:
     return None
 
 
-def not_judged(broken: set[str] | dict[str, str], graph: dict[str, tuple[str, ...]] | None = None) -> dict[str, tuple[str, ...]]:
+def not_judged(
+    broken: set[str] | dict[str, str], graph: dict[str, tuple[str, ...]] | None = None
+) -> dict[str, tuple[str, ...]]:
     """Of the claims broken in a run, those resting (directly or through other claims) on another broken one:
     claim -> the broken claims it rests on that are judged broken themselves (the ones to fix first).
 

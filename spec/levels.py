@@ -224,7 +224,11 @@ def feature_not_started(impl: object, feature: str) -> str | None:
     """
     if feature in ANY_OF:
         reasons = [feature_not_started(impl, alternative) for alternative in ANY_OF[feature]]
-        return None if not all(reasons) else f"not started: {feature} ({'; '.join(r.removeprefix('not started: ') for r in reasons)})"
+        return (
+            None
+            if not all(reasons)
+            else f"not started: {feature} ({'; '.join(r.removeprefix('not started: ') for r in reasons)})"
+        )
     impl, probe = unwrap(impl), PROBES[feature]
     if "pattern" in probe.kwargs and fixed_pattern(impl) is not None:  # its pattern needs no keyword
         probe = Probe(probe.function, probe.args, {k: v for k, v in probe.kwargs.items() if k != "pattern"},

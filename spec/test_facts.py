@@ -16,7 +16,10 @@ TOY_CORPUS = "the cat sat on the mat the cat ate the rat a cat and a rat sat on 
 @pytest.mark.claim("chars.toy-corpus")
 def test_toy_corpus_counts():
     words = TOY_CORPUS.split()
-    assert (len(words), sorted(set(words))) == (23, ["a", "and", "ate", "cat", "mat", "on", "rat", "rats", "sat", "the"])
+    assert (len(words), sorted(set(words))) == (
+        23,
+        ["a", "and", "ate", "cat", "mat", "on", "rat", "rats", "sat", "the"],
+    )
     assert (len(TOY_CORPUS), len(set(TOY_CORPUS))) == (84, 12)
     assert round(len(TOY_CORPUS) / len(words), 1) == 3.7
     assert words.count("the") * len("the") == 15
@@ -67,7 +70,9 @@ def test_utf8_length_by_code_point_range(char):
 
 
 @pytest.mark.claim("bytes.lengths")
-@pytest.mark.parametrize("char, length", [("A", 1), ("é", 2), ("Ω", 2), ("Ж", 2), ("世", 3), ("你", 3), ("🌍", 4), ("𝄞", 4)])
+@pytest.mark.parametrize(
+    "char, length", [("A", 1), ("é", 2), ("Ω", 2), ("Ж", 2), ("世", 3), ("你", 3), ("🌍", 4), ("𝄞", 4)]
+)
 def test_utf8_length_by_script(char, length):
     assert len(char.encode("utf-8")) == length
 

@@ -196,8 +196,9 @@ def test_surrogates_are_repaired_as_tiktoken_repairs_them(bpe, published, vocab_
 
 
 # Special tokens under tiktoken's policy: allowed, disallowed, or neither.
-special_texts = st.lists(st.one_of(st.sampled_from(SPECIAL_TEXTS), st.text(assigned_characters, max_size=8), code_texts),
-                         max_size=6).map("".join)
+special_texts = st.lists(
+    st.one_of(st.sampled_from(SPECIAL_TEXTS), st.text(assigned_characters, max_size=8), code_texts), max_size=6
+).map("".join)
 POLICIES = {
     "all allowed": dict(allowed_special="all"),
     "one allowed, the rest disallowed": dict(allowed_special={"<|endoftext|>"}, disallowed_special="all"),

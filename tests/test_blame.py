@@ -208,7 +208,11 @@ def _results(*tests):
 
     results = Results()
     for nodeid, level, claims, blamed, own in tests:
-        verdict = None if blamed is None else judging.Verdict(judging.BROKEN, blamed, "", "", "expected x got y", own_training=own)
+        verdict = (
+            None
+            if blamed is None
+            else judging.Verdict(judging.BROKEN, blamed, "", "", "expected x got y", own_training=own)
+        )
         results.record(_Report(nodeid, blamed is not None), Outcome.PASSED if blamed is None else Outcome.FAILED,
                        level, claims, verdict)
     return results
@@ -241,7 +245,9 @@ def test_the_tie_rule_excuse_is_printed_only_for_the_implementations_own_trainin
 
     info = {"suite_version": "0", "implementation": "x", "module_file": None, "module": "x"}
     own = _results(("t::walk", "train", ("train.wikipedia-walkthrough",), ("train.wikipedia-walkthrough",), True))
-    spec_table = _results(("t::enc", "encode", ("train.wikipedia-walkthrough",), ("train.wikipedia-walkthrough",), False))
+    spec_table = _results(
+        ("t::enc", "encode", ("train.wikipedia-walkthrough",), ("train.wikipedia-walkthrough",), False)
+    )
     assert own.tie_rule_excuse("train.wikipedia-walkthrough") == "first-counted"
     assert spec_table.tie_rule_excuse("train.wikipedia-walkthrough") == ""
     assert "holds only under the first-counted tie rule" in "\n".join(render_table(own, info))
@@ -260,7 +266,9 @@ def test_checking_with_own_training_travels_on_the_verdict():
 
 
 def test_not_implemented_inside_an_exception_group_is_not_started_but_not_with_a_real_failure():
-    group = BaseExceptionGroup("hypothesis", [NotImplementedError("train"), ExceptionGroup("inner", [NotImplementedError()])])
+    group = BaseExceptionGroup(
+        "hypothesis", [NotImplementedError("train"), ExceptionGroup("inner", [NotImplementedError()])]
+    )
     assert judging.only_not_implemented(group)
     assert judging.only_not_implemented(NotImplementedError())
     assert not judging.only_not_implemented(BaseExceptionGroup("h", [NotImplementedError(), AssertionError()]))

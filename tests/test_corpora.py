@@ -178,7 +178,9 @@ def test_finder_reads_data_dir_from_the_environment(tmp_path, cache, monkeypatch
     data.mkdir()
     (data / "tinyshakespeare.txt").write_bytes(shakespeare)
     monkeypatch.setenv(corpora.ENV_VAR, str(data))
-    assert CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == data / "tinyshakespeare.txt"
+    assert (
+        CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == data / "tinyshakespeare.txt"
+    )
 
 
 def test_a_wrong_file_with_the_right_name_is_refused_with_the_fix(tmp_path, cache):
@@ -270,7 +272,9 @@ def test_offline_means_no_download_and_a_clear_message(no_shared, cache, monkeyp
 def test_offline_still_uses_a_local_copy(no_shared, cache, monkeypatch, shakespeare):
     monkeypatch.setenv(corpora.OFFLINE_VAR, "1")
     (cache / "tinyshakespeare.txt").write_bytes(shakespeare)
-    assert CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == cache / "tinyshakespeare.txt"
+    assert (
+        CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == cache / "tinyshakespeare.txt"
+    )
 
 
 def test_text_remembers_a_failure(no_shared, cache):
@@ -326,4 +330,6 @@ def test_the_shared_folder_is_used_when_present(cache, shakespeare, tmp_path, mo
     shared.mkdir(parents=True)
     shutil.copyfile(SHARED / "tinyshakespeare.txt", shared / "tinyshakespeare.txt")
     monkeypatch.setattr(corpora, "SHARED_DATA", shared)
-    assert CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == shared / "tinyshakespeare.txt"
+    assert (
+        CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == shared / "tinyshakespeare.txt"
+    )

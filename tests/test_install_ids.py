@@ -111,7 +111,9 @@ def test_the_packaged_settings_are_the_projects():
 
 def test_check_and_gate_name_the_rootdir_and_config_unless_the_user_does():
     args = pytest_args.defaults([])
-    assert args[args.index("--rootdir") + 1] == str(REPO_ROOT) and args[args.index("-c") + 1] == str(pytest_args.SETTINGS)
+    assert args[args.index("--rootdir") + 1] == str(REPO_ROOT) and args[args.index("-c") + 1] == str(
+        pytest_args.SETTINGS
+    )
     assert "--tb=short" in args and "-rN" in args
     assert "--rootdir" not in pytest_args.defaults(["-c", "other.ini"])
     assert pytest_args.output_args(["--tb=long", "-rfE"]) == []

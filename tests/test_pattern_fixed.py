@@ -69,7 +69,9 @@ def test_calls_with_the_fixed_pattern_reach_the_implementation_and_others_are_re
 
 def test_the_pattern_features_are_met_by_the_fixed_pattern_and_a_bad_declaration_is_refused():
     impl = load_implementation(RIGHT)
-    assert feature_not_started(impl, "train(pattern=)") is None and feature_not_started(impl, "encode(pattern=)") is None
+    assert (
+        feature_not_started(impl, "train(pattern=)") is None and feature_not_started(impl, "encode(pattern=)") is None
+    )
     assert "FIXED_PATTERN" in not_started_reason(impl, BY_NAME["encode"])
     assert not_started_reason(impl, BY_NAME["train"]) is None  # train.min-vocab, train.prefix hold whatever the split
     assert not_started_reason(impl, BY_NAME["decode"]) is None

@@ -147,7 +147,8 @@ def test_a_changed_argument_is_reported_and_a_definition_put_back():
 def child_program(tmp_path, body: str) -> list[str]:
     """A tiny protocol program: answers hello, then does ``body`` for every other request."""
     path = tmp_path / "child.py"
-    path.write_text(textwrap.dedent('''
+    path.write_text(
+        textwrap.dedent("""
         import json, os, sys, time
         for line in sys.stdin:
             request = json.loads(line)
@@ -155,7 +156,10 @@ def child_program(tmp_path, body: str) -> list[str]:
                 print(json.dumps({"id": request["id"], "ok": True,
                                   "result": {"protocol": 1, "name": "t", "features": ["merge", "get_stats"]}}), flush=True)
                 continue
-        ''') + textwrap.indent(textwrap.dedent(body), "    "), encoding="utf-8")
+        """)
+        + textwrap.indent(textwrap.dedent(body), "    "),
+        encoding="utf-8",
+    )
     return [sys.executable, str(path)]
 
 

@@ -77,7 +77,9 @@ def test_an_adapters_frames_give_way_to_the_wrapped_librarys(tmp_path, monkeypat
     _write(tmp_path, {"wrapped_lib.py": LIBRARY, "adapter.py": ADAPTER})
     monkeypatch.syspath_prepend(str(tmp_path))
     impl = load_implementation(str(tmp_path / "adapter.py"))
-    frame = Server(impl, "adapter").handle({"id": 1, "op": "train", "args": {"text": "ab", "vocab_size": 300}})["error"]["frame"]
+    frame = Server(impl, "adapter").handle({"id": 1, "op": "train", "args": {"text": "ab", "vocab_size": 300}})[
+        "error"
+    ]["frame"]
     assert (frame["function"], Path(frame["file"]).name, frame["line"]) == ("fit", "wrapped_lib.py", 3)
     try:  # in process, the same place
         impl.train("ab", 300)

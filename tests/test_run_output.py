@@ -69,8 +69,11 @@ def test_the_claims_list_leads_with_the_root_not_an_earlier_level():
                         ("get_stats",)))
     assert set(results.broken_claims()) == {"bytes.no-normalization", "pairs.adjacent-overlapping"}
     lines = render_table(results, INFO, "hint: --tb=long")
-    listed = [line.split(":")[0].strip() for line in lines[lines.index("claims broken (2): an assertion about them failed") + 1:]
-              if line.startswith("  ") and not line.startswith("   ")]
+    listed = [
+        line.split(":")[0].strip()
+        for line in lines[lines.index("claims broken (2): an assertion about them failed") + 1 :]
+        if line.startswith("  ") and not line.startswith("   ")
+    ]
     assert listed[:2] == ["pairs.adjacent-overlapping", "bytes.no-normalization"]
     fix = next(line for line in lines if line.startswith("fix first: "))
     assert fix.startswith("fix first: pairs.adjacent-overlapping: ")
@@ -85,7 +88,9 @@ def test_a_claim_a_confirmed_mistake_names_comes_before_a_fact_measured_on_a_cor
               "encode.the-thin"]
     assert fix_first.order(broken, {"train.merged-again"})[0] == "train.merged-again"
     ordered = fix_first.order(broken)
-    assert ordered[0] != "corpus.d1-space-left" and ordered.index("corpus.d1-space-left") > ordered.index("train.tie-recorded")
+    assert ordered[0] != "corpus.d1-space-left" and ordered.index("corpus.d1-space-left") > ordered.index(
+        "train.tie-recorded"
+    )
     assert ordered[-1] == "encode.the-thin"  # a later level
 
 

@@ -100,8 +100,14 @@ def _download(url: str, timeout: float) -> bytes:
 class CorpusFinder:
     """Looks corpora up in order and remembers what it found (or why it failed) per session."""
 
-    def __init__(self, data_dir: str | os.PathLike | None = None, *, download: Callable[[str, float], bytes] = _download,
-                 cache_dir: Path | None = None, timeout: float = 20.0) -> None:
+    def __init__(
+        self,
+        data_dir: str | os.PathLike | None = None,
+        *,
+        download: Callable[[str, float], bytes] = _download,
+        cache_dir: Path | None = None,
+        timeout: float = 20.0,
+    ) -> None:
         self.data_dir = data_dir or os.environ.get(ENV_VAR) or None
         self.cache_dir = cache_dir or user_cache_dir()
         self._download = download
@@ -148,7 +154,9 @@ class CorpusFinder:
         fix = (f"put {corpus.filename} (SHA-256 {corpus.sha256}) in one of them, point ${ENV_VAR} or --data-dir "
                f"at a folder holding it, or run `bpe-kata data fetch` where the internet is reachable")
         if os.environ.get(OFFLINE_VAR, "").strip().lower() not in ("", "0", "false", "no"):
-            raise CorpusUnavailable(f"{corpus.filename} not found in {searched}, and ${OFFLINE_VAR} forbids downloading; {fix}")
+            raise CorpusUnavailable(
+                f"{corpus.filename} not found in {searched}, and ${OFFLINE_VAR} forbids downloading; {fix}"
+            )
         try:
             raw = self._download(corpus.url, self.timeout)
         except Exception as error:  # any network failure means the same thing to the user
@@ -195,7 +203,9 @@ def identify(raw: bytes, source: str = "the file") -> tuple[Corpus, bytes]:
             return corpus, data
         hints.append(f"it has the marker lines of {corpus.url}, but the text between them is not the edition the "
                      f"spec uses (SHA-256 after cutting {sha256_of(data)[:12]}…, expected {corpus.sha256[:12]}…)")
-    known = "; ".join(f"{c.filename} ({c.size:,} bytes, SHA-256 {c.sha256[:12]}…, from {c.url})" for c in CORPORA.values())
+    known = "; ".join(
+        f"{c.filename} ({c.size:,} bytes, SHA-256 {c.sha256[:12]}…, from {c.url})" for c in CORPORA.values()
+    )
     raise CorpusUnavailable(f"{source} ({len(raw):,} bytes, SHA-256 {sha256_of(raw)[:12]}…) is none of the corpora"
                             + (f": {hints[0]}" if hints else "") + f". Known: {known}")
 

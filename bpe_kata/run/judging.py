@@ -29,7 +29,8 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 CLIENT_FILES = tuple(str(PACKAGE_DIR / name) for name in ("child/client.py", "child/process.py", "child/faults.py",
                                                         "child/protocol.py", "run/recording.py"))
 LIBRARY_DIRS = tuple(
-    str(Path(p).resolve()) for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    str(Path(p).resolve())
+    for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
 )
 
 BROKEN = "broken"  # an assertion of the spec about the claim failed
@@ -188,7 +189,11 @@ def _origin(error: BaseException, root: Path | None, module=None) -> tuple[str, 
     if place is None:
         frame = _innermost_frame(error, root)
         if frame is not None and frames.adapter_raised(error, frame.filename):  # the wrapped code's place is unknown
-            return call, type(error).__name__, f"? ({_short_path(frame.filename)}:{frame.lineno}, the adapter's own line)"
+            return (
+                call,
+                type(error).__name__,
+                f"? ({_short_path(frame.filename)}:{frame.lineno}, the adapter's own line)",
+            )
     return call, type(error).__name__, place.shown() if place else None
 
 

@@ -71,8 +71,13 @@ class Graded:
         if not self.levels:
             return "no report"
         statuses = {c["status"] for c in self.levels.values()}
-        return ("failed" if LevelStatus.FAILED in statuses else "green" if statuses == {LevelStatus.GREEN} and self.complete
-                else "incomplete")
+        return (
+            "failed"
+            if LevelStatus.FAILED in statuses
+            else "green"
+            if statuses == {LevelStatus.GREEN} and self.complete
+            else "incomplete"
+        )
 
 
 def display_name(submission: str) -> str:
@@ -83,7 +88,11 @@ def display_name(submission: str) -> str:
 
 
 def command(submission: str, report: Path, extra: list[str], runner: list[str] = RUNNER) -> list[str]:
-    target = submission if submission.startswith("cmd:") or not Path(submission).exists() else str(Path(submission).resolve())
+    target = (
+        submission
+        if submission.startswith("cmd:") or not Path(submission).exists()
+        else str(Path(submission).resolve())
+    )
     isolated = [] if runner == RUNNER else ["--isolated"]
     return [*runner, target, *isolated, "--bpe-report", str(report), *RUN_OPTIONS, *extra]
 
@@ -140,8 +149,15 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
     if runner == RUNNER:  # the supervisor stops the run itself at the limit, and every process it started
         extra = [*extra, "--wall-limit", f"{timeout:g}"]
     start = time.monotonic()
-    child = subprocess.Popen(command(submission, report, extra, runner), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL, start_new_session=True, text=True, errors="replace")
+    child = subprocess.Popen(
+        command(submission, report, extra, runner),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+        text=True,
+        errors="replace",
+    )
     try:
         output, _ = child.communicate(timeout=timeout + (60 if runner == RUNNER else 0))
     except subprocess.TimeoutExpired:
@@ -302,7 +318,9 @@ def class_page(outcomes: list[Graded], where: Path | None = None) -> str:
              "summary{font-weight:600;cursor:pointer}.legend{color:#555;font-size:.9rem;max-width:60rem}"
              "details p,details li{overflow-wrap:anywhere}"
              ".ok{color:#116b2e;font-weight:600}.bad{color:#b3261e;font-weight:600}.todo{color:#7a6400}")
-    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>bpe-kata: class results</title>"
-            f"<style>{style}</style></head><body><h1>bpe-kata: class results</h1><table id=\"class\"><thead><tr>{head}"
-            f"</tr></thead><tbody>{trs}</tbody></table>{legend}<h2>Likely mistakes</h2>{''.join(details) or '<p>None.</p>'}"
-            "</body></html>\n")
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>bpe-kata: class results</title>'
+        f'<style>{style}</style></head><body><h1>bpe-kata: class results</h1><table id="class"><thead><tr>{head}'
+        f"</tr></thead><tbody>{trs}</tbody></table>{legend}<h2>Likely mistakes</h2>{''.join(details) or '<p>None.</p>'}"
+        "</body></html>\n"
+    )

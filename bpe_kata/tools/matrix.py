@@ -60,8 +60,13 @@ def installed(adapters: dict[str, str] = ADAPTERS) -> list[Row]:
 
 def probe_ties(adapter: str, timeout: float) -> dict:
     try:
-        done = subprocess.run([sys.executable, "-m", "bpe_kata.tools.tie_probe", adapter], capture_output=True, text=True,
-                              timeout=timeout, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [sys.executable, "-m", "bpe_kata.tools.tie_probe", adapter],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
     except subprocess.TimeoutExpired:
         return {"rule": None, "verdict": "probe timed out"}
     try:
@@ -171,9 +176,25 @@ def render_plain(rows: list[Row]) -> list[str]:
 
 
 def as_json(rows: list[Row], measured: str) -> dict:
-    return {"measured": measured, "python": sys.version.split()[0], "levels": levels_seen(rows), "rows": [
-        {"library": r.library, "version": r.version, "name": r.name, "adapter": r.adapter, "tie_rule": r.ties,
-         "ended": r.outcome.ended if r.outcome else None, "seconds": round(r.outcome.seconds, 1) if r.outcome else None,
-         "levels": r.outcome.levels if r.outcome else {}, "differences": r.differences,
-         "claims": {cid: c.get("status") for cid, c in (r.outcome.report.get("claims", {}) if r.outcome else {}).items()}}
-        for r in rows]}
+    return {
+        "measured": measured,
+        "python": sys.version.split()[0],
+        "levels": levels_seen(rows),
+        "rows": [
+            {
+                "library": r.library,
+                "version": r.version,
+                "name": r.name,
+                "adapter": r.adapter,
+                "tie_rule": r.ties,
+                "ended": r.outcome.ended if r.outcome else None,
+                "seconds": round(r.outcome.seconds, 1) if r.outcome else None,
+                "levels": r.outcome.levels if r.outcome else {},
+                "differences": r.differences,
+                "claims": {
+                    cid: c.get("status") for cid, c in (r.outcome.report.get("claims", {}) if r.outcome else {}).items()
+                },
+            }
+            for r in rows
+        ],
+    }

@@ -72,9 +72,11 @@ def render(rows: list[Row], measured: str) -> str:
         body.append(f'<tr data-library="{escape(row.library)}"><th>{escape(row.name + ended)}</th>'
                     f'<td>{escape(str(row.ties.get("verdict", "?")))}</td>'
                     + "".join(_cell(row, level) for level in levels) + "</tr>")
-    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>bpe-kata: conformance matrix</title>"
-            f"<style>{STYLE}</style></head><body><h1>bpe-kata: conformance matrix</h1>"
-            f'<p class="source">measured {escape(measured)}; each library through its adapter in bpe_kata/adapters, '
-            "run by <code>bpe-kata gate</code>. Open a cell for its claims; <code>#open=all</code> opens every cell.</p>"
-            f'<table id="matrix"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-            f"<script>{SCRIPT}</script></body></html>\n")
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>bpe-kata: conformance matrix</title>'
+        f"<style>{STYLE}</style></head><body><h1>bpe-kata: conformance matrix</h1>"
+        f'<p class="source">measured {escape(measured)}; each library through its adapter in bpe_kata/adapters, '
+        "run by <code>bpe-kata gate</code>. Open a cell for its claims; <code>#open=all</code> opens every cell.</p>"
+        f'<table id="matrix"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        f"<script>{SCRIPT}</script></body></html>\n"
+    )

@@ -115,7 +115,9 @@ def render_plain(rows: list[Row], width: int = 100) -> list[str]:
             out.append("|" + "|".join(pad(lab, w) for lab, w in zip(labels, widths)) + "|")
             out.append((" " + " ".join(pad(str(row.tokens[i].id), w) for i, w in zip(line, widths))).rstrip())
             if any(row.differs[i] for i in line):
-                out.append((" " + " ".join(("^" if row.differs[i] else " ") * w for i, w in zip(line, widths))).rstrip())
+                out.append(
+                    (" " + " ".join(("^" if row.differs[i] else " ") * w for i, w in zip(line, widths))).rstrip()
+                )
         out.append(summary(row.tokens))
     return out
 
