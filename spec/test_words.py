@@ -54,7 +54,8 @@ def test_segment_word_takes_train_words_output_as_it_is(bpe):
 
 @pytest.mark.parametrize("case", _budget_params())
 def test_merge_budget_row(bpe, request, case):
-    """Vocabulary size, corpus tokens and tokens per word, from the implementation's own train_words and segment_word."""
+    """Vocabulary size, corpus tokens and tokens per word, from the implementation's own train_words
+    and segment_word."""
     runner.run(case, bpe, request)
 
 

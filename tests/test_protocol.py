@@ -153,8 +153,8 @@ def child_program(tmp_path, body: str) -> list[str]:
         for line in sys.stdin:
             request = json.loads(line)
             if request["op"] == "hello":
-                print(json.dumps({"id": request["id"], "ok": True,
-                                  "result": {"protocol": 1, "name": "t", "features": ["merge", "get_stats"]}}), flush=True)
+                hello = {"protocol": 1, "name": "t", "features": ["merge", "get_stats"]}
+                print(json.dumps({"id": request["id"], "ok": True, "result": hello}), flush=True)
                 continue
         """)
         + textwrap.indent(textwrap.dedent(body), "    "),

@@ -128,7 +128,8 @@ class CorpusFinder:
                 if sha256_of(data) != corpus.sha256:
                     raise CorpusUnavailable(
                         f"{candidate} is not the expected {corpus.filename} (SHA-256 {sha256_of(data)[:12]}…, "
-                        f"expected {corpus.sha256[:12]}…). Replace it with the right file or delete it to download again."
+                        f"expected {corpus.sha256[:12]}…). "
+                        "Replace it with the right file or delete it to download again."
                     )
                 return candidate
         return self._fetch(corpus)

@@ -208,7 +208,8 @@ class KataRun:
 
     def _label_failure(self, item: pytest.Item, call: pytest.CallInfo, rep: pytest.TestReport,
                        claims: tuple[str, ...]) -> None:
-        """Attach the verdict (bpe_kata/run/judging.py): which claims a failed assertion breaks, or the error's root cause."""
+        """Attach the verdict (bpe_kata/run/judging.py): which claims a failed assertion breaks, or the
+        error's root cause."""
         if rep.failed and call.excinfo is not None and (level_of(item) or claims):
             fault = isolation.fault_of(call)
             verdict = (isolation.fault_verdict(fault, claims) if fault is not None else

@@ -149,7 +149,8 @@ class Results:
                                              -c["count"]))
 
     def broken_claims(self) -> dict[str, str]:
-        """Claim -> how it broke: "assertion" (a check about it failed) or "root cause" (the error most likely breaks it).
+        """Claim -> how it broke: "assertion" (a check about it failed) or "root cause" (the error most
+        likely breaks it).
         Claims "not judged" (resting on another broken claim) are left out: see ``not_judged``."""
         every = self._every_broken()
         resting = self.not_judged()

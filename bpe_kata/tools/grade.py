@@ -3,10 +3,11 @@
 Each submission runs as ``bpe-kata check SUBMISSION --isolated --bpe-report FILE`` under a
 supervisor of its own (bpe_kata.child.supervisor: a private run directory, the sandbox required
 unless ``--allow-unsandboxed``), and the submission itself in a sandboxed grandchild behind the
-stdio protocol, so no submission can write its own verdict or another's row (levels it has not started stay "not started", unlike
-``bpe-kata gate``, which fails them). Each child is a new session, so a timeout kills everything
-it started; at most ``jobs`` run at a time, under a wall-clock limit. A submission that crashes, hangs or writes no report gets a row that
-says so; the others are unaffected. The row's cells come from the child's JSON report only.
+stdio protocol, so no submission can write its own verdict or another's row (levels it has not
+started stay "not started", unlike ``bpe-kata gate``, which fails them). Each child is a new
+session, so a timeout kills everything it started; at most ``jobs`` run at a time, under a
+wall-clock limit. A submission that crashes, hangs or writes no report gets a row that says so;
+the others are unaffected. The row's cells come from the child's JSON report only.
 """
 
 from __future__ import annotations

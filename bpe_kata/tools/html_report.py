@@ -38,7 +38,10 @@ function show(level) {
     el.hidden = level !== 'all' && el.getAttribute('data-level') !== level;
   });
 }
-filter.addEventListener('change', function () { show(this.value); history.replaceState(null, '', '#level=' + this.value); });
+filter.addEventListener('change', function () {
+  show(this.value);
+  history.replaceState(null, '', '#level=' + this.value);
+});
 var asked = decodeURIComponent(location.hash.replace(/^#level=/, ''));
 if (asked && filter.querySelector('option[value="' + asked + '"]')) { filter.value = asked; show(asked); }
 """
@@ -102,7 +105,8 @@ def render(report: dict) -> str:
     body = [
         f"<h1>{escape(title)}</h1>",
         f'<p class="source">suite {escape(str(report.get("suite_version", "?")))}, Python '
-        f"{escape(str(report.get('python', '?')))}, module {escape(str(report.get('module_file') or report.get('module')))}</p>",
+        f"{escape(str(report.get('python', '?')))}, "
+        f"module {escape(str(report.get('module_file') or report.get('module')))}</p>",
     ]
     if report.get("likely_mistakes"):
         items = "".join(f"<li>{escape(m)}</li>" for m in report["likely_mistakes"])
@@ -115,7 +119,8 @@ def render(report: dict) -> str:
         body.append(f"<h2>Root causes ({len(causes)})</h2><ol>")
         for cause in causes:
             body.append(
-                f'<li data-level="{escape((cause.get("levels") or ["?"])[0])}"><code>{escape(cause["exception"])}</code>'
+                f'<li data-level="{escape((cause.get("levels") or ["?"])[0])}">'
+                f'<code>{escape(cause["exception"])}</code>'
                 f" raised in <code>{escape(str(cause['where']))}</code>; {cause['count']} test(s); most likely "
                 f"breaks <code>{escape(str(cause.get('likely_claim')))}</code></li>"
             )

@@ -12,11 +12,14 @@ from bpe_kata.tools.matrix import Row, levels_seen
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem;color:#222}
-table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
+table{border-collapse:collapse}
+td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
 .ok{color:#116b2e;font-weight:600}.bad{color:#b3261e;font-weight:600}.todo{color:#7a6400}.none{color:#999}
 summary{cursor:pointer}details ul{margin:.3rem 0;padding-left:1.1rem;max-width:30rem}
-li.failed code{color:#b3261e}li.passed code{color:#116b2e}.kind{font-size:.8rem;background:#eee;padding:0 .3rem;border-radius:.3rem}
-pre{background:#fff;border:1px solid #ddd;padding:.4rem;white-space:pre-wrap;font-size:.8rem;max-width:30rem;max-height:14rem;overflow:auto}
+li.failed code{color:#b3261e}li.passed code{color:#116b2e}
+.kind{font-size:.8rem;background:#eee;padding:0 .3rem;border-radius:.3rem}
+pre{background:#fff;border:1px solid #ddd;padding:.4rem;white-space:pre-wrap;font-size:.8rem;
+max-width:30rem;max-height:14rem;overflow:auto}
 .source{color:#555;font-size:.9rem}
 """
 

@@ -1,4 +1,5 @@
-"""Known-wrong: the chunk trainer counts pairs visiting distinct chunks in Counter.most_common() order, so ties follow chunk frequency, not the text."""
+"""Known-wrong: the chunk trainer counts pairs visiting distinct chunks in Counter.most_common() order,
+so ties follow chunk frequency, not the text."""
 
 from __future__ import annotations
 
