@@ -218,7 +218,7 @@ def test_one_helper_raising_for_two_bugs_is_two_places(tmp_path, isolated):
         for args in (("abc", 100), ("ab", 300)):
             try:
                 impl.train(*args)
-            except Exception as error:  # noqa: BLE001
+            except Exception as error:
                 verdicts.append(judging.judge(error, ("train.exhausted",), impl, ""))
     finally:
         if isolated:

@@ -107,7 +107,7 @@ class IsolatedImplementation:
         try:
             results.check(op, value)
             return RESULTS[op].load(value)
-        except Exception as error:  # noqa: BLE001  (whatever the codec raises, the child broke the protocol)
+        except Exception as error:  # whatever the codec raises, the child broke the protocol
             self.child.kill()
             raise ProtocolError(f"{op}: the result does not fit the protocol's shape for {op} ({error}): "
                                 f"{_shown(response=value)}") from None

@@ -38,7 +38,7 @@ class GuardedTable(dict):
 
     changed = False
 
-    def _mark(name):  # noqa: N805  (builds the methods below)
+    def _mark(name):  # builds the methods below
         def method(self, *args, **kwargs):
             self.changed = True
             return getattr(dict, name)(self, *args, **kwargs)
@@ -92,7 +92,7 @@ class Server:
             kind = next(name for name, cls in CONTRACT_EXCEPTIONS if isinstance(error, cls))
             text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
             return protocol.error_response(request_id, kind, text, **self.origin(error, with_type=False))
-        except Exception as error:  # noqa: BLE001  (the protocol's "anything else")
+        except Exception as error:  # the protocol's "anything else"
             trace = "".join(traceback.format_exception(error)[-6:])
             return protocol.error_response(
                 request_id, protocol.OTHER_ERROR, f"{type(error).__name__}: {error}\n{trace}", **self.origin(error)
@@ -108,7 +108,7 @@ class Server:
             place = frames.place_of(
                 frames.innermost_own(error, root, skip=lambda p: str(p) in SERVER_FILES), _shown_path, error, root
             )
-        except Exception:  # noqa: BLE001  (the frame is optional: never lose the error for it)
+        except Exception:  # the frame is optional: never lose the error for it
             place = None
         return {**({"type": type(error).__name__} if with_type else {}),
                 **({"frame": place.as_protocol()} if place else {})}
@@ -136,7 +136,7 @@ class Server:
         self.check_unchanged(op, given, snapshots, refs)
         try:
             return RESULTS[op].dump(result)
-        except Exception as error:  # noqa: BLE001  (a result of the wrong shape is not a contract error)
+        except Exception as error:  # a result of the wrong shape is not a contract error
             raise NotServed(
                 protocol.OTHER_ERROR,
                 f"{op} returned {type(result).__name__} {str(result)[:200]!r}, "

@@ -93,7 +93,7 @@ def sha256_of(data: bytes) -> str:
 
 
 def _download(url: str, timeout: float) -> bytes:
-    with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - fixed https URLs
+    with urllib.request.urlopen(url, timeout=timeout) as response:  # fixed https URLs
         return response.read()
 
 

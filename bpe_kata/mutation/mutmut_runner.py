@@ -79,7 +79,7 @@ class MemoryWatch:
     def __init__(self) -> None:
         self.hit = False
 
-    def pytest_runtest_makereport(self, item, call) -> None:  # noqa: ARG002 - pytest's hook signature
+    def pytest_runtest_makereport(self, item, call) -> None:  # pytest's hook signature
         if call.excinfo is not None and call.excinfo.errisinstance(MemoryError):
             self.hit = True
 
