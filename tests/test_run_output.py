@@ -33,7 +33,7 @@ def _check(folder: Path, *args: str) -> list[str]:
 def test_a_failing_run_shows_the_implementations_frames_and_ends_with_the_verdict(tmp_path):
     short, full = _check(tmp_path), _check(tmp_path, "--tb=long")
     text = "\n".join(short)
-    assert "wrong_decode_strict.py:13: in decode" in text  # the learner's line, in every failure
+    assert "wrong_decode_strict.py:12: in decode" in text  # the learner's line, in every failure
     assert "spec/cases/runner.py:" not in text and "def run(" not in text  # the spec's plumbing, left out
     assert "spec/cases/runner.py:" in "\n".join(full)  # ... which --tb=long still shows
     assert len(short) < len(full) * 0.6, (len(short), len(full))
