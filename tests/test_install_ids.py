@@ -106,7 +106,7 @@ def test_the_packaged_settings_are_the_projects():
         assert (lines if key in ("markers", "filterwarnings") else " ".join(lines).split() if key == "addopts"
                 else lines) == (expected if key != "addopts" else value), key
     data = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert pytest_args.SETTINGS.name in data["tool"]["setuptools"]["package-data"]["bpe_kata"]
+    assert pytest_args.SETTINGS.name in data["tool"]["setuptools"]["package-data"]["bpe_kata.run"]
 
 
 def test_check_and_gate_name_the_rootdir_and_config_unless_the_user_does():
