@@ -66,7 +66,9 @@ def main() -> int:
     print(f"bpe-kata gate reference (sandboxed):      {' '.join(f'{t:6.1f}' for t in boxed)} s")
     print(f"ratio sandboxed / unsandboxed gate:       {sum(boxed) / sum(plain):6.2f}x   (target: at most 1.1x)")
     if check is not None:
-        print(f"ratio gate / check:                       {sum(boxed) / len(boxed) / check:6.2f}x   (target: at most 2x)")
+        print(
+            f"ratio gate / check:                       {sum(boxed) / len(boxed) / check:6.2f}x   (target: at most 2x)"
+        )
     return 0
 
 

@@ -95,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"after: {uptime()}")
     ref_claims, learner_claims = checked_claims(ref_report), checked_claims(learner_report)
     if ref_claims != learner_claims or any(status != "passed" for status in ref_claims.values()):
-        differ = sorted(c for c in ref_claims.keys() | learner_claims.keys() if ref_claims.get(c) != learner_claims.get(c))
+        differ = sorted(
+            c for c in ref_claims.keys() | learner_claims.keys() if ref_claims.get(c) != learner_claims.get(c)
+        )
         print(f"the two runs did not pass the same claims: {', '.join(differ) or 'some claim did not pass'}")
         return 1
     ratio = learner_wall / ref_wall

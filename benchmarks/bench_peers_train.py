@@ -26,12 +26,11 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 
+import regex
 from _common import Row, corpus_text, mixed_text, print_rows, ratio, timed, verdict
 
-import regex
-
-from spec.patterns import GPT4_SPLIT_PATTERN
 from bpe_kata.data.published import byte_to_unicode
+from spec.patterns import GPT4_SPLIT_PATTERN
 
 FLOOR_TARGET = 2.0  # at most this many times the findall-and-count floor
 HF_TARGET = 1.0  # at most Hugging Face tokenizers' time
@@ -128,7 +127,9 @@ def run(quick: bool = False, tie_check: bool = True) -> list[Row]:
                 lowest = reference_tokens(text, size, "lowest-pair")
                 for name, peer in PEERS.items():
                     try:
-                        print(f"  tie rule: reference with lowest-pair vs {name}: {agreement(lowest, peer(text, size))}")
+                        print(
+                            f"  tie rule: reference with lowest-pair vs {name}: {agreement(lowest, peer(text, size))}"
+                        )
                     except ImportError:
                         pass
     return rows

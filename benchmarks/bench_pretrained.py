@@ -133,7 +133,10 @@ def bench(name: str, text: str, encode, warm: bool = True) -> list[tuple[str, fl
         if table.to_published(got) != want:
             print(f"  {name}: MISMATCH: the reference's tokens differ from tiktoken's", file=sys.stderr)
             sys.exit(1)
-        runs += [(f"tiktoken {when}", tiktoken_cpu, tiktoken_wall), (f"reference {when}", reference_cpu, reference_wall)]
+        runs += [
+            (f"tiktoken {when}", tiktoken_cpu, tiktoken_wall),
+            (f"reference {when}", reference_cpu, reference_wall),
+        ]
         for who, other in others:
             theirs, wall, cpu = cpu_timed(other, text)
             if theirs != want:

@@ -36,9 +36,8 @@ RUNS = {"'a' * N": "a", "'é' * N": "é"}
 
 
 def operations() -> dict[str, Callable[[str], object]]:
-    from reference import encode, train
-
     from bpe_kata.data import pretrained
+    from reference import encode, train
 
     gpt2 = pretrained.load("gpt2")
     return {

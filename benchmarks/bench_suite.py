@@ -49,7 +49,9 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(name: str, env: dict[str, str], root: Path = REPO_ROOT, python: str = sys.executable) -> tuple[float, float, str]:
+def run(
+    name: str, env: dict[str, str], root: Path = REPO_ROOT, python: str = sys.executable
+) -> tuple[float, float, str]:
     """One run in ``root`` with ``python``: wall seconds, CPU seconds of the run's processes, and its output."""
     cpu_before, start = children_cpu(), time.perf_counter()
     command = [python, *COMMANDS[name][1:]]
@@ -130,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
                     outputs[name] = output
                 budget = BUDGETS.get(name)
                 share = f" = {wall / budget:.2f} of its {budget:.0f} s budget" if budget and side == "this" else ""
-                print(f"  {name:15s} {side:8s} run {i + 1}: wall {wall:5.1f} s{share}; CPU {cpu:5.1f} s; load {load:.1f}")
+                print(
+                    f"  {name:15s} {side:8s} run {i + 1}: wall {wall:5.1f} s{share}; CPU {cpu:5.1f} s; load {load:.1f}"
+                )
         if args.baseline is not None:
             ratio = min(walls["this"]) / min(walls["baseline"])
             print(f"  {name:15s} this tree / baseline, best of {args.repeat} each: {ratio:.2f}x")

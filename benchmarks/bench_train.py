@@ -41,6 +41,7 @@ for folder in (REPO_ROOT, REPO_ROOT / "benchmarks"):
 
 from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable  # noqa: E402
 from spec.oracle import get_stats, merge  # noqa: E402  (the spec's textbook algorithm is the baseline)
+
 CORPUS_NAME = "tinyshakespeare.txt"
 DEFAULT_SIZES = [512, 1024, 4096]
 TARGETS = {512: 20, 1024: 50, 4096: 100}  # at least this many times faster than the textbook
@@ -178,13 +179,13 @@ def run_sampled(text: str, sizes: list[int], reference_train) -> tuple[list[tupl
 
 def rows(quick: bool = False) -> list:
     """run_all's rows: the reference against the textbook, sampled, CPU time."""
-    from _common import Row, load_average, verdict
+    from _common import Row, load_average
 
     text = find_corpus().read_text(encoding="utf-8")
     load = load_average()
     results, same = run_sampled(text, [512] if quick else DEFAULT_SIZES, load_reference_train())
     out = []
-    for size, count, textbook_seconds, reference_seconds in results:
+    for size, _count, textbook_seconds, reference_seconds in results:
         speedup = textbook_seconds / reference_seconds
         out.append(Row(f"train no pattern, tiny Shakespeare, V={size}: reference vs textbook",
                        f"{reference_seconds:.2f}s CPU", f"textbook ~{textbook_seconds:.0f}s CPU (sampled)",

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Callable
 
 
 @dataclass(frozen=True)

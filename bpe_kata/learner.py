@@ -21,9 +21,18 @@ SPEC_DIR = Path(spec.__file__).resolve().parent
 PROJECT_ROOT = SPEC_DIR.parent
 STARTER = PROJECT_ROOT / "solutions" / "starter"
 
-NEW_HELP = """usage: bpe-kata new NAME\nCopy the starter (solutions/starter) to solutions/NAME: the functions to write, level by level,\neach with its contract. NAME is a Python identifier (e.g. mine); nothing existing is overwritten.\nRun it in a clone of bpe-kata, then `bpe-kata check solutions.NAME`."""
+NEW_HELP = (
+    "usage: bpe-kata new NAME\n"
+    "Copy the starter (solutions/starter) to solutions/NAME: the functions to write, level by level,\n"
+    "each with its contract. NAME is a Python identifier (e.g. mine); nothing existing is overwritten.\n"
+    "Run it in a clone of bpe-kata, then `bpe-kata check solutions.NAME`."
+)
 
-WORDS_BUDGET_HELP = """usage: bpe-kata words-budget [IMPL]\nPrint the word-level toy corpus's merge-budget table as IMPL's train_words and segment_word give it\n(level words). IMPL: a dotted module name, a package folder or a .py file (default: reference)."""
+WORDS_BUDGET_HELP = (
+    "usage: bpe-kata words-budget [IMPL]\n"
+    "Print the word-level toy corpus's merge-budget table as IMPL's train_words and segment_word give it\n"
+    "(level words). IMPL: a dotted module name, a package folder or a .py file (default: reference)."
+)
 
 
 def new(name: str, root: Path = PROJECT_ROOT) -> int:
@@ -95,8 +104,8 @@ def data(action: str) -> int:
 
 def words_budget(value: str | None) -> int:
     """Print the toy corpus's merge-budget table as IMPL's train_words and segment_word give it."""
-    from spec import toy_words
     from bpe_kata.run.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
+    from spec import toy_words
 
     try:
         impl = load_implementation(value or DEFAULT_IMPL)

@@ -31,22 +31,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--impl", default=None,
                     help=f"implementation to check: dotted module name, package folder or .py file "
                          f"(default: ${ENV_VAR}, then {DEFAULT_IMPL!r})")
-    group.addoption("--level", default=None,
-                    help="run the spec only up to this level (facts, bytes, pairs, merge, train, decode, encode, roundtrip, ...)")
+    group.addoption(
+        "--level",
+        default=None,
+        help="run the spec only up to this level (facts, bytes, pairs, merge, train, decode, encode, roundtrip, ...)",
+    )
     group.addoption("--require-data", action="store_true", default=False,
                     help="fail, instead of reporting 'not run', when a corpus cannot be found or downloaded")
-    group.addoption("--data-dir", default=None,
-                    help=f"folder holding the corpora (default: ${corpora.ENV_VAR}, then ../shared/data, then the user cache)")
+    group.addoption(
+        "--data-dir",
+        default=None,
+        help=f"folder holding the corpora (default: ${corpora.ENV_VAR}, then ../shared/data, then the user cache)",
+    )
     group.addoption("--bpe-report", default=None, metavar="FILE",
                     help="also write the level table and per-claim results as JSON to FILE")
     group.addoption("--bpe-html", default=None, metavar="FILE",
                     help="also write the report as one standalone HTML page to FILE (no network, filterable by level)")
     group.addoption("--claim", action="append", default=[], metavar="ID",
                     help="run only the tests of this claim (repeatable; a trailing * matches a prefix, e.g. merge.*)")
-    group.addoption("--one-failure-per-claim", action="store_true", default=False,
-                    help="once a claim has a failing test, skip its remaining tests (a quick answer to 'which claims fail?')")
-    group.addoption("--bpe-list-tests", default=None, metavar="FILE",
-                    help="write every collected spec test with its level and claims as JSON to FILE (for the suite's own tests)")
+    group.addoption(
+        "--one-failure-per-claim",
+        action="store_true",
+        default=False,
+        help="once a claim has a failing test, skip its remaining tests (a quick answer to 'which claims fail?')",
+    )
+    group.addoption(
+        "--bpe-list-tests",
+        default=None,
+        metavar="FILE",
+        help="write every collected spec test with its level and claims as JSON to FILE (for the suite's own tests)",
+    )
     group.addoption("--isolated", action="store_true", default=False,
                     help="run the Python implementation in a child process (python -m bpe_kata.child.server); "
                          "--impl cmd:\"COMMAND ...\" runs any program speaking docs/PROTOCOL.md, always isolated")
@@ -58,8 +72,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "once spent, every later call fails 'over budget' (bpe-kata gate sets a default)")
     group.addoption("--strict-levels", action="store_true", default=False,
                     help="a level that is not started is a failure (unless --expect allows it); bpe-kata gate sets it")
-    group.addoption("--expect", default=None, metavar="FILE",
-                    help="expectations file (TOML or JSON): claims, tests or levels expected to fail, each with a reason")
+    group.addoption(
+        "--expect",
+        default=None,
+        metavar="FILE",
+        help="expectations file (TOML or JSON): claims, tests or levels expected to fail, each with a reason",
+    )
     group.addoption("--strict-expect", action="store_true", default=False,
                     help="an expected failure that passes fails the run")
     group.addoption("--write-expect", default=None, metavar="FILE",

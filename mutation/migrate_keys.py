@@ -32,9 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bpe_kata.mutation.mutate import read_results, score, tally  # noqa: E402
 from bpe_kata.mutation.entries import render_entry  # noqa: E402
 from bpe_kata.mutation.ledger import DETECTED, SURVIVED, Accepted, normalize  # noqa: E402
+from bpe_kata.mutation.mutate import read_results, score, tally  # noqa: E402
 
 #: With --partial, a mutant the run has not reached yet keeps its entry (the next full run decides:
 #: `bpe-kata mutate --results-only --prune` drops it if the new tests kill it).
@@ -136,7 +136,7 @@ def migrate(old: list[dict], mutants: list) -> tuple[list[Accepted], list[str]]:
     return new, notes
 
 
-HEADER = '''# Survivors of `bpe-kata mutate` that the tests need not kill, and why (docs/TEACHERS.md, "Mutation testing").
+HEADER = """# Survivors of `bpe-kata mutate` that the tests need not kill, and why (docs/TEACHERS.md, "Mutation testing").
 #
 # Key (bpe_kata/mutation/ledger.py): module, function, mutmut's hash of the function, the changed
 # line's offset from the def line, and the line before and after (whitespace-normalized). Twins get
@@ -158,7 +158,7 @@ score_floor = {floor}
 max_equivalent = {equivalent}
 max_performance_only = {performance}
 max_not_pinned = {not_pinned}
-'''
+"""  # noqa: E501  (the header of mutation/accepted.toml, word for word)
 
 
 def main() -> int:

@@ -27,9 +27,9 @@ from heapq import heapify
 
 from .chunk_training import train_chunks
 from .core import BASE_VOCAB_SIZE
+from .pair_ranking import _NONE, LazyPairRanking, learn_merges
 from .scalar_text import utf8_bytes
 from .tables import as_id
-from .pair_ranking import _NONE, LazyPairRanking, learn_merges
 from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule
 
 __all__ = ["train"]

@@ -85,10 +85,12 @@ def _describe_sequence(actual: list, expected: list, what: str, vocab: Mapping[i
     at = _first_difference(actual, expected)
     if any(map(_is_merge, actual + expected)):
         table = _vocab_of_merges(expected, actual)
-        show = (lambda item: _show_merge(item, table) if _is_merge(item) else repr(item))
+        def show(item):
+            return _show_merge(item, table) if _is_merge(item) else repr(item)
         unit = "merges"
     else:
-        show = (lambda item: _piece(item, vocab))
+        def show(item):
+            return _piece(item, vocab)
         unit = "ids" if all(isinstance(x, int) for x in actual + expected) else "items"
     lines = [f"{what}: expected {len(expected)} {unit}, got {len(actual)}; first difference at index {at}"]
     if at < len(expected) and at < len(actual):

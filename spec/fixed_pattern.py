@@ -51,7 +51,9 @@ class PatternFixed:
     whatever split the implementation uses. Everything else is the implementation's own.
     """
 
-    def __init__(self, wrapped: object, pattern: str, refuse: Callable[[str], Any], split_free: Callable[[], bool]) -> None:
+    def __init__(
+        self, wrapped: object, pattern: str, refuse: Callable[[str], Any], split_free: Callable[[], bool]
+    ) -> None:
         self.wrapped, self.pattern = wrapped, pattern
         self._refuse, self._split_free = refuse, split_free
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import fnmatch
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 LEDGER_PATH = Path(__file__).with_name("claims.toml")
@@ -52,7 +52,7 @@ class Claim:
         return self.kind in ("contract", "fact")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_claims(path: Path = LEDGER_PATH) -> dict[str, Claim]:
     """All claims by id, in ledger order, their sources resolved from document keys to titles."""
     data = _read(path)
@@ -83,7 +83,7 @@ def resolve(pattern: str, claims: dict[str, Claim]) -> list[str]:
     return [pattern] if pattern in claims else []
 
 
-@lru_cache(maxsize=None)
+@cache
 def prerequisites(path: Path = LEDGER_PATH) -> dict[str, tuple[str, ...]]:
     """Claim -> the claims it rests on directly (patterns expanded; a claim never rests on itself)."""
     claims = load_claims(path)
@@ -122,7 +122,9 @@ def prerequisite_cycle(graph: dict[str, tuple[str, ...]]) -> list[str] | None:
     return None
 
 
-def not_judged(broken: set[str] | dict[str, str], graph: dict[str, tuple[str, ...]] | None = None) -> dict[str, tuple[str, ...]]:
+def not_judged(
+    broken: set[str] | dict[str, str], graph: dict[str, tuple[str, ...]] | None = None
+) -> dict[str, tuple[str, ...]]:
     """Of the claims broken in a run, those resting (directly or through other claims) on another broken one:
     claim -> the broken claims it rests on that are judged broken themselves (the ones to fix first).
 

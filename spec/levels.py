@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import inspect
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from spec.fixed_pattern import ATTRIBUTE, fixed_pattern, label, unwrap
 from spec.tie_rules import TIE_RULES  # the ties level is started when one rule is; each rule's tests, when that rule is
@@ -225,7 +224,11 @@ def feature_not_started(impl: object, feature: str) -> str | None:
     """
     if feature in ANY_OF:
         reasons = [feature_not_started(impl, alternative) for alternative in ANY_OF[feature]]
-        return None if not all(reasons) else f"not started: {feature} ({'; '.join(r.removeprefix('not started: ') for r in reasons)})"
+        return (
+            None
+            if not all(reasons)
+            else f"not started: {feature} ({'; '.join(r.removeprefix('not started: ') for r in reasons)})"
+        )
     impl, probe = unwrap(impl), PROBES[feature]
     if "pattern" in probe.kwargs and fixed_pattern(impl) is not None:  # its pattern needs no keyword
         probe = Probe(probe.function, probe.args, {k: v for k, v in probe.kwargs.items() if k != "pattern"},

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 
 from spec import cases, mistakes, oracle, strategies
-from spec.cases import runner
 from spec.blame import checking
+from spec.cases import runner
 from spec.compare import expect_equal
 from spec.shapes import ids_of, merges_of
 
@@ -73,9 +73,13 @@ def test_encoding_the_training_text_replays_training(bpe, text, vocab_size):
     with checking("train.tie-recorded"):
         table = merges_of(merges)
         assert [idx for _, idx in table] == list(range(256, 256 + len(table))), "ids are not consecutive from 256"
-        assert oracle.valid_training.not_greedy(text, table) is None, "replayed in the table's order, a merge was not the most frequent pair"
+        assert oracle.valid_training.not_greedy(text, table) is None, (
+            "replayed in the table's order, a merge was not the most frequent pair"
+        )
     with checking("encode.replays-training"):
-        expect_equal(ids_of(bpe.encode(text, merges)), oracle.core.train_sequence(text, dict(table)), "ids", merges=dict(table))
+        expect_equal(
+            ids_of(bpe.encode(text, merges)), oracle.core.train_sequence(text, dict(table)), "ids", merges=dict(table)
+        )
 
 
 @pytest.mark.claim("encode.replays-training")

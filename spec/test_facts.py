@@ -5,7 +5,8 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytestmark = pytest.mark.level("facts")
 
@@ -15,7 +16,10 @@ TOY_CORPUS = "the cat sat on the mat the cat ate the rat a cat and a rat sat on 
 @pytest.mark.claim("chars.toy-corpus")
 def test_toy_corpus_counts():
     words = TOY_CORPUS.split()
-    assert (len(words), sorted(set(words))) == (23, ["a", "and", "ate", "cat", "mat", "on", "rat", "rats", "sat", "the"])
+    assert (len(words), sorted(set(words))) == (
+        23,
+        ["a", "and", "ate", "cat", "mat", "on", "rat", "rats", "sat", "the"],
+    )
     assert (len(TOY_CORPUS), len(set(TOY_CORPUS))) == (84, 12)
     assert round(len(TOY_CORPUS) / len(words), 1) == 3.7
     assert words.count("the") * len("the") == 15
@@ -66,7 +70,9 @@ def test_utf8_length_by_code_point_range(char):
 
 
 @pytest.mark.claim("bytes.lengths")
-@pytest.mark.parametrize("char, length", [("A", 1), ("é", 2), ("Ω", 2), ("Ж", 2), ("世", 3), ("你", 3), ("🌍", 4), ("𝄞", 4)])
+@pytest.mark.parametrize(
+    "char, length", [("A", 1), ("é", 2), ("Ω", 2), ("Ж", 2), ("世", 3), ("你", 3), ("🌍", 4), ("𝄞", 4)]
+)
 def test_utf8_length_by_script(char, length):
     assert len(char.encode("utf-8")) == length
 
@@ -92,7 +98,7 @@ def test_cjk_sentence_is_15_characters_45_bytes():
 def test_normal_forms_differ_in_bytes():
     nfc, nfd = unicodedata.normalize("NFC", "é"), unicodedata.normalize("NFD", "é")
     assert nfc.encode() == b"\xc3\xa9" and nfd.encode() == b"e\xcc\x81"
-    assert "ＡＢＣ".encode() == bytes.fromhex("efbca1efbca2efbca3") != "ABC".encode()
+    assert "ＡＢＣ".encode() == bytes.fromhex("efbca1efbca2efbca3") != b"ABC"
 
 
 @pytest.mark.claim("bytes.shared-prefix")

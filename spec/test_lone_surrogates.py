@@ -12,7 +12,8 @@ those features too, and are "not started" without them. The examples are in
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spec import oracle, strategies
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
@@ -58,8 +59,9 @@ def test_split_patterns_cut_the_repaired_text(bpe, require_feature, training_tex
     """A joined pair is one letter-or-symbol for the pattern, a U+FFFD is a symbol."""
     require_feature("train(pattern=)")
     require_feature("encode(pattern=)")
-    problem = oracle.valid_training.violation(training_text, merges_of(bpe.train(training_text, vocab_size, pattern=pattern)),
-                                      vocab_size, pattern)
+    problem = oracle.valid_training.violation(
+        training_text, merges_of(bpe.train(training_text, vocab_size, pattern=pattern)), vocab_size, pattern
+    )
     assert problem is None, problem
     merges = oracle.train(training_text + text, vocab_size)
     assert ids_of(bpe.encode(text, merges, pattern=pattern)) == oracle.encode(text, merges, pattern=pattern)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spec import oracle, strategies
-from spec.cases import runner
 from spec.blame import checking
+from spec.cases import runner
 from spec.compare import expect_equal
 from spec.shapes import ids_of
 

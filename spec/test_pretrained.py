@@ -6,7 +6,8 @@ tokenizers, checked on tiktoken itself so that they run for every implementation
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spec.blame import checking
 from spec.shapes import bytes_of, ids_of
@@ -195,8 +196,9 @@ def test_surrogates_are_repaired_as_tiktoken_repairs_them(bpe, published, vocab_
 
 
 # Special tokens under tiktoken's policy: allowed, disallowed, or neither.
-special_texts = st.lists(st.one_of(st.sampled_from(SPECIAL_TEXTS), st.text(assigned_characters, max_size=8), code_texts),
-                         max_size=6).map("".join)
+special_texts = st.lists(
+    st.one_of(st.sampled_from(SPECIAL_TEXTS), st.text(assigned_characters, max_size=8), code_texts), max_size=6
+).map("".join)
 POLICIES = {
     "all allowed": dict(allowed_special="all"),
     "one allowed, the rest disallowed": dict(allowed_special={"<|endoftext|>"}, disallowed_special="all"),

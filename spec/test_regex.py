@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spec import cases, oracle, strategies
-from spec.cases import runner
 from spec.blame import checking
+from spec.cases import runner
 from spec.compare import expect_equal
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, R50K_SPLIT_PATTERN
 from spec.shapes import ids_of, merges_of
@@ -55,7 +56,13 @@ def _spanning_tokens(text: str, merges, pattern: str) -> list[bytes]:
     return [vocab[idx] for _, idx in merges if not any(vocab[idx] in piece for piece in pieces)]
 
 
-@pytest.mark.claim("regex.chunk-tie-first-counted", "regex.chunk-frequency", "bytes.no-normalization", "train.ids-from-256", "train.no-early-stop")
+@pytest.mark.claim(
+    "regex.chunk-tie-first-counted",
+    "regex.chunk-frequency",
+    "bytes.no-normalization",
+    "train.ids-from-256",
+    "train.no-early-stop",
+)
 @given(st.one_of(strategies.chunky_texts, strategies.chunk_tie_texts), strategies.vocab_sizes, both_patterns)
 def test_train_equals_counting_every_chunk(bpe, text, vocab_size, pattern):
     """Valid chunk training first (any tie rule), then the first-counted choice among ties, in text order."""
@@ -67,14 +74,23 @@ def test_train_equals_counting_every_chunk(bpe, text, vocab_size, pattern):
         expect_equal(merges, merges_of(oracle.train(text, vocab_size, pattern=pattern)), "merges")
 
 
-@pytest.mark.claim("regex.chunk-frequency", "regex.no-cross-chunk", "bytes.no-normalization", "train.ids-from-256", "train.no-early-stop")
+@pytest.mark.claim(
+    "regex.chunk-frequency",
+    "regex.no-cross-chunk",
+    "bytes.no-normalization",
+    "train.ids-from-256",
+    "train.no-early-stop",
+)
 @given(st.one_of(strategies.chunky_texts, strategies.unicode_texts), strategies.vocab_sizes, both_patterns)
 def test_each_merge_is_a_most_frequent_pair_over_every_chunk(bpe, text, vocab_size, pattern):
     """Whatever the tie rule: replayed chunk by chunk, each merge had the highest count over all chunk occurrences."""
     merges = merges_of(bpe.train(text, vocab_size, pattern=pattern))
     spanning = _spanning_tokens(text, merges, pattern)
-    with checking("bytes.no-normalization" if spanning and runner.normalisation_explains(text, merges, vocab_size, pattern)
-                  else "regex.no-cross-chunk"):
+    with checking(
+        "bytes.no-normalization"
+        if spanning and runner.normalisation_explains(text, merges, vocab_size, pattern)
+        else "regex.no-cross-chunk"
+    ):
         assert spanning == [], f"learned tokens that span two chunks: {spanning}"
     violation = oracle.valid_training.violation(text, merges, vocab_size, pattern)
     with checking(runner.training_claim(text, merges, vocab_size, pattern)):

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import assume, given, strategies as st
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from spec import oracle, strategies
-from spec.cases.runner import assert_names_special
 from spec.blame import checking
+from spec.cases.runner import assert_names_special
 from spec.compare import expect_equal
 from spec.patterns import PATTERNS
 from spec.shapes import bytes_of, ids_of, merges_of
@@ -35,8 +36,14 @@ def test_special_is_one_id_exactly_where_it_occurs(bpe, special, pieces, vocab_s
     table = dict(merges_of(merges))
     ids = ids_of(bpe.encode(text, merges, pattern=pattern, special_tokens={special: SPECIAL_ID}, allowed_special="all"))
     assert ids.count(SPECIAL_ID) == text.count(special)
-    assert ids == oracle.encode(text, table, special_tokens={special: SPECIAL_ID}, allowed_special="all", disallowed_special="all",
-                               pattern=pattern)
+    assert ids == oracle.encode(
+        text,
+        table,
+        special_tokens={special: SPECIAL_ID},
+        allowed_special="all",
+        disallowed_special="all",
+        pattern=pattern,
+    )
 
 
 @pytest.mark.claim("special.policy", "special.overlap-rule")
@@ -118,7 +125,9 @@ def test_decode_gives_the_special_text_back(bpe, specials, text, vocab_size):
                      {idx: s.encode("utf-8") for s, idx in table.items()}, "bytes of the special ids")
     ids = ids_of(bpe.encode(mixed, merges, special_tokens=table, allowed_special="all"))
     with checking("special.atomic"):
-        assert set(table.values()) <= set(ids), f"each special of {mixed!r} is one id: {sorted(table.values())} in {ids}"
+        assert set(table.values()) <= set(ids), (
+            f"each special of {mixed!r} is one id: {sorted(table.values())} in {ids}"
+        )
     with checking("special.decode"):
         expect_equal(bpe.decode(ids, vocab), mixed, "decoded text")
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spec import oracle, strategies
 from spec.blame import checking
@@ -67,7 +68,9 @@ def test_text_comes_out_as_soon_as_it_is_settled(bpe, ids):
         # more than the settled text: a character shown before it was complete; less: held too long
         held_back = any(len(emitted) < len(text) for text in allowed)
         with checking("stream.eager" if held_back else "stream.hold-partial"):
-            assert emitted in allowed, f"after {k} ids, bytes {data.hex(' ')}: emitted {emitted!r}, allowed {sorted(allowed)}"
+            assert emitted in allowed, (
+                f"after {k} ids, bytes {data.hex(' ')}: emitted {emitted!r}, allowed {sorted(allowed)}"
+            )
 
 
 @pytest.mark.claim("stream.hold-partial", "stream.matches-decode")

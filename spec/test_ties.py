@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spec import cases, oracle, strategies
-from spec.cases.runner import tie_rule_feature as rule_feature
 from spec.blame import checking
+from spec.cases.runner import tie_rule_feature as rule_feature
 from spec.compare import expect_equal
 from spec.levels import feature_not_started
-from spec.tie_rules import TIE_RULES
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import merges_of
+from spec.tie_rules import TIE_RULES
 
 pytestmark = pytest.mark.level("ties")
 
@@ -43,7 +43,9 @@ def test_each_rule_equals_its_textbook_version_on_tie_heavy_texts(bpe, rule, tex
     result = merges_of(bpe.train(text, vocab_size, tie_rule=rule))
     with checking("train.tie-recorded"):
         assert [idx for _, idx in result] == list(range(256, 256 + len(result))), "ids are not consecutive from 256"
-        assert oracle.valid_training.not_greedy(text, result) is None, "replayed in the table's order, a merge was not the most frequent pair"
+        assert oracle.valid_training.not_greedy(text, result) is None, (
+            "replayed in the table's order, a merge was not the most frequent pair"
+        )
     with checking(RULE_CLAIMS[rule]):
         expect_equal(result, merges_of(oracle.train(text, vocab_size, tie_rule=rule)), "merges")
 

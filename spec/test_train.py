@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spec import mistakes, oracle, replay, strategies
-from spec.cases import runner
 from spec.blame import checking
+from spec.cases import runner
 from spec.compare import expect_equal
 from spec.shapes import merges_of
 
@@ -25,7 +26,9 @@ def test_train_equals_oracle_on_tie_heavy_texts(bpe, text, vocab_size):
     with checking("train.ids-from-256"):
         assert [idx for _, idx in merges] == list(range(256, 256 + len(merges)))
     with checking("train.tie-recorded"):
-        assert oracle.valid_training.not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
+        assert oracle.valid_training.not_greedy(text, merges) is None, (
+            "replayed in the table's order, a merge was not the most frequent pair"
+        )
     with checking("train.tie-first-counted", own_training=True):
         expect_equal(merges, merges_of(oracle.train(text, vocab_size)), "merges")
 
@@ -82,7 +85,9 @@ def test_ids_are_consecutive_from_256_in_training_order(bpe, text, vocab_size):
         assert len(ids) <= vocab_size - 256
     normalised = runner.normalisation_explains(text, merges, vocab_size)  # valid only on the normalised text
     with checking("bytes.no-normalization" if normalised else "train.tie-recorded"):
-        assert oracle.valid_training.not_greedy(text, merges) is None, "replayed in the table's order, a merge was not the most frequent pair"
+        assert oracle.valid_training.not_greedy(text, merges) is None, (
+            "replayed in the table's order, a merge was not the most frequent pair"
+        )
 
 
 @pytest.mark.claim("train.no-early-stop", "train.exhausted")
@@ -93,7 +98,9 @@ def test_merges_stop_only_when_asked_or_when_no_pair_is_left(bpe, text, vocab_si
         return  # replayed in a wrong order, the ids left mean nothing: train.tie-recorded's failure, checked elsewhere
     left = len(oracle.core.train_sequence(text, dict(merges)))
     with checking("train.no-early-stop"):
-        assert len(merges) == vocab_size - 256 or left < 2, f"{len(merges)} merges of {vocab_size - 256}, {left} ids left"
+        assert len(merges) == vocab_size - 256 or left < 2, (
+            f"{len(merges)} merges of {vocab_size - 256}, {left} ids left"
+        )
 
 
 @pytest.mark.claim("train.prefix")

@@ -8,13 +8,13 @@ published patterns cover every text (``test_regex``), so this never fires for th
 
 from __future__ import annotations
 
-
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spec import oracle, strategies
-from spec.cases.runner import assert_names_position
 from spec.blame import checking
+from spec.cases.runner import assert_names_position
 from spec.shapes import ids_of, merges_of
 
 pytestmark = [pytest.mark.level("regex"), pytest.mark.claim("regex.covers-text")]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spec import cases, oracle, strategies
-from spec.cases import runner
 from spec.blame import checking
+from spec.cases import runner
 from spec.compare import expect_equal
 from spec.shapes import symbols_of, word_merges_of
 from spec.toy_words import TOY_CORPUS
@@ -53,7 +54,8 @@ def test_segment_word_takes_train_words_output_as_it_is(bpe):
 
 @pytest.mark.parametrize("case", _budget_params())
 def test_merge_budget_row(bpe, request, case):
-    """Vocabulary size, corpus tokens and tokens per word, from the implementation's own train_words and segment_word."""
+    """Vocabulary size, corpus tokens and tokens per word, from the implementation's own train_words
+    and segment_word."""
     runner.run(case, bpe, request)
 
 

@@ -20,8 +20,15 @@ class TieRule:
 
 DEFAULT_TIE_RULE = "first-counted"
 
-TIE_RULES: dict[str, TieRule] = {rule.name: rule for rule in (
-    TieRule("first-counted", "train.tie-first-counted", "the pair whose first occurrence comes earliest"),
-    TieRule("lowest-pair", "ties.lowest-pair", "the smallest (left id, right id)"),
-    TieRule("bytes-greatest", "ties.bytes-greatest", "the greatest (left bytes, right bytes); equal bytes: first-counted"),
-)}
+TIE_RULES: dict[str, TieRule] = {
+    rule.name: rule
+    for rule in (
+        TieRule("first-counted", "train.tie-first-counted", "the pair whose first occurrence comes earliest"),
+        TieRule("lowest-pair", "ties.lowest-pair", "the smallest (left id, right id)"),
+        TieRule(
+            "bytes-greatest",
+            "ties.bytes-greatest",
+            "the greatest (left bytes, right bytes); equal bytes: first-counted",
+        ),
+    )
+}

@@ -16,7 +16,7 @@ IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
 def _raised(function) -> BaseException:
     try:
         function()
-    except BaseException as error:  # noqa: BLE001 - the test wants whatever was raised
+    except BaseException as error:  # the test wants whatever was raised
         return error
     raise AssertionError("nothing was raised")
 
@@ -94,7 +94,7 @@ def test_expect_fields_reports_every_differing_field():
 
 
 def test_plain_asserts_on_id_lists_get_the_same_explanation():
-    from bpe_kata.plugin import pytest_assertrepr_compare  # noqa: PLC0415
+    from bpe_kata.plugin import pytest_assertrepr_compare
 
     lines = pytest_assertrepr_compare(None, "==", [104, 105], [104, 228])
     assert any("first difference at index 1" in line for line in lines)
@@ -208,15 +208,19 @@ def _results(*tests):
 
     results = Results()
     for nodeid, level, claims, blamed, own in tests:
-        verdict = None if blamed is None else judging.Verdict(judging.BROKEN, blamed, "", "", "expected x got y", own_training=own)
+        verdict = (
+            None
+            if blamed is None
+            else judging.Verdict(judging.BROKEN, blamed, "", "", "expected x got y", own_training=own)
+        )
         results.record(_Report(nodeid, blamed is not None), Outcome.PASSED if blamed is None else Outcome.FAILED,
                        level, claims, verdict)
     return results
 
 
 def test_a_failure_resting_on_a_broken_claim_is_not_judged_in_table_json_and_page():
-    from bpe_kata.tools import html_report
     from bpe_kata.run.report import as_json, render_table
+    from bpe_kata.tools import html_report
 
     results = _results(("t::merge", "merge", ("merge.left-to-right",), ("merge.left-to-right",), False),
                        ("t::train", "train", ("train.tie-recorded",), ("train.tie-recorded",), False),
@@ -241,7 +245,9 @@ def test_the_tie_rule_excuse_is_printed_only_for_the_implementations_own_trainin
 
     info = {"suite_version": "0", "implementation": "x", "module_file": None, "module": "x"}
     own = _results(("t::walk", "train", ("train.wikipedia-walkthrough",), ("train.wikipedia-walkthrough",), True))
-    spec_table = _results(("t::enc", "encode", ("train.wikipedia-walkthrough",), ("train.wikipedia-walkthrough",), False))
+    spec_table = _results(
+        ("t::enc", "encode", ("train.wikipedia-walkthrough",), ("train.wikipedia-walkthrough",), False)
+    )
     assert own.tie_rule_excuse("train.wikipedia-walkthrough") == "first-counted"
     assert spec_table.tie_rule_excuse("train.wikipedia-walkthrough") == ""
     assert "holds only under the first-counted tie rule" in "\n".join(render_table(own, info))
@@ -260,7 +266,9 @@ def test_checking_with_own_training_travels_on_the_verdict():
 
 
 def test_not_implemented_inside_an_exception_group_is_not_started_but_not_with_a_real_failure():
-    group = BaseExceptionGroup("hypothesis", [NotImplementedError("train"), ExceptionGroup("inner", [NotImplementedError()])])
+    group = BaseExceptionGroup(
+        "hypothesis", [NotImplementedError("train"), ExceptionGroup("inner", [NotImplementedError()])]
+    )
     assert judging.only_not_implemented(group)
     assert judging.only_not_implemented(NotImplementedError())
     assert not judging.only_not_implemented(BaseExceptionGroup("h", [NotImplementedError(), AssertionError()]))

@@ -179,7 +179,17 @@ def test_check_passes_impl_and_options_to_pytest(monkeypatch):
     assert cli.main(["check", "-x"]) == 0
     net = ["-p", "timeout", "--timeout", run_commands.IN_PROCESS_TEST_TIMEOUT]
     net += pytest_args.defaults([])  # one rootdir and config, short tracebacks (bpe_kata/run/pytest_args.py)
-    assert seen[0] == [str(run_commands.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "--impl", "solutions.mine", "--level", "merge", "-q"]
+    assert seen[0] == [
+        str(run_commands.SPEC_DIR),
+        "-p",
+        "bpe_kata.plugin",
+        *net,
+        "--impl",
+        "solutions.mine",
+        "--level",
+        "merge",
+        "-q",
+    ]
     assert seen[1] == [str(run_commands.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "-x"]
 
 

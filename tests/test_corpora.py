@@ -118,7 +118,7 @@ def gutenberg(body: str, *, header: str = "The Project Gutenberg eBook of a test
 def test_rebuild_keeps_markers_and_body_only():
     body = "\n[Illustration]\n\nAlice’s Adventures in Wonderland\n\nTHE END\n\n"
     rebuilt = rebuild_gutenberg_ebook(gutenberg(body))
-    assert rebuilt == f"{START}\n{body}{END}\n".encode("utf-8")
+    assert rebuilt == f"{START}\n{body}{END}\n".encode()
 
 
 def test_rebuild_strips_the_bom_and_crlf():
@@ -130,7 +130,7 @@ def test_rebuild_strips_the_bom_and_crlf():
 
 @pytest.mark.parametrize("after_end", ["", "\n", "\r\n", "\r\n\r\n\r\n", "\nfooter\nmore footer\n", " trailing"])
 def test_rebuild_ends_with_exactly_one_newline_after_the_end_line(after_end):
-    raw = f"header\r\n{START}\r\nbody\r\n{END}{after_end}".encode("utf-8")
+    raw = f"header\r\n{START}\r\nbody\r\n{END}{after_end}".encode()
     rebuilt = rebuild_gutenberg_ebook(raw)
     assert rebuilt.endswith(f"\n{END}\n".encode())
     assert rebuilt == f"{START}\nbody\n{END}\n".encode()
@@ -178,7 +178,9 @@ def test_finder_reads_data_dir_from_the_environment(tmp_path, cache, monkeypatch
     data.mkdir()
     (data / "tinyshakespeare.txt").write_bytes(shakespeare)
     monkeypatch.setenv(corpora.ENV_VAR, str(data))
-    assert CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == data / "tinyshakespeare.txt"
+    assert (
+        CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == data / "tinyshakespeare.txt"
+    )
 
 
 def test_a_wrong_file_with_the_right_name_is_refused_with_the_fix(tmp_path, cache):
@@ -270,7 +272,9 @@ def test_offline_means_no_download_and_a_clear_message(no_shared, cache, monkeyp
 def test_offline_still_uses_a_local_copy(no_shared, cache, monkeypatch, shakespeare):
     monkeypatch.setenv(corpora.OFFLINE_VAR, "1")
     (cache / "tinyshakespeare.txt").write_bytes(shakespeare)
-    assert CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == cache / "tinyshakespeare.txt"
+    assert (
+        CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == cache / "tinyshakespeare.txt"
+    )
 
 
 def test_text_remembers_a_failure(no_shared, cache):
@@ -326,4 +330,6 @@ def test_the_shared_folder_is_used_when_present(cache, shakespeare, tmp_path, mo
     shared.mkdir(parents=True)
     shutil.copyfile(SHARED / "tinyshakespeare.txt", shared / "tinyshakespeare.txt")
     monkeypatch.setattr(corpora, "SHARED_DATA", shared)
-    assert CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == shared / "tinyshakespeare.txt"
+    assert (
+        CorpusFinder(download=never_download, cache_dir=cache).path("tinyshakespeare") == shared / "tinyshakespeare.txt"
+    )

@@ -46,12 +46,18 @@ def _number(text: str) -> int:
         return int(text)
     if text in NUMBER_WORDS:
         return NUMBER_WORDS[text]
-    raise AssertionError(f"{text!r} is not a number the facts test can read: state the count in digits or a word up to twenty")
+    raise AssertionError(
+        f"{text!r} is not a number the facts test can read: state the count in digits or a word up to twenty"
+    )
 
 
 def _known_wrong() -> int:
     folder = REPO_ROOT / "tests/implementations"
-    return sum(1 for path in folder.glob("*.py") if re.search(r"^MISTAKE_CLAIMS\b[^=\n]*=", path.read_text(encoding="utf-8"), re.M))
+    return sum(
+        1
+        for path in folder.glob("*.py")
+        if re.search(r"^MISTAKE_CLAIMS\b[^=\n]*=", path.read_text(encoding="utf-8"), re.M)
+    )
 
 
 def _claims() -> dict:
@@ -152,7 +158,9 @@ def test_the_readme_stays_a_front_door():
 
 
 #: Repository paths a page names in prose; placeholders (``spec/test_LEVEL.py``, ``solutions/mine``) excepted.
-REPO_PATH = re.compile(r"\b(?:bpe_kata|spec|tests|reference|solutions|benchmarks|mutation)/[A-Za-z0-9_./-]+\.(?:py|toml|md|json|ini|mjs)")
+REPO_PATH = re.compile(
+    r"\b(?:bpe_kata|spec|tests|reference|solutions|benchmarks|mutation)/[A-Za-z0-9_./-]+\.(?:py|toml|md|json|ini|mjs)"
+)
 PLACEHOLDERS = re.compile(r"[A-Z]{3,}|/mine/|test_x\.py")
 
 

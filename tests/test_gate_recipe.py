@@ -71,5 +71,7 @@ def test_the_recipe_from_a_scratch_folder(scratch):
         properties = {p.get("name"): p.get("value") for p in case.iter("property")}
         if "bpe_level" in properties:
             tally[properties["bpe_level"]][properties["bpe_outcome"].replace("feature not started", "not started")] += 1
-    assert {level: {o: n for o, n in counts.items() if o in OUTCOME_COLUMNS and n} for level, counts in report["levels"].items()} \
-        == {level: dict(counts) for level, counts in tally.items()}
+    assert {
+        level: {o: n for o, n in counts.items() if o in OUTCOME_COLUMNS and n}
+        for level, counts in report["levels"].items()
+    } == {level: dict(counts) for level, counts in tally.items()}

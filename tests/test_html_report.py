@@ -24,8 +24,19 @@ def browser() -> str | None:
 def wrong_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("html")
     page = tmp / "report.html"
-    run = run_spec_inline(tmp, "--impl", WRONG, "--level", "merge", "-m", "not corpus", "--one-failure-per-claim",
-                          "--bpe-html", str(page), files=["spec/test_pairs.py", "spec/test_merge.py", "spec/test_bytes.py"])
+    run = run_spec_inline(
+        tmp,
+        "--impl",
+        WRONG,
+        "--level",
+        "merge",
+        "-m",
+        "not corpus",
+        "--one-failure-per-claim",
+        "--bpe-html",
+        str(page),
+        files=["spec/test_pairs.py", "spec/test_merge.py", "spec/test_bytes.py"],
+    )
     return run, page
 
 

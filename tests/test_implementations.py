@@ -15,8 +15,7 @@ import pytest
 
 import spec.oracle
 from spec.ledger import load_claims
-from spec.levels import ALL_LEVEL_NAMES, CORE_LEVELS
-from spec.levels import PUBLISHED_TABLES_GROUP
+from spec.levels import ALL_LEVEL_NAMES, CORE_LEVELS, PUBLISHED_TABLES_GROUP
 from tests.support import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"
@@ -74,7 +73,9 @@ def test_known_wrong_implementation_is_the_oracle_but_for_its_own_definitions(st
     from_oracle = {name for name, thing in present.items() if written_in(thing).parent == ORACLE_FOLDER}
     own = {name: thing for name, thing in vars(module).items()
            if (inspect.isfunction(thing) or inspect.isclass(thing)) and written_in(thing) == here}
-    assert set(present) - from_oracle <= set(own), f"not the oracle's nor the file's own: {set(present) - from_oracle - set(own)}"
+    assert set(present) - from_oracle <= set(own), (
+        f"not the oracle's nor the file's own: {set(present) - from_oracle - set(own)}"
+    )
     assert from_oracle, "no contract function comes from the oracle: the file is not built on it"
     assert own, "the file defines nothing of its own: where is its mistake?"
 
@@ -99,7 +100,9 @@ def test_right_implementation_with_another_default_tie_rule_fails_only_first_cou
     assert failed - FIRST_COUNTED_ONLY == set(), {claim: run.report["claims"][claim]["tests"] for claim in failed}
     assert "train.tie-first-counted" in failed  # the run did see its other rule
     # and each failed on the implementation's own training, so the report excuses it by the tie rule
-    assert {claim: run.report["claims"][claim].get("tie_rule_excuse") for claim in failed} == dict.fromkeys(failed, "first-counted")
+    assert {claim: run.report["claims"][claim].get("tie_rule_excuse") for claim in failed} == dict.fromkeys(
+        failed, "first-counted"
+    )
     not_green = {level: row["status"] for level, row in run.report["levels"].items()
                  if row["status"] not in ("green", "FAILED")}
     if default_tie_rule(stem) == "bytes-greatest":  # it writes that rule only: the ties level is credited for it
@@ -133,8 +136,11 @@ def test_known_wrong_implementation_fails_exactly_its_claims(tmp_path, spec_test
                           "--one-failure-per-claim", files=files_of_claims(spec_tests, mistake_claims(stem)))
     assert run.report is not None and run.returncode == 1, run.output[-3000:]
     failed = judged_failed(run.report)
-    assert failed == set(mistake_claims(stem)), {claim: run.report["claims"][claim] for claim in failed ^ set(mistake_claims(stem))
-                                                 if claim in run.report["claims"]}
+    assert failed == set(mistake_claims(stem)), {
+        claim: run.report["claims"][claim]
+        for claim in failed ^ set(mistake_claims(stem))
+        if claim in run.report["claims"]
+    }
     assert {row["status"] for claim, row in run.report["claims"].items() if claim not in failed} <= NOT_BLAMED
 
 
@@ -154,8 +160,11 @@ def test_probe_fails_exactly_its_claims_on_every_level(tmp_path, spec_tests, ste
                           files=files_of_levels(spec_tests, PROBE_LEVELS))
     assert run.report is not None and run.returncode == 1, run.output[-3000:]
     failed = judged_failed(run.report)
-    assert failed == set(mistake_claims(stem)), {claim: run.report["claims"][claim] for claim in failed ^ set(mistake_claims(stem))
-                                                 if claim in run.report["claims"]}
+    assert failed == set(mistake_claims(stem)), {
+        claim: run.report["claims"][claim]
+        for claim in failed ^ set(mistake_claims(stem))
+        if claim in run.report["claims"]
+    }
     assert {row["status"] for claim, row in run.report["claims"].items() if claim not in failed} <= NOT_BLAMED
 
 
@@ -178,8 +187,16 @@ def test_generated_inputs_alone_catch_the_mistake(tmp_path, spec_tests, stem):
 @pytest.mark.parametrize("stem", RIGHT)
 def test_right_implementation_written_differently_passes_every_core_level(tmp_path, spec_tests, stem):
     """Corpus tests are left out: these are deliberately slow textbook-style trainers."""
-    run = run_spec_inline(tmp_path, "--impl", f"tests.implementations.{stem}", "--level", "roundtrip", "-m", "not corpus",
-                          files=files_of_levels(spec_tests, CORE))
+    run = run_spec_inline(
+        tmp_path,
+        "--impl",
+        f"tests.implementations.{stem}",
+        "--level",
+        "roundtrip",
+        "-m",
+        "not corpus",
+        files=files_of_levels(spec_tests, CORE),
+    )
     assert run.returncode == 0, run.output[-3000:]
     assert [run.level_status(level) for level in CORE] == ["green"] * len(CORE), run.report["levels"]
 
@@ -191,8 +208,18 @@ def test_wrong_implementation_given_as_a_file_anywhere_on_disk(tmp_path):
     learner = tmp_path / "somewhere" / "my_bpe.py"
     learner.parent.mkdir()
     learner.write_text(source, encoding="utf-8")
-    run = run_spec_inline(tmp_path, "--impl", str(learner), "--claim", "decode.*", "--claim", "merge.*", "-m", "not corpus",
-                          "--one-failure-per-claim")
+    run = run_spec_inline(
+        tmp_path,
+        "--impl",
+        str(learner),
+        "--claim",
+        "decode.*",
+        "--claim",
+        "merge.*",
+        "-m",
+        "not corpus",
+        "--one-failure-per-claim",
+    )
     assert run.returncode == 1
     assert run.claim_status("decode.replace-128") == "failed"
     assert run.claim_status("merge.left-to-right") == "passed"
@@ -215,8 +242,16 @@ def test_documents_shaped_trainer_fails_only_the_claim_its_empty_max_breaks(tmp_
     Its error shows in tests of four levels; every other claim those tests name is "could not
     run", never "failed", so the verdict names exactly the one mistake the code has.
     """
-    run = run_spec_inline(tmp_path, "--impl", str(IMPLEMENTATIONS / "wrong_train_max_on_empty.py"), "--level", "roundtrip",
-                          "-m", "not corpus", files=files_of_levels(spec_tests, CORE))
+    run = run_spec_inline(
+        tmp_path,
+        "--impl",
+        str(IMPLEMENTATIONS / "wrong_train_max_on_empty.py"),
+        "--level",
+        "roundtrip",
+        "-m",
+        "not corpus",
+        files=files_of_levels(spec_tests, CORE),
+    )
     assert run.report is not None, run.output[-3000:]
     failed = {claim for claim, row in run.report["claims"].items() if row["status"] == "failed"}
     assert failed == {"train.exhausted"}, {claim: run.report["claims"][claim]["tests"] for claim in failed}

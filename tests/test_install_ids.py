@@ -106,12 +106,14 @@ def test_the_packaged_settings_are_the_projects():
         assert (lines if key in ("markers", "filterwarnings") else " ".join(lines).split() if key == "addopts"
                 else lines) == (expected if key != "addopts" else value), key
     data = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert pytest_args.SETTINGS.name in data["tool"]["setuptools"]["package-data"]["bpe_kata"]
+    assert pytest_args.SETTINGS.name in data["tool"]["setuptools"]["package-data"]["bpe_kata.run"]
 
 
 def test_check_and_gate_name_the_rootdir_and_config_unless_the_user_does():
     args = pytest_args.defaults([])
-    assert args[args.index("--rootdir") + 1] == str(REPO_ROOT) and args[args.index("-c") + 1] == str(pytest_args.SETTINGS)
+    assert args[args.index("--rootdir") + 1] == str(REPO_ROOT) and args[args.index("-c") + 1] == str(
+        pytest_args.SETTINGS
+    )
     assert "--tb=short" in args and "-rN" in args
     assert "--rootdir" not in pytest_args.defaults(["-c", "other.ini"])
     assert pytest_args.output_args(["--tb=long", "-rfE"]) == []

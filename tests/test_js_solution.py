@@ -50,7 +50,8 @@ def test_js_passes_the_worked_cases():
 @needs_node
 def test_js_translates_the_specs_own_published_patterns():
     """The hand translations are keyed by the spec's pattern strings: a changed pattern must show here."""
-    script = f"import({json.dumps((JS / 'patterns.mjs').as_uri())}).then(m => console.log(JSON.stringify(m.PUBLISHED_PATTERNS)))"
+    script = (f"import({json.dumps((JS / 'patterns.mjs').as_uri())})"
+              ".then(m => console.log(JSON.stringify(m.PUBLISHED_PATTERNS)))")
     run = node("--input-type=module", "-e", script)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == PATTERNS

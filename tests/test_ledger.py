@@ -80,7 +80,9 @@ def test_statements_name_documents_by_title_not_by_short_key():
 
 
 def test_every_document_key_of_a_claim_id_stands_for_a_document():
-    keys = {part.split("-")[0] for cid in CLAIMS for part in cid.split(".")[1:] if re.fullmatch(r"d\d+", part.split("-")[0])}
+    keys = {
+        part.split("-")[0] for cid in CLAIMS for part in cid.split(".")[1:] if re.fullmatch(r"d\d+", part.split("-")[0])
+    }
     assert keys and keys <= set(DOCUMENT_KEYS)
 
 
@@ -129,7 +131,10 @@ def test_checks_of_files_beside_the_repository_are_left_out_where_they_are_absen
     code = nested_pytest(["tests/test_ledger.py"], "--collect-only", "-v")
     output = capsys.readouterr().out
     assert code == 0, output
-    assert "test_every_inventory_claim_is_in_the_ledger" not in output and "test_statements_are_in_our_own_words" not in output
+    assert (
+        "test_every_inventory_claim_is_in_the_ledger" not in output
+        and "test_statements_are_in_our_own_words" not in output
+    )
     assert "test_ledger_entries_are_well_formed" in output and "2 deselected" in output
     assert "note: ../shared/CLAIMS.md, ../shared/seeds absent beside the repository" in output
 
@@ -150,10 +155,12 @@ def test_the_cycle_check_finds_a_cycle_and_unknown_names(tmp_path):
     assert prerequisite_cycle({"a": ("b",), "b": ("c",), "c": ("a",)}) == ["a", "b", "c", "a"]
     assert prerequisite_cycle({"a": ("b",), "b": ()}) is None
     ledger = tmp_path / "claims.toml"
-    ledger.write_text('[documents]\nd9 = "A document"\n'
-                      '[[claim]]\nid = "x.one"\nlevel = "bytes"\nkind = "contract"\nstatement = "s"\nrests_on = ["x.*", "y.gone"]\n'
-                      '[[claim]]\nid = "x.two"\nlevel = "bytes"\nkind = "contract"\nstatement = "s"\nrests_on = ["x.one"]\n',
-                      encoding="utf-8")
+    ledger.write_text(
+        '[documents]\nd9 = "A document"\n'
+        '[[claim]]\nid = "x.one"\nlevel = "bytes"\nkind = "contract"\nstatement = "s"\nrests_on = ["x.*", "y.gone"]\n'
+        '[[claim]]\nid = "x.two"\nlevel = "bytes"\nkind = "contract"\nstatement = "s"\nrests_on = ["x.one"]\n',
+        encoding="utf-8",
+    )
     assert set(load_claims(ledger)) == {"x.one", "x.two"}
     assert unknown_prerequisites(ledger) == {"x.one": ["y.gone"]}
     assert prerequisites(ledger)["x.one"] == ("x.two",)  # a pattern never makes a claim rest on itself

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import solutions.starter as starter
-from spec.levels import BY_NAME, LEVELS, not_started_reason
 from spec.ledger import load_claims
+from spec.levels import BY_NAME, LEVELS, not_started_reason
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL_IDS = [level.name for level in LEVELS]
@@ -78,7 +78,10 @@ def test_each_level_has_a_known_wrong_implementation_naming_one_of_its_claims(na
 def test_every_known_wrong_implementation_is_listed_in_the_implementations_readme():
     readme = (ROOT / "tests/implementations/README.md").read_text(encoding="utf-8")
     assert KNOWN_WRONG and all(KNOWN_WRONG.values())
-    rows = {file: claims for file, claims in re.findall(r"^\| `(wrong_\w+\.py)` \| .+ \| ([a-z0-9., -]+) \|$", readme, flags=re.M)}
+    rows = {
+        file: claims
+        for file, claims in re.findall(r"^\| `(wrong_\w+\.py)` \| .+ \| ([a-z0-9., -]+) \|$", readme, flags=re.M)
+    }
     assert [file for file in KNOWN_WRONG if file not in rows] == []
     assert {file: rows[file] for file in KNOWN_WRONG if rows[file] != ", ".join(KNOWN_WRONG[file])} == {}, \
         "the README's MISTAKE_CLAIMS column differs from the file's"
@@ -92,7 +95,9 @@ def test_each_level_has_its_rule_in_the_contract_and_its_row_in_the_readme(name)
         assert re.search(rf"^{re.escape(level.contract_anchor)}", contract, flags=re.M), \
             f"spec/CONTRACT.md has no {level.contract_anchor!r}"
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert re.search(rf"^\| {name} \| .+ \| .+ \|$", readme, flags=re.M), f"README.md's level table has no row for {name}"
+    assert re.search(rf"^\| {name} \| .+ \| .+ \|$", readme, flags=re.M), (
+        f"README.md's level table has no row for {name}"
+    )
 
 
 def test_the_readme_lists_the_levels_in_their_order():

@@ -62,8 +62,10 @@ def test_a_tie_bound_claim_failed_on_the_spec_s_own_table_is_a_real_difference()
 
 
 def test_a_claim_not_judged_is_classified_as_such_naming_what_it_rests_on():
-    claims = {"merge.left-to-right": failed("merge"),
-              "train.tie-recorded": {"status": "not judged", "level": "train", "rests_on_broken": ["merge.left-to-right"]}}
+    claims = {
+        "merge.left-to-right": failed("merge"),
+        "train.tie-recorded": {"status": "not judged", "level": "train", "rests_on_broken": ["merge.left-to-right"]},
+    }
     found = matrix.classify(row_with(claims, {"rule": "first-counted", "verdict": "first-counted"}), notes={})
     assert found["merge.left-to-right"]["class"] == matrix.REAL
     assert found["train.tie-recorded"]["class"] == matrix.NOT_JUDGED

@@ -236,8 +236,11 @@ def test_gate_fails_on_a_module_of_the_reference_without_results(tmp_path):
 
 
 def test_gate_fails_below_the_score_floor_and_over_a_cap():
-    mutants = [Mutant("reference.toy.x_head__mutmut_1", "killed", function_hash="h1"),
-               survivor("reference.toy.x_head__mutmut_2", "a", "b"), survivor("reference.toy.x_head__mutmut_3", "a", "c")]
+    mutants = [
+        Mutant("reference.toy.x_head__mutmut_1", "killed", function_hash="h1"),
+        survivor("reference.toy.x_head__mutmut_2", "a", "b"),
+        survivor("reference.toy.x_head__mutmut_3", "a", "c"),
+    ]
     ledger = [entry("head", "a", "b"), entry("head", "a", "c")]
     assert judge(mutants, ledger, mutation.Limits(0.33, {"equivalent": 0, "performance-only": 0,
                                                           "not-pinned": 2})).passed
@@ -251,7 +254,10 @@ def test_a_not_pinned_entry_whose_sentence_is_not_in_the_contract_is_a_false_cla
     (tmp_path / "spec").mkdir()
     (tmp_path / "spec" / "CONTRACT.md").write_text("Types are the reference's choices,\nnot asked of you.\n",
                                                    encoding="utf-8")
-    mutants = [survivor("reference.toy.x_head__mutmut_1", "a", "b"), survivor("reference.toy.x_head__mutmut_2", "a", "c")]
+    mutants = [
+        survivor("reference.toy.x_head__mutmut_1", "a", "b"),
+        survivor("reference.toy.x_head__mutmut_2", "a", "c"),
+    ]
     true_one = entry("head", "a", "b")
     made_up = Accepted("reference.toy", "head", "h1", 1, "a", "c", "not-pinned", "x", contract="anything goes")
     verdict = mutation.gate(mutants, [true_one, made_up], LIMITS, tmp_path)
@@ -297,7 +303,9 @@ def test_the_shipped_ledger_is_well_formed_with_limits_and_true_sentences():
     counts = Counter(e.category for e in ledger)
     assert all(counts[category] <= cap for category, cap in limits.caps.items())
     contract = mutation_ledger.normalize((mutation.PROJECT_ROOT / "spec" / "CONTRACT.md").read_text("utf-8"))
-    assert [e for e in ledger if e.category == "not-pinned" and mutation_ledger.normalize(e.contract) not in contract] == []
+    assert [
+        e for e in ledger if e.category == "not-pinned" and mutation_ledger.normalize(e.contract) not in contract
+    ] == []
 
 
 # --- the command, on a run already made ------------------------------------------------------

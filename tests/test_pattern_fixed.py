@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from spec import fixed_pattern
 from bpe_kata.child.client import IsolatedImplementation, python_path_env, server_command
-from spec.levels import BY_NAME, FREE, feature_not_started, not_started_reason
 from bpe_kata.run.loader import load_implementation
+from spec import fixed_pattern
+from spec.levels import BY_NAME, FREE, feature_not_started, not_started_reason
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from tests.support import files_of_levels, run_spec_inline
 
@@ -69,7 +69,9 @@ def test_calls_with_the_fixed_pattern_reach_the_implementation_and_others_are_re
 
 def test_the_pattern_features_are_met_by_the_fixed_pattern_and_a_bad_declaration_is_refused():
     impl = load_implementation(RIGHT)
-    assert feature_not_started(impl, "train(pattern=)") is None and feature_not_started(impl, "encode(pattern=)") is None
+    assert (
+        feature_not_started(impl, "train(pattern=)") is None and feature_not_started(impl, "encode(pattern=)") is None
+    )
     assert "FIXED_PATTERN" in not_started_reason(impl, BY_NAME["encode"])
     assert not_started_reason(impl, BY_NAME["train"]) is None  # train.min-vocab, train.prefix hold whatever the split
     assert not_started_reason(impl, BY_NAME["decode"]) is None

@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from bpe_kata.run import progress
 from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
+from bpe_kata.run import progress
 from tests.support import run_spec_inline
 
 
@@ -40,7 +40,7 @@ def test_a_step_that_raises_is_reported_as_failed():
     with pytest.raises(ZeroDivisionError):
         with progress.Progress(lambda line: (lines.append(line), shown.set()), "training toy", after=0):
             assert shown.wait(10)
-            1 / 0
+            raise ZeroDivisionError("the step fails")
     assert "failed after" in lines[-1]
 
 

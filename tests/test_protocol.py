@@ -6,11 +6,21 @@ import sys
 import textwrap
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bpe_kata.child import protocol
-from bpe_kata.child.client import (CallTimedOut, ChangedInput, ChildExited, ImplementationError, IsolatedImplementation,
-                               ProtocolError, parse_command, python_path_env, server_command)
+from bpe_kata.child.client import (
+    CallTimedOut,
+    ChangedInput,
+    ChildExited,
+    ImplementationError,
+    IsolatedImplementation,
+    ProtocolError,
+    parse_command,
+    python_path_env,
+    server_command,
+)
 from bpe_kata.child.server import Server, features_of
 
 # --- values ---------------------------------------------------------------------------------
@@ -137,15 +147,19 @@ def test_a_changed_argument_is_reported_and_a_definition_put_back():
 def child_program(tmp_path, body: str) -> list[str]:
     """A tiny protocol program: answers hello, then does ``body`` for every other request."""
     path = tmp_path / "child.py"
-    path.write_text(textwrap.dedent('''
+    path.write_text(
+        textwrap.dedent("""
         import json, os, sys, time
         for line in sys.stdin:
             request = json.loads(line)
             if request["op"] == "hello":
-                print(json.dumps({"id": request["id"], "ok": True,
-                                  "result": {"protocol": 1, "name": "t", "features": ["merge", "get_stats"]}}), flush=True)
+                hello = {"protocol": 1, "name": "t", "features": ["merge", "get_stats"]}
+                print(json.dumps({"id": request["id"], "ok": True, "result": hello}), flush=True)
                 continue
-        ''') + textwrap.indent(textwrap.dedent(body), "    "), encoding="utf-8")
+        """)
+        + textwrap.indent(textwrap.dedent(body), "    "),
+        encoding="utf-8",
+    )
     return [sys.executable, str(path)]
 
 

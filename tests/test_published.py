@@ -1,5 +1,6 @@
-"""bpe_kata.data.published, bpe_kata.data.pretrained, bpe_kata.data.tiktoken_tables: the published tables are found offline,
-verified, converted to the contract's numbering correctly, or explained when they cannot be had."""
+"""bpe_kata.data.published, bpe_kata.data.pretrained, bpe_kata.data.tiktoken_tables: the published
+tables are found offline, verified, converted to the contract's numbering correctly, or explained
+when they cannot be had."""
 
 from __future__ import annotations
 

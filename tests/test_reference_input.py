@@ -140,7 +140,9 @@ def test_surrogates_are_repaired_like_tiktoken_in_every_path():
     assert reference.encode(text, table) == reference.encode(repaired, table)
     assert reference.encode(text, table, pattern=r"\X") == reference.encode(repaired, table, pattern=r"\X")
     assert reference.train(text * 3, 270) == reference.train(repaired * 3, 270)
-    assert reference.train(text * 3, 270, pattern=r" ?\S+|\s+") == reference.train(repaired * 3, 270, pattern=r" ?\S+|\s+")
+    assert reference.train(text * 3, 270, pattern=r" ?\S+|\s+") == reference.train(
+        repaired * 3, 270, pattern=r" ?\S+|\s+"
+    )
 
 
 @pytest.mark.parametrize("text, keywords, position", [

@@ -27,7 +27,9 @@ SPECIALS = {"<|endoftext|>": 400, "two\nlines \"終\"\\": 401, "🌍": 402}
 
 @pytest.fixture(scope="module")
 def tokenizer():
-    merges = reference.train("the cat sat on the mat; the rat ate the hat. 終わり 终 " * 4, 330, pattern=GPT2_SPLIT_PATTERN)
+    merges = reference.train(
+        "the cat sat on the mat; the rat ate the hat. 終わり 终 " * 4, 330, pattern=GPT2_SPLIT_PATTERN
+    )
     return merges, GPT2_SPLIT_PATTERN, SPECIALS
 
 

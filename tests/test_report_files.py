@@ -12,8 +12,8 @@ from contextlib import contextmanager
 import pytest
 
 from bpe_kata.run import atomic_file, report, run_status
-from bpe_kata.tools import html_report
 from bpe_kata.run.outcomes import Outcome
+from bpe_kata.tools import html_report
 
 INFO = {"suite_version": "0", "implementation": "x", "module_file": None, "module": "x"}
 
@@ -61,8 +61,11 @@ def test_write_expect_reasons_name_the_claim_and_one_line_of_cause():
     by_test = {"spec/test_train.py::test_a": ("train", ("train.tie-recorded",), Outcome.FAILED),
                "spec/test_train.py::test_b": ("train", ("train.merged-again",), Outcome.FAILED),
                "spec/test_x.py::test_c": ("train", (), Outcome.FAILED)}
-    failures = {"spec/test_train.py::test_a": NOISY, "spec/test_train.py::test_b": "assert 3 > (7 - 3)\n +  where 3 = len([])",
-                "spec/test_x.py::test_c": "ids: " + "x" * 300}
+    failures = {
+        "spec/test_train.py::test_a": NOISY,
+        "spec/test_train.py::test_b": "assert 3 > (7 - 3)\n +  where 3 = len([])",
+        "spec/test_x.py::test_c": "ids: " + "x" * 300,
+    }
     reasons = {entry.value: entry.reason for entry in run_status.starting_entries(by_test, failures)}
     assert reasons["train.tie-recorded"] == ("train.tie-recorded broken when this file was written: "
                                              "replayed in the table's order, a merge was not the most frequent pair")
@@ -79,7 +82,9 @@ def test_every_declared_test_dependency_is_used():
 
     from tests.support import REPO_ROOT
 
-    extras = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    extras = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
     names = {req.split(">")[0].split("<")[0].split("=")[0].split("[")[0].strip().lower().replace("_", "-")
              for req in extras["test"] if not req.startswith("bpe-kata")}
     modules: dict[str, set[str]] = {}

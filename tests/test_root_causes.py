@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from bpe_kata.child.client import ImplementationError, IsolatedImplementation, python_path_env, server_command
+from bpe_kata.child.server import Server
 from bpe_kata.run import judging
-from bpe_kata.child.client import IsolatedImplementation, ImplementationError, python_path_env, server_command
 from bpe_kata.run.loader import load_implementation
 from bpe_kata.run.outcomes import Outcome
 from bpe_kata.run.report import Results
-from bpe_kata.child.server import Server
 from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
 
 TWO_BUGS = '''
@@ -77,7 +77,9 @@ def test_an_adapters_frames_give_way_to_the_wrapped_librarys(tmp_path, monkeypat
     _write(tmp_path, {"wrapped_lib.py": LIBRARY, "adapter.py": ADAPTER})
     monkeypatch.syspath_prepend(str(tmp_path))
     impl = load_implementation(str(tmp_path / "adapter.py"))
-    frame = Server(impl, "adapter").handle({"id": 1, "op": "train", "args": {"text": "ab", "vocab_size": 300}})["error"]["frame"]
+    frame = Server(impl, "adapter").handle({"id": 1, "op": "train", "args": {"text": "ab", "vocab_size": 300}})[
+        "error"
+    ]["frame"]
     assert (frame["function"], Path(frame["file"]).name, frame["line"]) == ("fit", "wrapped_lib.py", 3)
     try:  # in process, the same place
         impl.train("ab", 300)
@@ -216,7 +218,7 @@ def test_one_helper_raising_for_two_bugs_is_two_places(tmp_path, isolated):
         for args in (("abc", 100), ("ab", 300)):
             try:
                 impl.train(*args)
-            except Exception as error:  # noqa: BLE001
+            except Exception as error:
                 verdicts.append(judging.judge(error, ("train.exhausted",), impl, ""))
     finally:
         if isolated:

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.run import fix_first
-from bpe_kata.run import judging
+from bpe_kata.run import fix_first, judging
 from tests.support import REPO_ROOT
 from tests.test_blame import _Report
 
@@ -34,7 +33,7 @@ def _check(folder: Path, *args: str) -> list[str]:
 def test_a_failing_run_shows_the_implementations_frames_and_ends_with_the_verdict(tmp_path):
     short, full = _check(tmp_path), _check(tmp_path, "--tb=long")
     text = "\n".join(short)
-    assert "wrong_decode_strict.py:13: in decode" in text  # the learner's line, in every failure
+    assert "wrong_decode_strict.py:12: in decode" in text  # the learner's line, in every failure
     assert "spec/cases/runner.py:" not in text and "def run(" not in text  # the spec's plumbing, left out
     assert "spec/cases/runner.py:" in "\n".join(full)  # ... which --tb=long still shows
     assert len(short) < len(full) * 0.6, (len(short), len(full))
@@ -70,12 +69,16 @@ def test_the_claims_list_leads_with_the_root_not_an_earlier_level():
                         ("get_stats",)))
     assert set(results.broken_claims()) == {"bytes.no-normalization", "pairs.adjacent-overlapping"}
     lines = render_table(results, INFO, "hint: --tb=long")
-    listed = [line.split(":")[0].strip() for line in lines[lines.index("claims broken (2): an assertion about them failed") + 1:]
-              if line.startswith("  ") and not line.startswith("   ")]
+    listed = [
+        line.split(":")[0].strip()
+        for line in lines[lines.index("claims broken (2): an assertion about them failed") + 1 :]
+        if line.startswith("  ") and not line.startswith("   ")
+    ]
     assert listed[:2] == ["pairs.adjacent-overlapping", "bytes.no-normalization"]
     fix = next(line for line in lines if line.startswith("fix first: "))
     assert fix.startswith("fix first: pairs.adjacent-overlapping: ")
-    assert lines[-1] == "hint: --tb=long" and lines.index(fix) > next(i for i, l in enumerate(lines) if l.startswith("level "))
+    first_level = next(i for i, line in enumerate(lines) if line.startswith("level "))
+    assert lines[-1] == "hint: --tb=long" and lines.index(fix) > first_level
 
 
 def test_a_claim_a_confirmed_mistake_names_comes_before_a_fact_measured_on_a_corpus():
@@ -85,7 +88,9 @@ def test_a_claim_a_confirmed_mistake_names_comes_before_a_fact_measured_on_a_cor
               "encode.the-thin"]
     assert fix_first.order(broken, {"train.merged-again"})[0] == "train.merged-again"
     ordered = fix_first.order(broken)
-    assert ordered[0] != "corpus.d1-space-left" and ordered.index("corpus.d1-space-left") > ordered.index("train.tie-recorded")
+    assert ordered[0] != "corpus.d1-space-left" and ordered.index("corpus.d1-space-left") > ordered.index(
+        "train.tie-recorded"
+    )
     assert ordered[-1] == "encode.the-thin"  # a later level
 
 

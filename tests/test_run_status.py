@@ -45,7 +45,9 @@ def test_an_unexpected_pass_is_reported_and_fails_with_strict_expect(tmp_path):
                           {"claim": "pairs.*", "reason": "stale: pairs were fixed"})
     run = run_gate_inline(tmp_path, WRONG_MERGE, *MERGE_AND_PAIRS, "--expect", expect, files=FILES)
     assert run.returncode == 0 and run.report["expectations"]["unexpected_passes"] == ["claim pairs.*"]
-    strict = run_gate_inline(tmp_path, WRONG_MERGE, *MERGE_AND_PAIRS, "--expect", expect, "--strict-expect", files=FILES)
+    strict = run_gate_inline(
+        tmp_path, WRONG_MERGE, *MERGE_AND_PAIRS, "--expect", expect, "--strict-expect", files=FILES
+    )
     assert strict.returncode == 1
 
 
@@ -93,7 +95,10 @@ def test_a_broken_expectations_file_is_a_usage_error(tmp_path, content, problem)
     path.write_text(content, encoding="utf-8")
     with pytest.raises(expectations.ExpectationsError, match=problem):
         expectations.load(path)
-    assert run_spec_inline(tmp_path, "--expect", str(path), "--claim", "merge.*", files=["spec/test_merge.py"]).returncode == 4
+    assert (
+        run_spec_inline(tmp_path, "--expect", str(path), "--claim", "merge.*", files=["spec/test_merge.py"]).returncode
+        == 4
+    )
 
 
 def test_workers_never_decide():

@@ -31,7 +31,11 @@ def _docstrings(tree: ast.AST) -> set[int]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 found.add(id(first.value))
     return found
 
@@ -87,7 +91,9 @@ def test_the_fixtures_the_cases_ask_for_by_name_are_the_runners() -> None:
     provided = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)
                 and any("fixture" in ast.unparse(d) for d in node.decorator_list)}
     assert asked, "spec/cases/runner.py no longer asks for fixtures by name: drop this test"
-    assert asked - provided <= {"tmp_path"}, f"asked for by the cases, provided by no one: {asked - provided - {'tmp_path'}}"
+    assert asked - provided <= {"tmp_path"}, (
+        f"asked for by the cases, provided by no one: {asked - provided - {'tmp_path'}}"
+    )
 
 
 def test_the_published_tables_the_spec_names_are_the_runners() -> None:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from bpe_kata.child import results, sandbox, supervisor
-from bpe_kata.tools import similarity
 from bpe_kata.child.client import IsolatedImplementation, ProtocolError
+from bpe_kata.tools import similarity
 from tests.support import REPO_ROOT
 
 
@@ -149,8 +149,14 @@ def test_similarity_flags_a_renamed_copy_and_not_an_independent_implementation(t
     assert figure < similarity.FLAG_AT and not any("reference's" in f for f in flags)
 
 
-@pytest.mark.parametrize("source", ["import importlib\nfrom reference import train\n",
-                                    "import spec.oracle as o\n", "import importlib\nr = importlib.import_module('reference')\n"])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import importlib\nfrom reference import train\n",
+        "import spec.oracle as o\n",
+        "import importlib\nr = importlib.import_module('reference')\n",
+    ],
+)
 def test_an_import_of_the_reference_is_flagged(tmp_path, source):
     (tmp_path / "sub.py").write_text(source, encoding="utf-8")
     flags, _ = similarity.flags(tmp_path / "sub.py", supervisor.reference_dir())

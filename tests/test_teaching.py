@@ -9,11 +9,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from spec import mistakes, oracle
-from spec.ledger import load_claims
 from bpe_kata.child.client import IsolatedImplementation, python_path_env, server_command
 from bpe_kata.run.loader import load_implementation
 from bpe_kata.run.teaching import diagnose, load_mistakes, render
+from spec import mistakes, oracle
+from spec.ledger import load_claims
 from tests.support import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
 
 #: known-wrong file -> the mistake the report must name first
@@ -166,7 +166,9 @@ def test_probes_run_through_the_protocol_client_of_an_isolated_run(stem):
 
 
 def test_render_shows_each_line_with_what_was_seen():
-    lines = render(diagnose({"decode.replace-128"}, load_implementation("tests/implementations/wrong_decode_strict.py")))
+    lines = render(
+        diagnose({"decode.replace-128"}, load_implementation("tests/implementations/wrong_decode_strict.py"))
+    )
     assert lines[:2] == ["likely mistake:", f"  - {message('strict decoding')}"]
     assert lines[2].startswith("    seen: decode of the bytes 61 80 raised")
     assert render([]) == []
@@ -186,7 +188,10 @@ def test_known_wrong_implementations_get_their_mistake_named_first_in_a_run(tmp_
     if stem == "oracle":
         assert mistakes_shown == []
     else:
-        assert mistakes_shown and mistakes_shown[0] == message(EXPECTED[stem]), (mistakes_shown, run.report["claims"].keys())
+        assert mistakes_shown and mistakes_shown[0] == message(EXPECTED[stem]), (
+            mistakes_shown,
+            run.report["claims"].keys(),
+        )
         assert run.report["likely_mistakes_seen"][0]["seen"]
 
 

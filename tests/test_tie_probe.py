@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_kata.tools import tie_probe
 from bpe_kata.run.loader import load_implementation
+from bpe_kata.tools import tie_probe
 
 
 @pytest.mark.parametrize(("impl", "verdict"), [

@@ -9,8 +9,8 @@ import pytest
 import reference
 from reference import tie_rules as reference_rules
 from spec import tie_rules as spec_rules
-from spec.oracle import ties as oracle_ties
 from spec.ledger import load_claims
+from spec.oracle import ties as oracle_ties
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from bpe_kata.tools.curve import measure, parse_sizes, reference_points
 from bpe_kata.cli import main
+from bpe_kata.tools.curve import measure, parse_sizes, reference_points
 
 TEXT = "the cat sat on the mat; the dog sat on the log. " * 8
 

@@ -23,9 +23,30 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monk
     (tmp_path / "crashes.py").write_text(CRASHES, encoding="utf-8")
     submissions = ["reference", "tests/implementations/wrong_pairs_no_overlap.py", "solutions/starter",
                    str(tmp_path / "hangs.py"), str(tmp_path / "crashes.py")]
-    code = main(["grade", *submissions, "--timeout", "30", "--jobs", "5", "--csv", str(tmp_path / "class.csv"),
-                 "--html", str(tmp_path / "class.html"), "--reports", str(tmp_path / "reports"), "--", "--expose-suite", "--level", "pairs", "-m", "not corpus",
-                 "--hypothesis-profile", "fast"])
+    code = main(
+        [
+            "grade",
+            *submissions,
+            "--timeout",
+            "30",
+            "--jobs",
+            "5",
+            "--csv",
+            str(tmp_path / "class.csv"),
+            "--html",
+            str(tmp_path / "class.html"),
+            "--reports",
+            str(tmp_path / "reports"),
+            "--",
+            "--expose-suite",
+            "--level",
+            "pairs",
+            "-m",
+            "not corpus",
+            "--hypothesis-profile",
+            "fast",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 1, out
     with open(tmp_path / "class.csv", encoding="utf-8") as handle:
@@ -69,9 +90,11 @@ def _a_class_on_every_level():
                              mistakes=["get_stats skips the pair after a match"] * 3,
                              failed_claims=["pairs.adjacent-overlapping", "train.merged-again"] * 4, **extra)
 
-    return [row("wrong_regex_train_ignores_pattern", 0),
-            row("alice", 1, ended="timed out", detail="over the 300 s wall limit"),
-            row("bob_the_student_with_a_long_name", 2, flags=["copies"], detail="imports the suite's reference or spec")]
+    return [
+        row("wrong_regex_train_ignores_pattern", 0),
+        row("alice", 1, ended="timed out", detail="over the 300 s wall limit"),
+        row("bob_the_student_with_a_long_name", 2, flags=["copies"], detail="imports the suite's reference or spec"),
+    ]
 
 
 @pytest.mark.parametrize("width", [120, 100])
@@ -107,7 +130,19 @@ def test_the_class_page_fits_a_1280_pixel_screen(tmp_path):
     assert 'title="not started"' in page and ">--<" in page and 'title="surrogates">sur<' in page
     probe = page.replace("</body>", "<script>document.title='W='+document.documentElement.scrollWidth</script></body>")
     (tmp_path / "class.html").write_text(probe, encoding="utf-8")
-    dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
-                          "--dump-dom", (tmp_path / "class.html").as_uri()], capture_output=True, text=True, timeout=120)
+    dom = subprocess.run(
+        [
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1280,900",
+            "--dump-dom",
+            (tmp_path / "class.html").as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     width = int(re.search(r"<title>W=(\d+)</title>", dom.stdout).group(1))
     assert width <= 1280

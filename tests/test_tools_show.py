@@ -99,7 +99,7 @@ def test_a_missing_table_is_a_clear_error(capsys):
 def test_a_terminal_gets_colours(tmp_path):
     rich = pytest.importorskip("rich.console")
     import reference
-    from bpe_kata.tools.show import Row, render_rich, tokens_of, token_bytes
+    from bpe_kata.tools.show import Row, render_rich, token_bytes, tokens_of
 
     merges = reference.train(WALKTHROUGH, 259)
     ids = reference.encode("aaabac", merges)

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from spec import oracle
 from bpe_kata.cli import main
 from bpe_kata.data.corpora import CorpusFinder, CorpusUnavailable
+from spec import oracle
 
 WALKTHROUGH = "aaabdaaabac"
 

@@ -16,8 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from bpe_kata.child import protocol, results
-from bpe_kata.child.faults import (CallTimedOut, ChangedInput, ChildExited, ImplementationError, IsolationFault,
-                                   OverBudget, ProtocolError)
+from bpe_kata.child.faults import (
+    CallTimedOut,
+    ChangedInput,
+    ChildExited,
+    ImplementationError,
+    IsolationFault,
+    OverBudget,
+    ProtocolError,
+)
 from bpe_kata.child.process import BUDGET, DEFAULT_CALL_TIMEOUT, DEFINE_AT, Child, _shown
 from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
 
@@ -53,7 +60,7 @@ class IsolatedImplementation:
         self.code_points = False  # the child reads {"code_points": [...]} texts (its hello says so)
         self.tables: dict[int, tuple[object, str, int]] = {}  # id(table) -> (table, name, len)
 
-    def connect(self) -> "IsolatedImplementation":
+    def connect(self) -> IsolatedImplementation:
         """Start the child and give this object the functions its hello lists."""
         if self.child.hello is None:
             hello = self.child.start()
@@ -100,7 +107,7 @@ class IsolatedImplementation:
         try:
             results.check(op, value)
             return RESULTS[op].load(value)
-        except Exception as error:  # noqa: BLE001  (whatever the codec raises, the child broke the protocol)
+        except Exception as error:  # whatever the codec raises, the child broke the protocol
             self.child.kill()
             raise ProtocolError(f"{op}: the result does not fit the protocol's shape for {op} ({error}): "
                                 f"{_shown(response=value)}") from None

@@ -14,8 +14,15 @@ from pathlib import Path
 import pytest
 
 from bpe_kata.child import sandbox
-from bpe_kata.child.client import (DEFAULT_CALL_TIMEOUT, ChangedInput, IsolatedImplementation, IsolationFault,
-                                   parse_command, python_path_env, server_command)
+from bpe_kata.child.client import (
+    DEFAULT_CALL_TIMEOUT,
+    ChangedInput,
+    IsolatedImplementation,
+    IsolationFault,
+    parse_command,
+    python_path_env,
+    server_command,
+)
 from bpe_kata.run import judging
 from bpe_kata.run.loader import load_implementation
 from spec.faults import changed_input_claims

@@ -19,8 +19,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bpe_kata.child import protocol
-from bpe_kata.child.faults import (CONTRACT_EXCEPTIONS, CallTimedOut, ChangedInput, ChildExited, ImplementationError,
-                                   IsolationFault, OverBudget, ProtocolError)
+from bpe_kata.child.faults import (
+    CONTRACT_EXCEPTIONS,
+    CallTimedOut,
+    ChangedInput,
+    ChildExited,
+    ImplementationError,
+    IsolationFault,
+    OverBudget,
+    ProtocolError,
+)
 
 #: Generous for the reference: its slowest call (a whole corpus under a 100k table) takes seconds.
 DEFAULT_CALL_TIMEOUT = 60.0
@@ -147,7 +155,9 @@ class Child:
 
     def define(self, name: str, kind: str, value: Any) -> None:
         line_id = self._new_id()
-        line = protocol.encode_line({"id": line_id, "op": "define", "args": {"name": name, "kind": kind, "value": value}})
+        line = protocol.encode_line(
+            {"id": line_id, "op": "define", "args": {"name": name, "kind": kind, "value": value}}
+        )
         if self.process is None:
             self.start()
         self._send_and_wait(line, line_id, f"define {name}", max(self.call_timeout, MIN_START_TIMEOUT))
@@ -194,7 +204,9 @@ class Child:
         if response.get("ok") is False and isinstance(response.get("error"), dict):
             raise self._error(what, response["error"])
         self.kill()
-        raise ProtocolError(f"{what}: the answer is neither a result nor an error: {_shown(line=None, response=response)}")
+        raise ProtocolError(
+            f"{what}: the answer is neither a result nor an error: {_shown(line=None, response=response)}"
+        )
 
     def _write(self, data: bytes, deadline: float, what: str) -> None:
         fd = self.process.stdin.fileno()
@@ -237,7 +249,9 @@ class Child:
             if not chunk:
                 if self.buffer.strip():
                     raise ProtocolError(f"{what}: the child's last line has no line end: {_shown(self.buffer)}")
-                raise ChildExited(f"{what}: the child exited without answering ({self._exit_status()})" + self.log_tail())
+                raise ChildExited(
+                    f"{what}: the child exited without answering ({self._exit_status()})" + self.log_tail()
+                )
             self.buffer += chunk
 
     def _response_of(self, line: bytes, request_id: int, what: str) -> dict:

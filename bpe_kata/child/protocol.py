@@ -149,7 +149,9 @@ SPECIALS = Kind(_specials_dump, _specials_load, mutable=True)
 SPECIAL_SET = Kind(_special_set_dump, _special_set_load)
 CORPUS = Kind(_corpus_dump, _corpus_load, mutable=True)
 WORD_PAIRS = Kind(_word_pairs_dump, lambda rows: [tuple(r) for r in rows], mutable=True)
-STATS = Kind(lambda s: [[int(a), int(b), int(n)] for (a, b), n in s.items()], lambda rows: {(a, b): n for a, b, n in rows})
+STATS = Kind(
+    lambda s: [[int(a), int(b), int(n)] for (a, b), n in s.items()], lambda rows: {(a, b): n for a, b, n in rows}
+)
 WORD_MERGES = Kind(lambda m: [[[str(a), str(b)], int(n)] for (a, b), n in m],
                    lambda rows: [((a, b), n) for (a, b), n in rows])
 WORDS = Kind(lambda w: [str(s) for s in w], list)

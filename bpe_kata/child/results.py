@@ -10,7 +10,8 @@ shows the value.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 MAX_CODE_POINT = 0x10FFFF
 

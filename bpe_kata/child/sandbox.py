@@ -105,12 +105,12 @@ class Sandbox:
     processes: int = 512
 
     @classmethod
-    def probe(cls, scratch: str, hidden: list[str]) -> "Sandbox":
+    def probe(cls, scratch: str, hidden: list[str]) -> Sandbox:
         root = platform.system() == "Linux" and os.geteuid() == 0
         return cls(scratch, hidden, landlock=landlock_abi(), namespaces=can_unshare(), drop_caps=root)
 
     @classmethod
-    def from_env(cls, environ=os.environ) -> "Sandbox | None":
+    def from_env(cls, environ=os.environ) -> Sandbox | None:
         text = environ.get(ENV_VAR)
         return cls(**json.loads(text)) if text else None
 

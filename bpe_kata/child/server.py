@@ -11,9 +11,8 @@ import inspect
 import os
 import sys
 import traceback
-from typing import Any, BinaryIO
-
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from bpe_kata.child import protocol
 from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
@@ -39,7 +38,7 @@ class GuardedTable(dict):
 
     changed = False
 
-    def _mark(name):  # noqa: N805  (builds the methods below)
+    def _mark(name):  # builds the methods below
         def method(self, *args, **kwargs):
             self.changed = True
             return getattr(dict, name)(self, *args, **kwargs)
@@ -93,10 +92,11 @@ class Server:
             kind = next(name for name, cls in CONTRACT_EXCEPTIONS if isinstance(error, cls))
             text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
             return protocol.error_response(request_id, kind, text, **self.origin(error, with_type=False))
-        except Exception as error:  # noqa: BLE001  (the protocol's "anything else")
+        except Exception as error:  # the protocol's "anything else"
             trace = "".join(traceback.format_exception(error)[-6:])
-            return protocol.error_response(request_id, protocol.OTHER_ERROR, f"{type(error).__name__}: {error}\n{trace}",
-                                           **self.origin(error))
+            return protocol.error_response(
+                request_id, protocol.OTHER_ERROR, f"{type(error).__name__}: {error}\n{trace}", **self.origin(error)
+            )
 
     def origin(self, error: BaseException, with_type: bool = True) -> dict:
         """The optional ``type`` and ``frame`` of an error response: the innermost frame of the
@@ -105,9 +105,10 @@ class Server:
             file = getattr(self.impl, "__file__", None)
             root = None if not file else Path(file).resolve()
             root = root.parent if root is not None and root.name == "__init__.py" else root
-            place = frames.place_of(frames.innermost_own(error, root, skip=lambda p: str(p) in SERVER_FILES), _shown_path,
-                                    error, root)
-        except Exception:  # noqa: BLE001  (the frame is optional: never lose the error for it)
+            place = frames.place_of(
+                frames.innermost_own(error, root, skip=lambda p: str(p) in SERVER_FILES), _shown_path, error, root
+            )
+        except Exception:  # the frame is optional: never lose the error for it
             place = None
         return {**({"type": type(error).__name__} if with_type else {}),
                 **({"frame": place.as_protocol()} if place else {})}
@@ -135,18 +136,29 @@ class Server:
         self.check_unchanged(op, given, snapshots, refs)
         try:
             return RESULTS[op].dump(result)
-        except Exception as error:  # noqa: BLE001  (a result of the wrong shape is not a contract error)
-            raise NotServed(protocol.OTHER_ERROR, f"{op} returned {type(result).__name__} {str(result)[:200]!r}, "
-                                                  f"which is not the contract's result ({type(error).__name__}: {error})")
+        except Exception as error:  # a result of the wrong shape is not a contract error
+            raise NotServed(
+                protocol.OTHER_ERROR,
+                f"{op} returned {type(result).__name__} {str(result)[:200]!r}, "
+                f"which is not the contract's result ({type(error).__name__}: {error})",
+            ) from error
 
     def hello(self, args: dict) -> dict:
         if args.get("protocol") != protocol.PROTOCOL_VERSION:
             raise NotServed(protocol.OTHER_ERROR, f"this server speaks protocol {protocol.PROTOCOL_VERSION}, "
                                                   f"not {args.get('protocol')!r}")
-        return {"protocol": protocol.PROTOCOL_VERSION, "name": self.name, "version": getattr(self.impl, "__version__", None),
-                "features": features_of(self.impl), "code_points": True,
-                **({"fixed_pattern": self.impl.FIXED_PATTERN} if isinstance(getattr(self.impl, "FIXED_PATTERN", None), str)
-                   else {})}
+        return {
+            "protocol": protocol.PROTOCOL_VERSION,
+            "name": self.name,
+            "version": getattr(self.impl, "__version__", None),
+            "features": features_of(self.impl),
+            "code_points": True,
+            **(
+                {"fixed_pattern": self.impl.FIXED_PATTERN}
+                if isinstance(getattr(self.impl, "FIXED_PATTERN", None), str)
+                else {}
+            ),
+        }
 
     def define(self, args: dict) -> None:
         kind = DEFINABLE.get(args.get("kind"))
@@ -244,10 +256,14 @@ def serve(value: str, requests: BinaryIO, responses: BinaryIO) -> int:
         try:
             message = protocol.decode_line(line)
         except ValueError as error:
-            responses.write(protocol.encode_line(protocol.error_response(None, protocol.OTHER_ERROR, f"bad request: {error}")))
+            responses.write(
+                protocol.encode_line(protocol.error_response(None, protocol.OTHER_ERROR, f"bad request: {error}"))
+            )
             continue
         if server is None:
-            responses.write(protocol.encode_line(protocol.error_response(message.get("id"), protocol.OTHER_ERROR, failure)))
+            responses.write(
+                protocol.encode_line(protocol.error_response(message.get("id"), protocol.OTHER_ERROR, failure))
+            )
             return 1
         responses.write(protocol.encode_line(server.handle(message)))
     return 0

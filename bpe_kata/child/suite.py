@@ -68,5 +68,7 @@ def verify_report(path: str, pinned: str | None = None, allow_unsandboxed: bool 
     if record.get("failure"):
         problems.append(f"the supervisor failed the run: {record['failure']}")
     if data.get("complete") is not True or data.get("exit_status") != 0:
-        problems.append(f"the run is not green (complete={data.get('complete')}, exit_status={data.get('exit_status')})")
+        problems.append(
+            f"the run is not green (complete={data.get('complete')}, exit_status={data.get('exit_status')})"
+        )
     return problems

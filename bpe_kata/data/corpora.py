@@ -11,9 +11,9 @@ import hashlib
 import os
 import tempfile
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 ENV_VAR = "BPE_KATA_DATA"
 OFFLINE_VAR = "BPE_KATA_OFFLINE"
@@ -93,15 +93,21 @@ def sha256_of(data: bytes) -> str:
 
 
 def _download(url: str, timeout: float) -> bytes:
-    with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - fixed https URLs
+    with urllib.request.urlopen(url, timeout=timeout) as response:  # fixed https URLs
         return response.read()
 
 
 class CorpusFinder:
     """Looks corpora up in order and remembers what it found (or why it failed) per session."""
 
-    def __init__(self, data_dir: str | os.PathLike | None = None, *, download: Callable[[str, float], bytes] = _download,
-                 cache_dir: Path | None = None, timeout: float = 20.0) -> None:
+    def __init__(
+        self,
+        data_dir: str | os.PathLike | None = None,
+        *,
+        download: Callable[[str, float], bytes] = _download,
+        cache_dir: Path | None = None,
+        timeout: float = 20.0,
+    ) -> None:
         self.data_dir = data_dir or os.environ.get(ENV_VAR) or None
         self.cache_dir = cache_dir or user_cache_dir()
         self._download = download
@@ -122,7 +128,8 @@ class CorpusFinder:
                 if sha256_of(data) != corpus.sha256:
                     raise CorpusUnavailable(
                         f"{candidate} is not the expected {corpus.filename} (SHA-256 {sha256_of(data)[:12]}…, "
-                        f"expected {corpus.sha256[:12]}…). Replace it with the right file or delete it to download again."
+                        f"expected {corpus.sha256[:12]}…). "
+                        "Replace it with the right file or delete it to download again."
                     )
                 return candidate
         return self._fetch(corpus)
@@ -148,7 +155,9 @@ class CorpusFinder:
         fix = (f"put {corpus.filename} (SHA-256 {corpus.sha256}) in one of them, point ${ENV_VAR} or --data-dir "
                f"at a folder holding it, or run `bpe-kata data fetch` where the internet is reachable")
         if os.environ.get(OFFLINE_VAR, "").strip().lower() not in ("", "0", "false", "no"):
-            raise CorpusUnavailable(f"{corpus.filename} not found in {searched}, and ${OFFLINE_VAR} forbids downloading; {fix}")
+            raise CorpusUnavailable(
+                f"{corpus.filename} not found in {searched}, and ${OFFLINE_VAR} forbids downloading; {fix}"
+            )
         try:
             raw = self._download(corpus.url, self.timeout)
         except Exception as error:  # any network failure means the same thing to the user
@@ -195,7 +204,9 @@ def identify(raw: bytes, source: str = "the file") -> tuple[Corpus, bytes]:
             return corpus, data
         hints.append(f"it has the marker lines of {corpus.url}, but the text between them is not the edition the "
                      f"spec uses (SHA-256 after cutting {sha256_of(data)[:12]}…, expected {corpus.sha256[:12]}…)")
-    known = "; ".join(f"{c.filename} ({c.size:,} bytes, SHA-256 {c.sha256[:12]}…, from {c.url})" for c in CORPORA.values())
+    known = "; ".join(
+        f"{c.filename} ({c.size:,} bytes, SHA-256 {c.sha256[:12]}…, from {c.url})" for c in CORPORA.values()
+    )
     raise CorpusUnavailable(f"{source} ({len(raw):,} bytes, SHA-256 {sha256_of(raw)[:12]}…) is none of the corpora"
                             + (f": {hints[0]}" if hints else "") + f". Known: {known}")
 

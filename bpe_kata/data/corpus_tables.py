@@ -18,8 +18,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from spec import fast_train
 from bpe_kata.data.corpora import user_cache_dir, write_cache_file
+from spec import fast_train
 
 Pair = tuple[int, int]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from bpe_kata.data.corpora import user_cache_dir, write_cache_file
 from bpe_kata.data.published import TOKENIZERS, TableUnavailable, read_verified
@@ -60,7 +60,7 @@ def split_pattern(name: str) -> str:
     return TOKENIZERS[name].pattern
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> PublishedTable:
     """The named published table, verified and converted once per process."""
     if name not in TOKENIZERS:

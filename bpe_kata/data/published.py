@@ -22,7 +22,7 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
 
@@ -59,7 +59,7 @@ def _candidates(file: PublishedFile) -> list[tuple[Path, str]]:
     return places
 
 
-@lru_cache(maxsize=None)
+@cache
 def read_verified(filename: str) -> bytes:
     """The bytes of a published file, after checking its SHA-256; TableUnavailable otherwise."""
     file = FILES[filename]

@@ -8,12 +8,12 @@ expects, is served from the verified local copy, so nothing is ever downloaded.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from bpe_kata.data.published import FILES, INSTALL_HINT, TableUnavailable, read_verified
 
 
-@lru_cache(maxsize=None)
+@cache
 def encoding(name: str):
     """tiktoken's Encoding ``name`` ("gpt2", "cl100k_base"); TableUnavailable when it cannot be built."""
     try:

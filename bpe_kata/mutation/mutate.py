@@ -28,8 +28,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bpe_kata.mutation.entries import render_draft, write_ledger
-from bpe_kata.mutation.ledger import (SURVIVED, Accepted, LedgerError, Limits, gate, killed_now, load_ledger,
-                                     load_limits, render_gate)
+from bpe_kata.mutation.ledger import (
+    SURVIVED,
+    Accepted,
+    LedgerError,
+    Limits,
+    gate,
+    killed_now,
+    load_ledger,
+    load_limits,
+    render_gate,
+)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 MUTANTS = "mutants"

@@ -79,7 +79,7 @@ class MemoryWatch:
     def __init__(self) -> None:
         self.hit = False
 
-    def pytest_runtest_makereport(self, item, call) -> None:  # noqa: ARG002 - pytest's hook signature
+    def pytest_runtest_makereport(self, item, call) -> None:  # pytest's hook signature
         if call.excinfo is not None and call.excinfo.errisinstance(MemoryError):
             self.hit = True
 
@@ -88,8 +88,8 @@ def install() -> None:
     """Patch mutmut in this process; fails loudly if the mutmut installed is not the one this fits."""
     import mutmut.__main__ as mutmut_main
     from mutmut.mutation import trampoline
-    from mutmut.state import state
     from mutmut.runners import harness
+    from mutmut.state import state
     from mutmut.utils.file_utils import change_cwd
     from mutmut.workers import isolation
 

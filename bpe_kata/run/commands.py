@@ -62,7 +62,6 @@ bpe-kata verify-report FILE [--suite-sha256 X] re-checks a report. See docs/GATE
 
 def gate(argv: list[str]) -> int:
     """Run the spec as a CI gate: isolated, strict about levels and data, expectations allowed."""
-    import pytest
 
     if any(arg in ("-h", "--help") for arg in argv):
         print(GATE_HELP)
@@ -86,7 +85,8 @@ def graded(argv: list[str]) -> int:
 
 
 def verify_report(argv: list[str]) -> int:
-    from bpe_kata.child.suite import suite_sha256, verify_report as verify
+    from bpe_kata.child.suite import suite_sha256
+    from bpe_kata.child.suite import verify_report as verify
 
     parser = argparse.ArgumentParser(prog="bpe-kata verify-report", description=(
         "Re-check a gate's JSON report: the suite it names is the suite installed here (and the pinned one), "

@@ -73,5 +73,10 @@ def dumps(entries: list[Expected]) -> str:
     lines = ["# bpe-kata expectations: failures this implementation is known to have, each with its reason.",
              "# Remove an entry once its tests pass (an entry that no longer fails is reported).", ""]
     for entry in entries:
-        lines += ["[[expected]]", f"{entry.key} = {json.dumps(entry.value)}", f"reason = {json.dumps(entry.reason)}", ""]
+        lines += [
+            "[[expected]]",
+            f"{entry.key} = {json.dumps(entry.value)}",
+            f"reason = {json.dumps(entry.reason)}",
+            "",
+        ]
     return "\n".join(lines)

@@ -14,7 +14,7 @@ likely to mend the others, decided by, in turn:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache
 
 from spec.ledger import load_claims, prerequisites
 from spec.levels import ALL_LEVEL_NAMES
@@ -22,7 +22,7 @@ from spec.levels import ALL_LEVEL_NAMES
 _KIND_RANK = {"contract": 0, "fact": 1, "informative": 2}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _below() -> dict[str, frozenset[str]]:
     """Claim -> every claim it rests on, directly or through others."""
     graph = prerequisites()

@@ -95,7 +95,8 @@ LEARNER_TABLE_SIZES = {"tinyshakespeare": 276, "alice": 268}
 
 @pytest.fixture(scope="session")
 def progress(request: pytest.FixtureRequest):
-    """``with progress("training alice ...") as step:`` says on the terminal what runs long (bpe_kata/run/progress.py)."""
+    """``with progress("training alice ...") as step:`` says on the terminal what runs long
+    (bpe_kata/run/progress.py)."""
     write = spec_progress.stderr_writer(request.config.pluginmanager.getplugin("capturemanager"))
     after = spec_progress.delay_from_environment()
     return lambda what: spec_progress.Progress(write, what, after=after)

@@ -35,7 +35,7 @@ class Place:
     function: str
     file: str
     line: int
-    callers: tuple["Place", ...] = ()
+    callers: tuple[Place, ...] = ()
 
     def shown(self) -> str:
         return f"{self.function} ({self.file}:{self.line})" + "".join(
@@ -48,7 +48,7 @@ class Place:
         return frame
 
     @classmethod
-    def from_protocol(cls, value: object) -> "Place | None":
+    def from_protocol(cls, value: object) -> Place | None:
         """The optional ``frame`` of a protocol error (with its optional ``from``), or None when absent or malformed."""
         if not isinstance(value, dict) or not isinstance(value.get("file"), str):
             return None

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import sys
 import sysconfig
 import traceback
 from dataclasses import asdict, dataclass
@@ -30,7 +29,8 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 CLIENT_FILES = tuple(str(PACKAGE_DIR / name) for name in ("child/client.py", "child/process.py", "child/faults.py",
                                                         "child/protocol.py", "run/recording.py"))
 LIBRARY_DIRS = tuple(
-    str(Path(p).resolve()) for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    str(Path(p).resolve())
+    for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
 )
 
 BROKEN = "broken"  # an assertion of the spec about the claim failed
@@ -189,7 +189,11 @@ def _origin(error: BaseException, root: Path | None, module=None) -> tuple[str, 
     if place is None:
         frame = _innermost_frame(error, root)
         if frame is not None and frames.adapter_raised(error, frame.filename):  # the wrapped code's place is unknown
-            return call, type(error).__name__, f"? ({_short_path(frame.filename)}:{frame.lineno}, the adapter's own line)"
+            return (
+                call,
+                type(error).__name__,
+                f"? ({_short_path(frame.filename)}:{frame.lineno}, the adapter's own line)",
+            )
     return call, type(error).__name__, place.shown() if place else None
 
 
@@ -200,11 +204,3 @@ def _assertion_detail(error: BaseException, longrepr_text: str, max_lines: int) 
     if len(lines) > max_lines:
         lines = lines[:max_lines] + [f"... ({len(lines) - max_lines} more lines)"]
     return "\n".join(line[:300] for line in lines)
-
-
-if sys.version_info < (3, 11):  # pragma: no cover - BaseExceptionGroup is a builtin from 3.11
-    try:
-        from exceptiongroup import BaseExceptionGroup  # type: ignore[no-redef]
-    except ImportError:
-        class BaseExceptionGroup(BaseException):  # type: ignore[no-redef]
-            exceptions: tuple = ()

@@ -19,7 +19,6 @@ from bpe_kata.run.outcomes import Outcome
 from spec import fixed_pattern
 from spec.levels import BY_NAME, FREE, holds_whatever_split, levels_up_to
 
-
 #: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture
 #: (a level's own group is its ``xdist_group`` in spec/levels.py).
 CORPORA_GROUP = "corpora"
@@ -209,7 +208,8 @@ class KataRun:
 
     def _label_failure(self, item: pytest.Item, call: pytest.CallInfo, rep: pytest.TestReport,
                        claims: tuple[str, ...]) -> None:
-        """Attach the verdict (bpe_kata/run/judging.py): which claims a failed assertion breaks, or the error's root cause."""
+        """Attach the verdict (bpe_kata/run/judging.py): which claims a failed assertion breaks, or the
+        error's root cause."""
         if rep.failed and call.excinfo is not None and (level_of(item) or claims):
             fault = isolation.fault_of(call)
             verdict = (isolation.fault_verdict(fault, claims) if fault is not None else

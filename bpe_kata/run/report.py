@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import spec
+from bpe_kata.run import atomic_file, fix_first, teaching
 from bpe_kata.run.judging import BROKEN, ERROR, Verdict
+from bpe_kata.run.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
 from spec.ledger import document_keys_in, load_claims, not_judged, prerequisites
 from spec.levels import ALL_LEVEL_NAMES
-from bpe_kata.run.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
-from bpe_kata.run import atomic_file, fix_first, teaching
 
 #: The implementation's calls each core level's claims are about. An error raised in another call (a crash
 #: in train while a decode test builds its table) says nothing about them: it is never read as breaking one
@@ -25,7 +25,10 @@ LEVEL_CALLS: dict[str, tuple[str, ...]] = {
 }
 
 #: The operations an operation is built on (spec/CONTRACT.md): a table train learned carries its merges' defects.
-BUILT_ON: dict[str, tuple[str, ...]] = {"train": ("train", "get_stats", "merge"), "encode": ("encode", "get_stats", "merge")}
+BUILT_ON: dict[str, tuple[str, ...]] = {
+    "train": ("train", "get_stats", "merge"),
+    "encode": ("encode", "get_stats", "merge"),
+}
 
 
 def about_call(claim: str, call: str) -> bool:
@@ -112,7 +115,9 @@ class Results:
                     claims[claim][ClaimOutcome.COULD_NOT_RUN].append(nodeid)
             else:
                 for claim in dict.fromkeys((*verdict.blamed, *ids)):
-                    claims[claim][Outcome.FAILED if claim in verdict.blamed else ClaimOutcome.NOT_CHECKED].append(nodeid)
+                    claims[claim][Outcome.FAILED if claim in verdict.blamed else ClaimOutcome.NOT_CHECKED].append(
+                        nodeid
+                    )
         return dict(claims)
 
     def root_causes(self) -> list[dict]:
@@ -124,18 +129,28 @@ class Results:
                 groups.setdefault(_cause_key(verdict), []).append(nodeid)
         per_claim = self.per_claim()
         causes = []
-        for key, tests in groups.items():
+        for tests in groups.values():
             levels = sorted({self.by_test[t][0] for t in tests if self.by_test[t][0]}, key=_level_rank)
             first = self.verdicts[tests[0]]
             messages = list(dict.fromkeys(self.verdicts[t].root_cause for t in tests))
-            causes.append({"exception": first.root_cause, "messages": messages, "where": first.where, "call": first.call,
-                           "count": len(tests), "levels": levels,
-                           "likely_claim": _likely_claim(tests, self.by_test, per_claim, first.call), "tests": tests})
+            causes.append(
+                {
+                    "exception": first.root_cause,
+                    "messages": messages,
+                    "where": first.where,
+                    "call": first.call,
+                    "count": len(tests),
+                    "levels": levels,
+                    "likely_claim": _likely_claim(tests, self.by_test, per_claim, first.call),
+                    "tests": tests,
+                }
+            )
         return sorted(causes, key=lambda c: (_level_rank(c["levels"][0]) if c["levels"] else len(ALL_LEVEL_NAMES),
                                              -c["count"]))
 
     def broken_claims(self) -> dict[str, str]:
-        """Claim -> how it broke: "assertion" (a check about it failed) or "root cause" (the error most likely breaks it).
+        """Claim -> how it broke: "assertion" (a check about it failed) or "root cause" (the error most
+        likely breaks it).
         Claims "not judged" (resting on another broken claim) are left out: see ``not_judged``."""
         every = self._every_broken()
         resting = self.not_judged()
@@ -202,7 +217,9 @@ class Results:
         explaining: dict[str, set[str]] = {}
         for cid in candidates:
             under = below(cid)
-            evidence = [lambda other, t=t: checked_after(other, t) for t in per_claim.get(cid, {}).get(Outcome.FAILED, [])]
+            evidence = [
+                lambda other, t=t: checked_after(other, t) for t in per_claim.get(cid, {}).get(Outcome.FAILED, [])
+            ]
             evidence += [lambda other, c=c: explains(other, c) for c in causes if c["likely_claim"] == cid]
             if all(any(seen(other) for other in under) for seen in evidence):
                 explaining[cid] = {other for other in under if all(seen(other) for seen in evidence)} or under
@@ -381,8 +398,10 @@ def _render_failures(results: Results) -> list[str]:
             lines += [f"      also: {message}" for message in others[:3]]
             lines += [f"      and {len(others) - 3} more message(s)"] if len(others) > 3 else []
             call = f" (in a call to {cause['call']})" if cause.get("call") else ""
-            lines.append(f"      raised in {cause['where']}{call}; {cause['count']} test(s) over {len(cause['levels'])} "
-                         f"level(s): {', '.join(cause['levels'])}")
+            lines.append(
+                f"      raised in {cause['where']}{call}; {cause['count']} test(s) over {len(cause['levels'])} "
+                f"level(s): {', '.join(cause['levels'])}"
+            )
             if likely:
                 lines.append(f"      most likely breaks {likely}: {statement}")
     resting = results.not_judged()
@@ -416,7 +435,10 @@ def _render_failures(results: Results) -> list[str]:
     stopped = {cid: r for cid, r in per_claim.items()
                if r[ClaimOutcome.COULD_NOT_RUN] and not r[Outcome.FAILED] and cid not in likely and cid not in resting}
     if stopped:
-        lines += ["", f"claims whose tests could not run because of an earlier error ({len(stopped)}; see root causes):"]
+        lines += [
+            "",
+            f"claims whose tests could not run because of an earlier error ({len(stopped)}; see root causes):",
+        ]
         by_level: dict[str, list[str]] = defaultdict(list)
         for cid in stopped:
             by_level[_claim_level(cid) or "?"].append(cid)

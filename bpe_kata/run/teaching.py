@@ -19,7 +19,7 @@ import threading
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import spec
@@ -54,7 +54,7 @@ class Diagnosis:
         return self.mistake.message
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_mistakes(path: Path = TABLE_PATH) -> tuple[Mistake, ...]:
     with path.open("rb") as handle:
         rows = tomllib.load(handle)["mistake"]
@@ -69,7 +69,7 @@ def run_probe(name: str, implementation, seconds: float = PROBE_SECONDS) -> prob
     def target() -> None:
         try:
             answer.append(probes.PROBES[name](implementation))
-        except BaseException:  # noqa: BLE001  (a probe never breaks the report; the client's faults are BaseException)
+        except BaseException:  # a probe never breaks the report; the client's faults are BaseException
             answer.append(None)
 
     worker = threading.Thread(target=target, name=f"bpe-kata probe {name}", daemon=True)
@@ -89,7 +89,7 @@ def diagnose(broken_claims: Iterable[str], implementation, limit: int = MAX_SHOW
     if callable(connect):  # the isolated client starts its child on first use
         try:
             connect()
-        except BaseException:  # noqa: BLE001
+        except BaseException:
             return []
     confirmed: dict[str, Diagnosis] = {}
     for mistake in suspects:

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from _pytest._code import ExceptionInfo, Traceback
 
-import spec
 import bpe_kata
+import spec
 
 #: Folders whose frames are the suite's or a library's, not the implementation's.
 SUITE_DIRS: tuple[Path, ...] = tuple(Path(p).resolve() for p in (

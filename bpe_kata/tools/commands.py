@@ -11,8 +11,8 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from bpe_kata.run.loader import DEFAULT_IMPL
 from bpe_kata.tools.extras import MissingExtra, require
@@ -101,9 +101,14 @@ def show(argv: list[str]) -> int:
         "bytes that are part of a character are shown as hex, spaces as ␣."))
     parser.add_argument("text")
     parser.add_argument("--impl", default=None, help="the implementation that encodes (default: reference)")
-    parser.add_argument("--table", action="append", default=[], metavar="T",
-                        help="CORPUS:VOCAB to train on the fly (tinyshakespeare, alice or a file), a saved bpe-kata v1 "
-                             f"file, or gpt2 / cl100k_base (default: {DEFAULT_TABLE}); give it twice to compare two tables")
+    parser.add_argument(
+        "--table",
+        action="append",
+        default=[],
+        metavar="T",
+        help="CORPUS:VOCAB to train on the fly (tinyshakespeare, alice or a file), a saved bpe-kata v1 "
+        f"file, or gpt2 / cl100k_base (default: {DEFAULT_TABLE}); give it twice to compare two tables",
+    )
     parser.add_argument("--train", metavar="CORPUS:VOCAB", help="the same as --table CORPUS:VOCAB")
     parser.add_argument("--compare", metavar="IMPL2", help="a second implementation, shown beneath, differences marked")
     parser.add_argument("--plain", action="store_true", help="plain text even on a terminal")
@@ -160,8 +165,10 @@ def trace(argv: list[str]) -> int:
     total = len(merges)
     console = None if options.json else _console(options.plain, "trace")
     if not options.json:
-        print(f"{impl_name}: {total} merges on {options.corpus} ({len(text.encode('utf-8', 'surrogatepass')):,} bytes), "
-              "replayed over the corpus in training order")
+        print(
+            f"{impl_name}: {total} merges on {options.corpus} ({len(text.encode('utf-8', 'surrogatepass')):,} bytes), "
+            "replayed over the corpus in training order"
+        )
     if console is None:
         for step in steps:
             if step.number % every == 0 or step.number == total:
@@ -189,7 +196,9 @@ def curve(argv: list[str]) -> int:
         "the table over the corpus; the document's Alice figures are drawn beside it."))
     parser.add_argument("corpus", help="tinyshakespeare, alice, or a text file")
     parser.add_argument("--impl", default=None)
-    parser.add_argument("--vocab", default="256..4096", help="LOW..HIGH (doubling) or a list 300,400,512 (default 256..4096)")
+    parser.add_argument(
+        "--vocab", default="256..4096", help="LOW..HIGH (doubling) or a list 300,400,512 (default 256..4096)"
+    )
     parser.add_argument("--out", type=Path, help="also draw the curve to this PNG or SVG file (needs the tools extra)")
     parser.add_argument("--json", action="store_true", help="the points as JSON")
     options = parser.parse_args(argv)

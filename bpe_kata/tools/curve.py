@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from spec.cases import cases_of
 from bpe_kata.data.corpora import CORPORA
+from spec.cases import cases_of
 from spec.replay import Replayer
 
 REFERENCE_CLAIM = "corpus.d1-curve"

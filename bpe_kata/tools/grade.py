@@ -3,10 +3,11 @@
 Each submission runs as ``bpe-kata check SUBMISSION --isolated --bpe-report FILE`` under a
 supervisor of its own (bpe_kata.child.supervisor: a private run directory, the sandbox required
 unless ``--allow-unsandboxed``), and the submission itself in a sandboxed grandchild behind the
-stdio protocol, so no submission can write its own verdict or another's row (levels it has not started stay "not started", unlike
-``bpe-kata gate``, which fails them). Each child is a new session, so a timeout kills everything
-it started; at most ``jobs`` run at a time, under a wall-clock limit. A submission that crashes, hangs or writes no report gets a row that
-says so; the others are unaffected. The row's cells come from the child's JSON report only.
+stdio protocol, so no submission can write its own verdict or another's row (levels it has not
+started stay "not started", unlike ``bpe-kata gate``, which fails them). Each child is a new
+session, so a timeout kills everything it started; at most ``jobs`` run at a time, under a
+wall-clock limit. A submission that crashes, hangs or writes no report gets a row that says so;
+the others are unaffected. The row's cells come from the child's JSON report only.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
+from bpe_kata.run.outcomes import TO_DO, LevelStatus
 from bpe_kata.tools import grade_layout
 from spec.levels import ALL_LEVEL_NAMES
-from bpe_kata.run.outcomes import LevelStatus, TO_DO
 
 #: The command each submission runs under: its own supervisor, which runs ``check --isolated``, so
 #: the submission never runs in the process that decides its row.
@@ -71,8 +72,13 @@ class Graded:
         if not self.levels:
             return "no report"
         statuses = {c["status"] for c in self.levels.values()}
-        return ("failed" if LevelStatus.FAILED in statuses else "green" if statuses == {LevelStatus.GREEN} and self.complete
-                else "incomplete")
+        return (
+            "failed"
+            if LevelStatus.FAILED in statuses
+            else "green"
+            if statuses == {LevelStatus.GREEN} and self.complete
+            else "incomplete"
+        )
 
 
 def display_name(submission: str) -> str:
@@ -83,7 +89,11 @@ def display_name(submission: str) -> str:
 
 
 def command(submission: str, report: Path, extra: list[str], runner: list[str] = RUNNER) -> list[str]:
-    target = submission if submission.startswith("cmd:") or not Path(submission).exists() else str(Path(submission).resolve())
+    target = (
+        submission
+        if submission.startswith("cmd:") or not Path(submission).exists()
+        else str(Path(submission).resolve())
+    )
     isolated = [] if runner == RUNNER else ["--isolated"]
     return [*runner, target, *isolated, "--bpe-report", str(report), *RUN_OPTIONS, *extra]
 
@@ -140,8 +150,15 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
     if runner == RUNNER:  # the supervisor stops the run itself at the limit, and every process it started
         extra = [*extra, "--wall-limit", f"{timeout:g}"]
     start = time.monotonic()
-    child = subprocess.Popen(command(submission, report, extra, runner), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL, start_new_session=True, text=True, errors="replace")
+    child = subprocess.Popen(
+        command(submission, report, extra, runner),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+        text=True,
+        errors="replace",
+    )
     try:
         output, _ = child.communicate(timeout=timeout + (60 if runner == RUNNER else 0))
     except subprocess.TimeoutExpired:
@@ -175,8 +192,8 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
 
 def _suite_flags(submission: str) -> tuple[list[str], float | None]:
     """A Python submission that imports the suite's reference, or is mostly a copy of it."""
-    from bpe_kata.tools.similarity import flags
     from bpe_kata.child.suite import SUITE_ROOT, reference_dir
+    from bpe_kata.tools.similarity import flags
 
     path = Path(submission)
     if submission.startswith("cmd:") or not path.exists():
@@ -302,7 +319,9 @@ def class_page(outcomes: list[Graded], where: Path | None = None) -> str:
              "summary{font-weight:600;cursor:pointer}.legend{color:#555;font-size:.9rem;max-width:60rem}"
              "details p,details li{overflow-wrap:anywhere}"
              ".ok{color:#116b2e;font-weight:600}.bad{color:#b3261e;font-weight:600}.todo{color:#7a6400}")
-    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>bpe-kata: class results</title>"
-            f"<style>{style}</style></head><body><h1>bpe-kata: class results</h1><table id=\"class\"><thead><tr>{head}"
-            f"</tr></thead><tbody>{trs}</tbody></table>{legend}<h2>Likely mistakes</h2>{''.join(details) or '<p>None.</p>'}"
-            "</body></html>\n")
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>bpe-kata: class results</title>'
+        f'<style>{style}</style></head><body><h1>bpe-kata: class results</h1><table id="class"><thead><tr>{head}'
+        f"</tr></thead><tbody>{trs}</tbody></table>{legend}<h2>Likely mistakes</h2>{''.join(details) or '<p>None.</p>'}"
+        "</body></html>\n"
+    )

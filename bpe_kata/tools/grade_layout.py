@@ -22,7 +22,9 @@ DEFAULT_WIDTH = 120
 #: A level cell's code in the short form (a failed level: F and its failed tests, e.g. F3).
 CODES: dict[str, str] = {LevelStatus.GREEN: "ok", LevelStatus.NOT_STARTED: "--", LevelStatus.PARTLY_STARTED: "ps",
                          LevelStatus.PARTLY_RUN: "pr", LevelStatus.NOT_RUN: "nr", "—": "·"}
-LEGEND_CELLS = "ok green, F<n> failed (n tests), -- not started, ps partly started, pr partly run, nr not run, · not in the run"
+LEGEND_CELLS = (
+    "ok green, F<n> failed (n tests), -- not started, ps partly started, pr partly run, nr not run, · not in the run"
+)
 
 
 def terminal_width() -> int:
@@ -106,7 +108,10 @@ def fit(header: list[str], body: list[list[str]], levels: list[str], width: int 
 
     def line(row: list[str]) -> str:
         levels_text = " ".join(cell.ljust(w) for cell, w in zip(row[1:end], widths[1:end]))
-        rest = [_shorten(row[end], result).ljust(result), *(c.ljust(w) for c, w in zip(row[end + 1:], widths[end + 1:]))]
+        rest = [
+            _shorten(row[end], result).ljust(result),
+            *(c.ljust(w) for c, w in zip(row[end + 1 :], widths[end + 1 :])),
+        ]
         return "  ".join([_shorten(row[0], name).ljust(name), levels_text, *rest]).rstrip()
 
     lines = [line(header), *map(line, body)]

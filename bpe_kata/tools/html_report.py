@@ -38,7 +38,10 @@ function show(level) {
     el.hidden = level !== 'all' && el.getAttribute('data-level') !== level;
   });
 }
-filter.addEventListener('change', function () { show(this.value); history.replaceState(null, '', '#level=' + this.value); });
+filter.addEventListener('change', function () {
+  show(this.value);
+  history.replaceState(null, '', '#level=' + this.value);
+});
 var asked = decodeURIComponent(location.hash.replace(/^#level=/, ''));
 if (asked && filter.querySelector('option[value="' + asked + '"]')) { filter.value = asked; show(asked); }
 """
@@ -48,9 +51,11 @@ def _level_table(levels: dict) -> str:
     rows = []
     for level, counts in levels.items():
         status = counts["status"]
-        rows.append(f'<tr data-level="{escape(level)}"><td>{escape(level)}</td><td>{counts["passed"]}</td>'
-                    f'<td>{counts["failed"]}</td><td>{counts["not started"]}</td><td>{counts["not run"]}</td>'
-                    f'<td class="status {STATUS_CLASS.get(status, "")}">{escape(status)}{_resting_note(counts)}</td></tr>')
+        rows.append(
+            f'<tr data-level="{escape(level)}"><td>{escape(level)}</td><td>{counts["passed"]}</td>'
+            f"<td>{counts['failed']}</td><td>{counts['not started']}</td><td>{counts['not run']}</td>"
+            f'<td class="status {STATUS_CLASS.get(status, "")}">{escape(status)}{_resting_note(counts)}</td></tr>'
+        )
     return ("<table id=\"levels\"><thead><tr><th>level</th><th>passed</th><th>failed</th><th>not started</th>"
             "<th>not run</th><th>status</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
 
@@ -97,9 +102,12 @@ def render(report: dict) -> str:
                      key=lambda kv: rank.get(kv[1].get("level"), len(rank)))
     title = f"bpe-kata report: {report.get('implementation', '?')}"
     options = "".join(f'<option value="{escape(level)}">{escape(level)}</option>' for level in levels)
-    body = [f"<h1>{escape(title)}</h1>",
-            f'<p class="source">suite {escape(str(report.get("suite_version", "?")))}, Python '
-            f'{escape(str(report.get("python", "?")))}, module {escape(str(report.get("module_file") or report.get("module")))}</p>']
+    body = [
+        f"<h1>{escape(title)}</h1>",
+        f'<p class="source">suite {escape(str(report.get("suite_version", "?")))}, Python '
+        f"{escape(str(report.get('python', '?')))}, "
+        f"module {escape(str(report.get('module_file') or report.get('module')))}</p>",
+    ]
     if report.get("likely_mistakes"):
         items = "".join(f"<li>{escape(m)}</li>" for m in report["likely_mistakes"])
         body.append(f'<div class="mistakes" id="mistakes"><strong>Likely mistakes</strong><ul>{items}</ul></div>')
@@ -110,9 +118,12 @@ def render(report: dict) -> str:
     if causes:
         body.append(f"<h2>Root causes ({len(causes)})</h2><ol>")
         for cause in causes:
-            body.append(f'<li data-level="{escape((cause.get("levels") or ["?"])[0])}"><code>{escape(cause["exception"])}</code>'
-                        f' raised in <code>{escape(str(cause["where"]))}</code>; {cause["count"]} test(s); most likely '
-                        f'breaks <code>{escape(str(cause.get("likely_claim")))}</code></li>')
+            body.append(
+                f'<li data-level="{escape((cause.get("levels") or ["?"])[0])}">'
+                f'<code>{escape(cause["exception"])}</code>'
+                f" raised in <code>{escape(str(cause['where']))}</code>; {cause['count']} test(s); most likely "
+                f"breaks <code>{escape(str(cause.get('likely_claim')))}</code></li>"
+            )
         body.append("</ol>")
     body.append(f'<h2>Claims broken ({len(failed)})</h2>')
     body += [_claim_section(cid, c) for cid, c in failed] or ["<p>None: every claim that ran held.</p>"]

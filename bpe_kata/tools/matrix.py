@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from bpe_kata.tools import grade
 from bpe_kata.adapters import ADAPTERS, VARIANTS
-from spec.levels import ALL_LEVEL_NAMES
 from bpe_kata.run.outcomes import LevelStatus
+from bpe_kata.tools import grade
 from spec.ledger import load_claims
+from spec.levels import ALL_LEVEL_NAMES
 
 GATE = [sys.executable, "-m", "bpe_kata.cli", "gate"]
 NOTES = Path(__file__).with_name("matrix_notes.toml")
@@ -60,8 +60,13 @@ def installed(adapters: dict[str, str] = ADAPTERS) -> list[Row]:
 
 def probe_ties(adapter: str, timeout: float) -> dict:
     try:
-        done = subprocess.run([sys.executable, "-m", "bpe_kata.tools.tie_probe", adapter], capture_output=True, text=True,
-                              timeout=timeout, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [sys.executable, "-m", "bpe_kata.tools.tie_probe", adapter],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
     except subprocess.TimeoutExpired:
         return {"rule": None, "verdict": "probe timed out"}
     try:
@@ -117,9 +122,9 @@ def run(rows: list[Row], extra: list[str], timeout: float, jobs: int | None, kee
     # readable to them; the rest of the sandbox applies (docs/GATE.md).
     outcomes = grade.grade([r.adapter for r in rows], ["--expose-suite", *extra], timeout, jobs, keep, runner=GATE)
     with ThreadPoolExecutor(max(1, min(jobs or 2, len(rows) or 1))) as pool:
-        ties = list(pool.map(lambda r: probe_ties(r.adapter, min(timeout, 120)), rows))
+        tie_probes = list(pool.map(lambda r: probe_ties(r.adapter, min(timeout, 120)), rows))
     claims, notes = load_claims(), load_notes()
-    for row, outcome, ties in zip(rows, outcomes, ties):
+    for row, outcome, ties in zip(rows, outcomes, tie_probes):
         row.outcome, row.ties = outcome, ties
         outcome.name = row.name
         row.differences = classify(row, claims, notes)
@@ -171,9 +176,25 @@ def render_plain(rows: list[Row]) -> list[str]:
 
 
 def as_json(rows: list[Row], measured: str) -> dict:
-    return {"measured": measured, "python": sys.version.split()[0], "levels": levels_seen(rows), "rows": [
-        {"library": r.library, "version": r.version, "name": r.name, "adapter": r.adapter, "tie_rule": r.ties,
-         "ended": r.outcome.ended if r.outcome else None, "seconds": round(r.outcome.seconds, 1) if r.outcome else None,
-         "levels": r.outcome.levels if r.outcome else {}, "differences": r.differences,
-         "claims": {cid: c.get("status") for cid, c in (r.outcome.report.get("claims", {}) if r.outcome else {}).items()}}
-        for r in rows]}
+    return {
+        "measured": measured,
+        "python": sys.version.split()[0],
+        "levels": levels_seen(rows),
+        "rows": [
+            {
+                "library": r.library,
+                "version": r.version,
+                "name": r.name,
+                "adapter": r.adapter,
+                "tie_rule": r.ties,
+                "ended": r.outcome.ended if r.outcome else None,
+                "seconds": round(r.outcome.seconds, 1) if r.outcome else None,
+                "levels": r.outcome.levels if r.outcome else {},
+                "differences": r.differences,
+                "claims": {
+                    cid: c.get("status") for cid, c in (r.outcome.report.get("claims", {}) if r.outcome else {}).items()
+                },
+            }
+            for r in rows
+        ],
+    }

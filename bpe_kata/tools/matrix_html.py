@@ -12,11 +12,14 @@ from bpe_kata.tools.matrix import Row, levels_seen
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem;color:#222}
-table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
+table{border-collapse:collapse}
+td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
 .ok{color:#116b2e;font-weight:600}.bad{color:#b3261e;font-weight:600}.todo{color:#7a6400}.none{color:#999}
 summary{cursor:pointer}details ul{margin:.3rem 0;padding-left:1.1rem;max-width:30rem}
-li.failed code{color:#b3261e}li.passed code{color:#116b2e}.kind{font-size:.8rem;background:#eee;padding:0 .3rem;border-radius:.3rem}
-pre{background:#fff;border:1px solid #ddd;padding:.4rem;white-space:pre-wrap;font-size:.8rem;max-width:30rem;max-height:14rem;overflow:auto}
+li.failed code{color:#b3261e}li.passed code{color:#116b2e}
+.kind{font-size:.8rem;background:#eee;padding:0 .3rem;border-radius:.3rem}
+pre{background:#fff;border:1px solid #ddd;padding:.4rem;white-space:pre-wrap;font-size:.8rem;
+max-width:30rem;max-height:14rem;overflow:auto}
 .source{color:#555;font-size:.9rem}
 """
 
@@ -72,9 +75,11 @@ def render(rows: list[Row], measured: str) -> str:
         body.append(f'<tr data-library="{escape(row.library)}"><th>{escape(row.name + ended)}</th>'
                     f'<td>{escape(str(row.ties.get("verdict", "?")))}</td>'
                     + "".join(_cell(row, level) for level in levels) + "</tr>")
-    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>bpe-kata: conformance matrix</title>"
-            f"<style>{STYLE}</style></head><body><h1>bpe-kata: conformance matrix</h1>"
-            f'<p class="source">measured {escape(measured)}; each library through its adapter in bpe_kata/adapters, '
-            "run by <code>bpe-kata gate</code>. Open a cell for its claims; <code>#open=all</code> opens every cell.</p>"
-            f'<table id="matrix"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-            f"<script>{SCRIPT}</script></body></html>\n")
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>bpe-kata: conformance matrix</title>'
+        f"<style>{STYLE}</style></head><body><h1>bpe-kata: conformance matrix</h1>"
+        f'<p class="source">measured {escape(measured)}; each library through its adapter in bpe_kata/adapters, '
+        "run by <code>bpe-kata gate</code>. Open a cell for its claims; <code>#open=all</code> opens every cell.</p>"
+        f'<table id="matrix"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        f"<script>{SCRIPT}</script></body></html>\n"
+    )

@@ -9,8 +9,8 @@ as ``␣`` and line breaks as ``\\n``, so every token is visible and one column 
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from bpe_kata.tools.tables import Table
 
@@ -115,7 +115,9 @@ def render_plain(rows: list[Row], width: int = 100) -> list[str]:
             out.append("|" + "|".join(pad(lab, w) for lab, w in zip(labels, widths)) + "|")
             out.append((" " + " ".join(pad(str(row.tokens[i].id), w) for i, w in zip(line, widths))).rstrip())
             if any(row.differs[i] for i in line):
-                out.append((" " + " ".join(("^" if row.differs[i] else " ") * w for i, w in zip(line, widths))).rstrip())
+                out.append(
+                    (" " + " ".join(("^" if row.differs[i] else " ") * w for i, w in zip(line, widths))).rstrip()
+                )
         out.append(summary(row.tokens))
     return out
 
@@ -128,7 +130,7 @@ def render_rich(rows: list[Row], console) -> None:
         console.print(Text(row.title, style="bold"))
         for line in _chunks(row, console.width):
             top, bottom = Text(), Text()
-            for n, i in enumerate(line):
+            for i in line:
                 token = row.tokens[i]
                 lab = label(token.data)
                 w = max(cells(lab), len(str(token.id)))

@@ -13,13 +13,12 @@ import json
 import random
 import sys
 
+from bpe_kata.run.loader import load_implementation
 from reference import get_stats as reference_get_stats
 from reference import merge as reference_merge
 from reference import train as reference_train
 from spec.cases import cases_of
 from spec.tie_rules import TIE_RULES
-from bpe_kata.run.loader import load_implementation
-
 
 
 def _disagreeing_texts(count: int = 6, seed: int = 0) -> list[tuple[str, int]]:

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
 
-from spec.replay import as_symbols, pair_count
-
 from bpe_kata.tools.show import token_bytes
+from spec.replay import as_symbols, pair_count
 
 Pair = tuple[int, int]
 

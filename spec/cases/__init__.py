@@ -10,7 +10,7 @@ the result with the case's expected value.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -26,7 +26,7 @@ def case_files() -> list[Path]:
     return sorted(path for path in CASES_DIR.glob("*.json") if path != SCHEMA_PATH)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_file(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 

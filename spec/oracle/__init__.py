@@ -29,7 +29,7 @@ The pretrained level needs nothing new: published tables go through ``special.en
 
 from __future__ import annotations
 
-from spec.oracle import chunks, core, persist, special, stream, ties, valid_training, words
+from spec.oracle import chunks, core, persist, special, stream, ties, valid_training, words  # noqa: F401  (the namespace)
 from spec.oracle.core import decode, get_stats, merge
 from spec.oracle.persist import load, save
 from spec.oracle.special import build_vocab, encode

@@ -9,8 +9,7 @@ from __future__ import annotations
 import regex
 
 from spec.oracle import core
-from spec.oracle.core import scalar_text
-from spec.oracle.core import check_vocab_size
+from spec.oracle.core import check_vocab_size, scalar_text
 from spec.oracle.ties import train_pieces
 
 Pair = tuple[int, int]

@@ -58,7 +58,8 @@ def stopped_early(text: str, merges: Merges, vocab_size: int, pattern: str | Non
     if not stats:
         return None
     best = max(stats, key=stats.get)
-    return f"training stopped after {len(merges)} of {vocab_size - 256} merges, while {best} still occurred {stats[best]} time(s)"
+    return (f"training stopped after {len(merges)} of {vocab_size - 256} merges, "
+            f"while {best} still occurred {stats[best]} time(s)")
 
 
 def violation(text: str, merges: Merges, vocab_size: int, pattern: str | None = None) -> str | None:

@@ -36,7 +36,9 @@ def oracle_with(namespace: dict[str, Any]) -> dict[str, Any]:
     from spec import oracle
     from spec.oracle import chunks, core, special, ties
 
-    helpers = {name: namespace.get(name, getattr(core, name)) for name in ("get_stats", "merge", "most_frequent", "utf8")}
+    helpers = {
+        name: namespace.get(name, getattr(core, name)) for name in ("get_stats", "merge", "most_frequent", "utf8")
+    }
     core_encode = rehome(core.encode, helpers)
     core_train = rehome(core.train, helpers)
     core_shim = types.SimpleNamespace(**{**vars(core), **helpers, "encode": core_encode, "train": core_train})

@@ -8,8 +8,7 @@ bytes-greatest and reports the other two rules "not started". Training is the re
 
 from __future__ import annotations
 
-from reference import (StreamDecoder, build_vocab, decode, encode, get_stats, load, merge,  # noqa: F401
-                       save)
+from reference import StreamDecoder, build_vocab, decode, encode, get_stats, load, merge, save
 from reference import train as _reference_train
 
 __all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load", "StreamDecoder"]

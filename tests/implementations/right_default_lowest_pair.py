@@ -8,8 +8,7 @@ stay fast. ``build_vocab`` walks the table in its own order, as the first docume
 
 from __future__ import annotations
 
-from reference import (StreamDecoder, decode, encode, get_stats, load, merge, save,  # noqa: F401
-                       segment_word, train_words)
+from reference import StreamDecoder, decode, encode, get_stats, load, merge, save, segment_word, train_words  # noqa: F401
 from reference import train as _reference_train
 
 __all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load", "StreamDecoder"]

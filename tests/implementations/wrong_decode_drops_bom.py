@@ -1,7 +1,6 @@
 """Known-wrong: decode reads the joined bytes with the utf-8-sig codec, so a leading U+FEFF is taken for a
 byte-order mark and dropped."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle.core import build_vocab, encode, get_stats, merge, train  # noqa: F401

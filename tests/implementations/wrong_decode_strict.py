@@ -1,6 +1,5 @@
 """Known-wrong: decode uses strict UTF-8, so invalid bytes raise instead of becoming U+FFFD."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle.core import build_vocab, encode, get_stats, merge, train  # noqa: F401  (the oracle's)

@@ -1,6 +1,5 @@
 """Known-wrong: encode merges the known pair most frequent in the text, not the earliest learned."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle.core import build_vocab, decode, get_stats, merge, train, utf8  # noqa: F401

@@ -1,6 +1,5 @@
 """Known-wrong: encode takes the longest vocabulary token at each position, left to right."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle.core import build_vocab, decode, get_stats, merge, train, utf8  # noqa: F401

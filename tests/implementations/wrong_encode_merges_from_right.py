@@ -1,6 +1,5 @@
 """Known-wrong: encode replaces a pair's occurrences from the right (aaa -> a Z), though merge itself is right."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle.core import build_vocab, decode, get_stats, merge, train  # noqa: F401

@@ -4,7 +4,6 @@ Its own results stay right (the added pairs rank at infinity), but the caller's 
 holds pairs that were never learned, with a rank that is not an id.
 """
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle.core import build_vocab, decode, get_stats, merge, train, utf8  # noqa: F401

@@ -2,7 +2,6 @@
 emits that id without replaying the merges (the shortcut tiktoken takes per chunk). It agrees with replay on
 tables trained by train; it differs on a table where that token is built another way."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle import core

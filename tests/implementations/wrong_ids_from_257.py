@@ -1,6 +1,5 @@
 """Known-wrong: new ids start at 257, as if 256 were reserved (e.g. for an end-of-text token)."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle.core import build_vocab, decode, encode, get_stats, merge, utf8  # noqa: F401

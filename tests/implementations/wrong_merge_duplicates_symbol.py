@@ -2,7 +2,6 @@
 symbol as well (a b a b -> Z Z b): a symbol is duplicated, so every level that merges shows it, and only
 merge claims are blamed."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from tests.implementations._rehome import oracle_with

@@ -4,7 +4,6 @@
 it cannot replace, and a hanging suite reports nothing.
 """
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle import core

@@ -3,7 +3,6 @@ Python's hash randomisation changes from process to process: within one process 
 order (merge.left-to-right), and fresh processes under other PYTHONHASHSEED values train other tables
 (train.deterministic)."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from tests.implementations._rehome import oracle_with

@@ -1,6 +1,5 @@
 """Known-wrong: merge splices the caller's list in place and returns that same list."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle import core

@@ -2,7 +2,6 @@
 as a merge that refuses to start a match right after one would: every level that merges shows it, and only
 merge.left-to-right is blamed."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from tests.implementations._rehome import oracle_with

@@ -1,6 +1,5 @@
 """Known-wrong: merge scans from the right, so overlaps resolve right to left (aaa -> a Z)."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle import core

@@ -2,7 +2,6 @@
 (as iterating a hash set of positions would), skipping any that overlaps one taken: neither left to right
 nor right to left (b a a a -> b a Z), which must still break merge.left-to-right and nothing else."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from tests.implementations._rehome import oracle_with

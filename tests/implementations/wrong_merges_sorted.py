@@ -1,6 +1,5 @@
 """Known-wrong: train returns its merges sorted by pair, so the dict is not in training order."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle import core

@@ -1,6 +1,5 @@
 """Known-wrong: train never checks vocab_size, so a size below 256 quietly gives no merges."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle import core

@@ -2,7 +2,6 @@
 std::map port does), and train takes the first of the tied pairs in that order: only pairs.first-seen-order
 is blamed (the training claims rest on it)."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle import core

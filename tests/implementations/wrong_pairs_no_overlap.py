@@ -1,6 +1,5 @@
 """Known-wrong: an occurrence overlapping the previous one of its pair is skipped (aaa: once)."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle import core

@@ -1,6 +1,5 @@
 """Known-wrong: get_stats returns its pairs sorted, losing the first-seen order ties rely on."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle import core

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from spec.oracle import special
+from spec.oracle.chunks import covering_chunks
 from spec.oracle.core import decode, get_stats, merge, train  # noqa: F401
 from spec.oracle.special import build_vocab  # noqa: F401
-from spec.oracle.chunks import covering_chunks
 from tests.implementations._rehome import rehome
 
 # The claim naming the mistake first; then claims whose documented values this breaks too.

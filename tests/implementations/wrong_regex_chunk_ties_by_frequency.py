@@ -1,11 +1,12 @@
-"""Known-wrong: the chunk trainer counts pairs visiting distinct chunks in Counter.most_common() order, so ties follow chunk frequency, not the text."""
+"""Known-wrong: the chunk trainer counts pairs visiting distinct chunks in Counter.most_common() order,
+so ties follow chunk frequency, not the text."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from spec.oracle import core
-from spec.oracle.chunks import covering_chunks  # noqa: F401
+from spec.oracle.chunks import covering_chunks
 from spec.oracle.core import decode, get_stats, merge  # noqa: F401
 from spec.oracle.persist import load, save  # noqa: F401
 from spec.oracle.special import build_vocab, encode  # noqa: F401

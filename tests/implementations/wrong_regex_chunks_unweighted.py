@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from spec.oracle import core
-from spec.oracle.chunks import covering_chunks  # noqa: F401
+from spec.oracle.chunks import covering_chunks
 from spec.oracle.core import decode, get_stats, merge  # noqa: F401
 from spec.oracle.persist import load, save  # noqa: F401
 from spec.oracle.special import build_vocab, encode  # noqa: F401

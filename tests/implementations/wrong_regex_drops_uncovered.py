@@ -3,7 +3,6 @@
 ``regex.findall`` alone, as tiktoken does it: with ``\\w+``, "hi there!" encodes as "hithere".
 """
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 import regex

@@ -1,4 +1,5 @@
-"""Known-wrong: with a split pattern, train normalises the text to NFC (and CRLF to LF) before cutting it into chunks."""
+"""Known-wrong: with a split pattern, train normalises the text to NFC (and CRLF to LF) before cutting
+it into chunks."""
 
 from __future__ import annotations
 

@@ -19,4 +19,4 @@ def save(path, merges, *, pattern=None, special_tokens=None):
 
 def load(path):
     with open(path, "rb") as handle:
-        return pickle.load(handle)  # noqa: S301  (the mistake this module exists to show)
+        return pickle.load(handle)  # the mistake this module exists to show

@@ -3,7 +3,6 @@
 No recount means a merged token can never take part in a later merge.
 """
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle.core import build_vocab, decode, encode, get_stats, merge, utf8  # noqa: F401

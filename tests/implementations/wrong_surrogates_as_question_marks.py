@@ -4,7 +4,6 @@ The quick fix for ``UnicodeEncodeError``; it also breaks a surrogate pair into t
 where tiktoken reads one character.
 """
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle import core

@@ -1,6 +1,5 @@
 """Known-wrong: among pairs with the top count, train takes the last counted (a ``>=`` where ``>`` was meant)."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle import core

@@ -4,7 +4,6 @@ The error names a missing positional argument, as a call to an unwritten keyword
 it must be reported as a failure of the train level, never as "not started".
 """
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle.core import build_vocab, decode, encode, get_stats, merge  # noqa: F401

@@ -1,6 +1,6 @@
-"""Known-wrong: train folds CRLF to LF and normalises to NFC before taking the bytes, so it learns from other bytes than the text's."""
+"""Known-wrong: train folds CRLF to LF and normalises to NFC before taking the bytes, so it learns from
+other bytes than the text's."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 import unicodedata

@@ -1,7 +1,6 @@
 """Known-wrong (probe): when no pair is left, train records one more merge, of a pair that never occurs
 (the first id with itself), before it stops: only train.exhausted is blamed."""
 
-# mypy: disable-error-code="no-redef"
 from __future__ import annotations
 
 from spec.oracle.ties import choose_tie

@@ -94,10 +94,10 @@ def encode(text, merges, *, pattern=None):
 if _MODE == "fixed":  # the same calls, without the keyword a fixed-pattern implementation does not take
     _train, _encode = train, encode
 
-    def train(text, vocab_size, *, tie_rule=None):  # noqa: F811
+    def train(text, vocab_size, *, tie_rule=None):
         return _train(text, vocab_size, tie_rule=tie_rule)
 
-    def encode(text, merges):  # noqa: F811
+    def encode(text, merges):
         return _encode(text, merges)
 
 

@@ -1,4 +1,5 @@
-"""Adapter: kelhass/minbpe-reimplementation (Python, package bpe_tokenizer) to the bpe-kata contract. Names and types only.
+"""Adapter: kelhass/minbpe-reimplementation (Python, package bpe_tokenizer) to the bpe-kata contract.
+Names and types only.
 
 Upstream: KELHASS_PY_SRC = a checkout of github.com/kelhass/minbpe-reimplementation (README.md here).
 ``train`` is ``BasicTokenizer.train`` (``RegexTokenizer`` with a pattern) and returns its

@@ -8,10 +8,10 @@ network, so it never has them). Whether the upstream is *right* is the spec's bu
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import subprocess
 import sys
-import json
 from pathlib import Path
 
 import pytest

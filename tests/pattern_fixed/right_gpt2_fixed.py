@@ -18,7 +18,13 @@ def train(text: str, vocab_size: int) -> dict[Pair, int]:
     return oracle.train(text, vocab_size, pattern=GPT2_SPLIT_PATTERN)
 
 
-def encode(text: str, merges: dict[Pair, int], *, special_tokens: Mapping[str, int] | None = None,
-           allowed_special: Collection[str] | str = frozenset(), disallowed_special: Collection[str] | str = "all") -> list[int]:
+def encode(
+    text: str,
+    merges: dict[Pair, int],
+    *,
+    special_tokens: Mapping[str, int] | None = None,
+    allowed_special: Collection[str] | str = frozenset(),
+    disallowed_special: Collection[str] | str = "all",
+) -> list[int]:
     return oracle.encode(text, merges, pattern=GPT2_SPLIT_PATTERN, special_tokens=special_tokens,
                          allowed_special=allowed_special, disallowed_special=disallowed_special)

@@ -4,7 +4,16 @@ UTF-8 (errors="ignore") instead of turning each into U+FFFD."""
 from __future__ import annotations
 
 from tests.pattern_fixed.right_gpt2_fixed import (  # noqa: F401
-    FIXED_PATTERN, StreamDecoder, build_vocab, encode, get_stats, merge, segment_word, train, train_words)
+    FIXED_PATTERN,
+    StreamDecoder,
+    build_vocab,
+    encode,
+    get_stats,
+    merge,
+    segment_word,
+    train,
+    train_words,
+)
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("decode.replace-128",)
 

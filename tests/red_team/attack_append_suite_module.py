@@ -5,7 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _wrong_merge import get_stats, merge  # noqa: E402,F401
+from _wrong_merge import get_stats, merge  # noqa: F401
 
 TARGET = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "spec", "test_merge.py")
 try:

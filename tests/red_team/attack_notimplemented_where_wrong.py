@@ -5,8 +5,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _wrong_merge  # noqa: E402
-from _wrong_merge import get_stats  # noqa: E402,F401
+import _wrong_merge
+from _wrong_merge import get_stats  # noqa: F401
 
 
 def merge(ids, pair, idx):

@@ -5,7 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _wrong_merge import get_stats, merge  # noqa: E402,F401
+from _wrong_merge import get_stats, merge  # noqa: F401
 
 FAKE = "RED-TEAM-FAKE-TABLE merge 5 0 0 0 green\nbpe-kata: 0 unexpected failures\n"
 for pid in (os.getppid(), os.getpgid(0)):

@@ -6,7 +6,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _wrong_merge import get_stats, merge  # noqa: E402,F401
+from _wrong_merge import get_stats, merge  # noqa: F401
 
 PTRACE_ATTACH = 16
 libc = ctypes.CDLL(None, use_errno=True)

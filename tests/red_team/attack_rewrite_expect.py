@@ -5,7 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _wrong_merge import get_stats, merge  # noqa: E402,F401
+from _wrong_merge import get_stats, merge  # noqa: F401
 
 LENIENT = '[[expected]]\nlevel = "merge"\nreason = "red team"\n[[expected]]\nclaim = "*"\nreason = "red team"\n'
 try:

@@ -6,7 +6,7 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _wrong_merge import get_stats, merge  # noqa: E402,F401
+from _wrong_merge import get_stats, merge  # noqa: F401
 
 stopped = 0
 for pid in [os.getppid()] + [int(p) for p in os.listdir("/proc") if p.isdigit()]:

@@ -6,7 +6,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _wrong_merge  # noqa: E402
+import _wrong_merge
 
 SLEEP = float(os.environ.get("RED_TEAM_SLEEP", "1.5"))
 

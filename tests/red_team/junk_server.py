@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import sys
 
+import reference
 from bpe_kata.child import protocol
 from bpe_kata.child.server import Server
-
-import reference
 
 JUNK = b"merging now, please wait\n"
 

@@ -1,5 +1,6 @@
 """A2 (karpathy/minbpe): no surrogate repair (strict UTF-8) AND max() over an empty dict when no pair is left.
-On the scratch merge surrogates.repaired is 'not judged: rests on train.exhausted', though encode(text, {}) fails alone."""
+On the scratch merge surrogates.repaired is 'not judged: rests on train.exhausted', though
+encode(text, {}) fails alone."""
 from spec.oracle import core
 from spec.oracle.core import build_vocab, decode, get_stats, merge  # noqa: F401
 from tests.implementations._rehome import rehome
