@@ -61,6 +61,26 @@ def test_the_plot_is_written_as_png_and_svg(tmp_path, capsys):
         assert (tmp_path / name).read_bytes().startswith(magic)
 
 
+def test_the_users_points_stay_visible_on_the_published_ones():
+    """A right implementation's points fall exactly on the published ones: those are drawn behind and hollow."""
+    pytest.importorskip("matplotlib")
+    from matplotlib import pyplot
+
+    from bpe_kata.tools.curve import draw
+
+    published = reference_points()
+    figure = draw(published, published, "mine")
+    try:
+        axes = figure.axes[0]
+        mine = next(line for line in axes.lines if line.get_label() == "mine")
+        theirs = next(line for line in axes.lines if line.get_label() != "mine")
+        assert mine.get_zorder() > theirs.get_zorder()
+        assert theirs.get_markerfacecolor() == "none" and theirs.get_markersize() > mine.get_markersize()
+        assert [text.get_text() for text in axes.get_legend().get_texts()][0] == "mine"
+    finally:
+        pyplot.close(figure)
+
+
 def test_without_the_extra_the_message_names_it(monkeypatch):
     import sys
 

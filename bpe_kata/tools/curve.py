@@ -79,6 +79,18 @@ def terminal_chart(points: list[Point], reference: list[Point], width: int = 40)
 
 def plot(points: list[Point], reference: list[Point], label: str, target: Path) -> Path:
     """Write the curve as an image (PNG, SVG or PDF, by the file's suffix) with the Agg backend."""
+    from matplotlib import pyplot
+
+    figure = draw(points, reference, label)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(target)
+    pyplot.close(figure)
+    return target
+
+
+def draw(points: list[Point], reference: list[Point], label: str):
+    """The figure: the published points behind, hollow, and the user's own on top, so that a right
+    implementation (whose points fall exactly on the published ones) still shows its own."""
     from bpe_kata.tools.extras import require
 
     matplotlib = require("matplotlib", "curve")
@@ -86,10 +98,10 @@ def plot(points: list[Point], reference: list[Point], label: str, target: Path) 
     from matplotlib import pyplot
 
     figure, axes = pyplot.subplots(figsize=(6.4, 4.0), dpi=100)
-    axes.plot([p.vocab_size for p in points], [p.bytes_per_token for p in points], "o-", label=label)
     if reference:
-        axes.plot([p.vocab_size for p in reference], [p.bytes_per_token for p in reference], "s--",
-                  color="grey", label=REFERENCE_TITLE)
+        axes.plot([p.vocab_size for p in reference], [p.bytes_per_token for p in reference], "s--", color="grey",
+                  markersize=10, markerfacecolor="none", zorder=1, label=REFERENCE_TITLE)
+    axes.plot([p.vocab_size for p in points], [p.bytes_per_token for p in points], "o-", zorder=2, label=label)
     axes.set_xscale("log", base=2)
     sizes = sorted({p.vocab_size for p in points + reference})
     axes.set_xticks(sizes, labels=[str(size) for size in sizes])
@@ -98,9 +110,7 @@ def plot(points: list[Point], reference: list[Point], label: str, target: Path) 
     axes.set_ylabel("bytes per token")
     axes.set_title("Compression grows with the vocabulary")
     axes.grid(True, alpha=0.3)
-    axes.legend()
+    handles, labels = axes.get_legend_handles_labels()
+    axes.legend(handles[::-1], labels[::-1])  # the user's own first
     figure.tight_layout()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(target)
-    pyplot.close(figure)
-    return target
+    return figure
