@@ -1,4 +1,4 @@
-"""Known mistakes replayed, and the probes that confirm one on an implementation's behaviour.
+"""The probes that confirm a known mistake on an implementation's behaviour (replayed: spec/wrong_variants.py).
 
 Run texts make a merge from the right visible in train and encode results, but so do other
 mistakes (a wrong rank, a wrong count). Before blaming merge.left-to-right, a test checks
@@ -7,6 +7,8 @@ lines (bpe_kata/run/teaching.py) are held to the same standard: each line names 
 and the line is printed only when the probe sees the mistake's own signature in what the
 implementation does (its output equals the mistake replayed, it raised, it lost bytes, it
 changed its input). A probe that cannot tell returns None: no line rather than a wrong line.
+The mistakes replayed (the one-change variants a probe compares with) live in wrong_variants.py,
+so this module holds only the questions put to an implementation; their names stay importable here.
 Not a definition of anything: the claims (spec/claims.toml) define right behaviour.
 """
 
@@ -18,6 +20,15 @@ from functools import cache
 
 from spec import oracle, shapes
 from spec.tie_rules import TIE_RULES
+from spec.wrong_variants import (
+    encode_by_frequency,
+    encode_first_fit_by_position,
+    encode_longest_match,
+    encode_merging_from_the_right,
+    merge_from_the_right,
+    merge_stopping_early,
+    train_counting_once,
+)
 
 Pair = tuple[int, int]
 
@@ -33,75 +44,6 @@ class Seen:
     strength: int
     seen: str
 
-
-def merge_from_the_right(ids: list[int], pair: Pair, idx: int) -> list[int]:
-    """Replace ``pair`` scanning from the end: [a, a, a] with (a, a) gives [a, Z]."""
-    out, i = [], len(ids) - 1
-    while i >= 0:
-        if i >= 1 and (ids[i - 1], ids[i]) == pair:
-            out.append(idx)
-            i -= 2
-        else:
-            out.append(ids[i])
-            i -= 1
-    return out[::-1]
-
-
-def encode_merging_from_the_right(text: str, merges: dict[Pair, int]) -> list[int]:
-    """The textbook encode with each merge applied from the right."""
-    ids = list(oracle.core.utf8(text))
-    while len(ids) >= 2:
-        stats = oracle.get_stats(ids)
-        pair = min(stats, key=lambda p: merges.get(p, float("inf")))
-        if pair not in merges:
-            break
-        ids = merge_from_the_right(ids, pair, merges[pair])
-    return ids
-
-
-def merge_stopping_early(ids: list[int], pair: Pair, idx: int) -> list[int]:
-    """A merge whose loop never looks at the last two positions."""
-    out, i = [], 0
-    while i < len(ids):
-        if i < len(ids) - 2 and (ids[i], ids[i + 1]) == pair:
-            out.append(idx)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
-
-
-def train_counting_once(text: str, vocab_size: int) -> dict[Pair, int]:
-    """Count the pairs once and take the most frequent as the merges (no recount)."""
-    stats = oracle.get_stats(list(oracle.core.utf8(text)))
-    ranked = sorted(stats, key=lambda pair: stats[pair], reverse=True)
-    return {pair: idx for idx, pair in zip(range(256, vocab_size), ranked)}
-
-
-def encode_by_frequency(text: str, merges: dict[Pair, int]) -> list[int]:
-    """Encode merging the known pair most frequent in the text, not the lowest rank."""
-    ids = list(oracle.core.utf8(text))
-    while len(ids) >= 2:
-        stats = oracle.get_stats(ids)
-        known = {pair: count for pair, count in stats.items() if pair in merges}
-        if not known:
-            break
-        pair = max(known, key=lambda p: known[p])
-        ids = oracle.merge(ids, pair, merges[pair])
-    return ids
-
-
-def encode_longest_match(text: str, merges: dict[Pair, int]) -> list[int]:
-    """Greedy longest known token at each position (maximal munch)."""
-    data = oracle.core.utf8(text)
-    by_bytes = {token: idx for idx, token in oracle.core.build_vocab(merges).items()}
-    longest, ids, i = max(map(len, by_bytes)), [], 0
-    while i < len(data):
-        size = next(s for s in range(min(longest, len(data) - i), 0, -1) if data[i:i + s] in by_bytes)
-        ids.append(by_bytes[data[i:i + size]])
-        i += size
-    return ids
 
 
 # --- probes: each takes the implementation (a module, or the protocol client's stand-in) --------
@@ -296,19 +238,6 @@ def decode_drops_bytes(impl) -> Seen | None:
         return Seen(EXACT, "decode of the bytes 61 80 62 gave 'ab'")
     return None
 
-
-def encode_first_fit_by_position(text: str, merges: dict[Pair, int]) -> list[int]:
-    """Encode in passes over the positions, left to right: at each, the first merge in table order
-    that fits there is made; passes repeat until nothing changes."""
-    ids, changed = list(oracle.core.utf8(text)), True
-    while changed:
-        out, i, changed = [], 0, False
-        while i < len(ids):
-            idx = next((idx for pair, idx in merges.items() if tuple(ids[i:i + 2]) == pair), None)
-            out.append(ids[i] if idx is None else idx)
-            i, changed = (i + 1, changed) if idx is None else (i + 2, True)
-        ids = out
-    return ids
 
 
 def _reproduces(impl, replay, probes: list[tuple[str, dict[Pair, int]]]) -> str | None:

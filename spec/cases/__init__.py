@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.register_assert_rewrite("spec.cases.runner")  # its plain asserts show both sides, as a test module's do
+# the runner and its rooms: their plain asserts show both sides, as a test module's do
+pytest.register_assert_rewrite("spec.cases.runner", "spec.cases.expect", "spec.cases.ops_core",
+                               "spec.cases.ops_production")
 
 CASES_DIR = Path(__file__).parent
 SCHEMA_PATH = CASES_DIR / "schema.json"

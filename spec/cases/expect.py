@@ -1,0 +1,161 @@
+"""Decoding the case format and comparing a result with a case's expected value, claim by claim.
+
+Shared by the operations of every level family (ops_core.py, ops_production.py) and by spec
+tests that check the same observables outside a case (an error naming a position, a special,
+a file's line); kept apart from the operations so each operation reads as how to call it and
+what to compare, not how a mismatch is worded or blamed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from spec import oracle
+from spec.blame import checking
+from spec.cases.registry import Case, Pair
+from spec.compare import CaseMismatch, describe, expect_equal, show_bytes
+from spec.patterns import PATTERNS
+
+# --- Decoding the case format ---
+
+def merges_from(rows: list[list[int]]) -> dict[Pair, int]:
+    """An ordered merge table from the case format's list of [left, right, id]."""
+    return {(left, right): idx for left, right, idx in rows}
+
+
+def merge_list(rows: list[list[int]]) -> list[tuple[Pair, int]]:
+    """The same rows as the (pair, id) list ``spec.shapes.merges_of`` gives, for comparing tables in order."""
+    return [((left, right), idx) for left, right, idx in rows]
+
+
+def policy(value: str | list[str]) -> str | set[str]:
+    """A special-token policy: "all", or the set of the listed specials."""
+    return value if value == "all" else set(value)
+
+
+def tie_rule_feature(rule: str) -> str:
+    """The optional feature a tie rule is (spec.levels.feature_not_started knows how to probe it)."""
+    return f"train(tie_rule={rule})"
+
+
+def expect_ids(result: list[int], expected: dict, merges: dict[Pair, int] | None = None,
+               text_bytes: int | None = None) -> None:
+    """A case's ids, or their number, as expected; a mismatch shows both, with each id's bytes (and, given
+    the text's length in bytes, bytes per token: the bytes-per-token curve's own figure)."""
+    if "ids" in expected:
+        expect_equal(result, expected["ids"], "ids", merges=merges)
+    elif len(result) != expected["length"]:
+        vocab = oracle.build_vocab(dict(merges or {}))
+        pieces = ", ".join(f"{i} [{show_bytes(vocab[i])}]" if i in vocab else str(i) for i in result[:40])
+        per_token = (f" ({text_bytes / expected['length']:.4f} against {text_bytes / max(len(result), 1):.4f} "
+                     f"bytes per token for {text_bytes:,} bytes)") if text_bytes else ""
+        raise CaseMismatch(f"number of ids: expected {expected['length']:,}, got {len(result):,}{per_token}\n"
+                           f"  actual ids: {pieces}{', ...' if len(result) > 40 else ''}")
+
+
+def expect_each(checks: list[tuple[str, object, object, str]], *, own_training: bool = False,
+                merges: dict[Pair, int] | None = None) -> None:
+    """``[(claim, actual, expected, what), ...]``: each claim judged on its own observable. Every comparison is
+    made; one failure is raised, blaming only the claims whose own comparison differs (so a case that checks
+    two claims never blames the one whose observable was right)."""
+    vocab = oracle.build_vocab(dict(merges)) if merges is not None else None
+    wrong = [(claim, describe(actual, expected, what, vocab)) for claim, actual, expected, what in checks
+             if actual != expected]
+    if wrong:
+        with checking(*dict.fromkeys(claim for claim, _ in wrong), own_training=own_training):
+            raise CaseMismatch("\n".join(line for _, lines in wrong for line in lines))
+
+
+def expect_merges(case: Case, result: list, expected: list, own_training: bool = False) -> None:
+    """A worked training case: one table, so one claim judged on it. train.merged-again has an observable of its
+    own: whether some merge takes an earlier merge's token as a part, as in the expected table; regex.no-cross-chunk
+    too (no merged token spans two chunks of the case's pattern). ``own_training``: the table is the
+    implementation's, trained with its default tie rule (the ledger's tie-rule excuse may apply)."""
+    table_claims = [c for c in case["claims"] if c not in ("train.merged-again", "regex.no-cross-chunk")]
+    # the pairs learned, in order, are the table claims' observable (the ids renumbered 256, 257, ... in table
+    # order, so a wrong numbering does not change them); the ids themselves are train.ids-from-256's
+    learned = _renumbered(result)
+    checks = [(claim, learned, expected, "merges" if learned == result else "merges (ids renumbered from 256)")
+              for claim in table_claims]
+    checks.append(("train.ids-from-256", [idx for _, idx in result], list(range(256, 256 + len(result))),
+                   "ids of the merges, in order"))
+    if "train.merged-again" in case["claims"]:
+        checks.append(("train.merged-again", _merges_a_merge(result), _merges_a_merge(expected),
+                       "some merge takes an earlier merge's token as a part"))
+    if "regex.no-cross-chunk" in case["claims"]:
+        pattern = PATTERNS[case["input"]["pattern"]]
+        checks.append(("regex.no-cross-chunk", _crossing_tokens(case["input"]["text"], result, pattern), [],
+                       "learned tokens whose bytes span two chunks"))
+    expect_each(checks, own_training=own_training)
+
+
+def _crossing_tokens(text: str, merges: list, pattern: str) -> list[bytes]:
+    """The learned tokens that occur in no chunk of the text (so they can only have joined two chunks)."""
+    vocab = {i: bytes([i]) for i in range(256)}
+    for (left, right), idx in merges:
+        vocab[idx] = vocab.get(left, b"?") + vocab.get(right, b"?")
+    pieces = [chunk.encode("utf-8") for chunk in oracle.chunks.chunks(text, pattern)]
+    return [vocab[idx] for _, idx in merges if not any(vocab[idx] in piece for piece in pieces)]
+
+
+def normalisation_explains(text: str, merges: list, vocab_size: int, pattern: str | None = None) -> bool:
+    """The table is not valid training on ``text`` as given, but is on the text normalised (NFC, CRLF and CR to
+    LF): the trainer normalised, bytes.no-normalization's observable. Any other invalid table is another claim's."""
+    import unicodedata
+
+    if oracle.valid_training.violation(text, merges, vocab_size, pattern) is None:
+        return False
+    lines = {text.replace("\r\n", "\n"), text.replace("\r\n", "\n").replace("\r", "\n")}
+    folded = {form for line in lines for form in (line, unicodedata.normalize("NFC", line))} - {text}
+    return any(oracle.valid_training.violation(other, merges, vocab_size, pattern) is None for other in folded)
+
+
+def training_claim(text: str, merges: list, vocab_size: int, pattern: str | None = None) -> str:
+    """The claim an invalid table breaks, by its own observable: normalised text, then the ids, then an early
+    stop, else a merge that was not a most frequent pair (the chunk counts' claim with a pattern)."""
+    if normalisation_explains(text, merges, vocab_size, pattern):
+        return "bytes.no-normalization"
+    if oracle.valid_training.ids_wrong(merges, vocab_size):
+        return "train.ids-from-256"
+    if oracle.valid_training.not_greedy(text, merges, pattern) is None and \
+            oracle.valid_training.stopped_early(text, merges, vocab_size, pattern):
+        return "train.no-early-stop"
+    return "regex.chunk-frequency" if pattern is not None else "train.tie-recorded"
+
+
+def _renumbered(merges: list) -> list[tuple[Pair, int]]:
+    """The table with each id it gave renumbered 256, 257, ... in table order (its pairs renamed to match)."""
+    new = {idx: 256 + k for k, (_, idx) in enumerate(merges)}
+    return [((new.get(left, left), new.get(right, right)), 256 + k) for k, ((left, right), _) in enumerate(merges)]
+
+
+def _merges_a_merge(merges: list) -> bool:
+    return any(left >= 256 or right >= 256 for (left, right), _ in merges)
+
+
+def assert_names_position(error: BaseException, position: int) -> None:
+    """The error message names the position (a number on its own, not part of a larger one)."""
+    assert re.search(rf"(?<!\d){position}(?!\d)", str(error)), f"the message does not name position {position}: {error}"
+
+
+def assert_names_special(error: BaseException, special: str, position: int) -> None:
+    """The message names the special (as is, or as its repr) and its position in the text."""
+    message = str(error)
+    assert special in message or repr(special) in message, message
+    assert re.search(rf"(?<!\d){position}(?!\d)", message), message
+
+
+def assert_load_fails_at(impl, path: Path, line: int) -> None:
+    """load raises ValueError whose message names the file and the line of the first problem."""
+    with pytest.raises(ValueError) as raised:
+        impl.load(path)
+    assert path.name in str(raised.value), f"the message does not name the file: {raised.value}"
+    assert line in lines_named(raised.value), f"the message does not name line {line}: {raised.value}"
+
+
+def lines_named(error: BaseException) -> set[int]:
+    """The line numbers an error message names ("line 3")."""
+    return {int(n) for n in re.findall(r"\bline (\d+)", str(error), flags=re.IGNORECASE)}

@@ -1,0 +1,117 @@
+"""The operations of the core levels (pairs, merge, train, encode, decode): the textbook functions.
+
+Each is registered with ``@operation`` (registry.py) under its schema.json name; spec/cases/runner.py
+imports this module so they are registered before the first case runs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from spec import oracle
+from spec.blame import checking
+from spec.cases.expect import expect_each, expect_ids, expect_merges, merge_list, merges_from, tie_rule_feature
+from spec.cases.registry import Case, Fixtures, Pair, operation
+from spec.compare import expect_equal
+from spec.patterns import PATTERNS
+from spec.shapes import bytes_of, ids_of, merges_of, pairs_of
+
+# --- The operations, level by level ---
+
+@operation("get_stats")
+def _get_stats(impl, case: Case, fixtures: Fixtures) -> None:
+    """The counts (as a mapping: any order) for the counting claims; the order of the pairs for
+    pairs.first-seen-order alone, so a port whose map has another order breaks only that claim."""
+    expected = [((a, b), n) for a, b, n in case["expected"]["pairs"]]
+    result = pairs_of(impl.get_stats(list(case["input"]["ids"])))
+    checks = [(claim, dict(result), dict(expected), "pair counts") for claim in case["claims"]
+              if claim != "pairs.first-seen-order"]
+    if "pairs.first-seen-order" in case["claims"]:
+        checks.append(("pairs.first-seen-order", [pair for pair, _ in result], [pair for pair, _ in expected],
+                       "pairs in order"))
+    expect_each(checks)
+
+
+@operation("merge")
+def _merge(impl, case: Case, fixtures: Fixtures) -> None:
+    given = case["input"]
+    result = ids_of(impl.merge(list(given["ids"]), tuple(given["pair"]), given["idx"]))
+    claim = merge_claim(impl, list(given["ids"]), tuple(given["pair"]), given["idx"], result, case["expected"]["ids"])
+    with checking(*((claim,) if claim == "merge.end-guard" else case["claims"])):
+        expect_equal(result, case["expected"]["ids"], "ids")
+
+
+def merge_claim(impl, ids: list[int], pair: Pair, idx: int, result: list[int], expected: list[int]) -> str:
+    """The claim a wrong merge result breaks: merge.end-guard when only the pair at the very end was left
+    unmerged and the same ids with one more symbol after them merge right (the bound was the trouble); else
+    merge.left-to-right. On aaaa, [Z, a, a] is what both a wrong bound and a wrong rule for runs give: the
+    longer input tells them apart."""
+    looks_like_the_end = (list(ids[-2:]) == list(pair) and expected[-1:] == [idx]
+                          and result == expected[:-1] + list(pair))
+    if looks_like_the_end:
+        spare = next(i for i in range(256) if i not in pair)
+        try:
+            longer = ids_of(impl.merge(ids + [spare], tuple(pair), idx))
+        except Exception:  # no answer tells nothing apart
+            return "merge.left-to-right"
+        if longer == oracle.merge(ids + [spare], tuple(pair), idx):
+            return "merge.end-guard"
+    return "merge.left-to-right"
+
+
+@operation("train")
+def _train(impl, case: Case, fixtures: Fixtures) -> None:
+    """Plain, on a text or a corpus (trained once per session); with a tie rule (a feature of its own) or a pattern;
+    or a vocab_size that must be refused."""
+    given, expected = case["input"], case["expected"]
+    if "error" in expected:
+        with pytest.raises(ValueError):
+            impl.train(given["text"], given["vocab_size"])
+        return
+    options: dict[str, str] = {}
+    if "tie_rule" in given:
+        fixtures.require_feature(tie_rule_feature(given["tie_rule"]))
+        options["tie_rule"] = given["tie_rule"]
+    if "pattern" in given:
+        options["pattern"] = PATTERNS[given["pattern"]]
+    if options:
+        result = impl.train(given["text"], given["vocab_size"], **options)
+    else:
+        text = fixtures.corpus(given["corpus"]) if "corpus" in given else given["text"]
+        result = fixtures.trained(given.get("corpus") or given["text"], text, given["vocab_size"])
+    # the implementation's own tie rule decided this table unless the case named the rule to use
+    expect_merges(case, merges_of(result), merge_list(expected["merges"]), own_training="tie_rule" not in given)
+
+
+@operation("encode")
+def _encode(impl, case: Case, fixtures: Fixtures) -> None:
+    merges = merges_from(case["input"]["merges"])
+    expect_ids(ids_of(impl.encode(case["input"]["text"], merges)), case["expected"], merges)
+
+
+@operation("train_encode")
+def _train_encode(impl, case: Case, fixtures: Fixtures) -> None:
+    """A corpus's table at a size (the implementation's own training, or beyond it the spec's), then encode."""
+    given, expected = case["input"], case["expected"]
+    result = fixtures.encoded(given["corpus"], given["vocab_size"], given.get("text"))
+    merges = fixtures.corpus_table(given["corpus"], given["vocab_size"])
+    text = given.get("text", fixtures.corpus(given["corpus"]))
+    expect_ids(result, expected, merges, text_bytes=len(text.encode("utf-8")))
+
+
+@operation("build_vocab")
+def _build_vocab(impl, case: Case, fixtures: Fixtures) -> None:
+    vocab = impl.build_vocab(merges_from(case["input"]["merges"]))
+    entries = case["expected"]["entries"]
+    actual = {key: bytes_of(vocab[int(key)]) for key in entries}
+    expect_equal(actual, {key: bytes.fromhex(value) for key, value in entries.items()}, "vocab")
+
+
+@operation("decode")
+def _decode(impl, case: Case, fixtures: Fixtures) -> None:
+    """Through the implementation's own vocabulary (with the case's special tokens, when it has some)."""
+    given = case["input"]
+    specials = {"special_tokens": given["special_tokens"]} if "special_tokens" in given else {}
+    vocab = impl.build_vocab(merges_from(given["merges"]), **specials)
+    expect_equal(impl.decode(list(given["ids"]), vocab), case["expected"]["text"], "decoded text")
+
