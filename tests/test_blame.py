@@ -204,7 +204,7 @@ class _Report:
 def _results(*tests):
     """Results from (nodeid, level, claims, blamed or None for a pass, own_training)."""
     from bpe_kata.run.outcomes import Outcome
-    from bpe_kata.run.report import Results
+    from bpe_kata.run.results import Results
 
     results = Results()
     for nodeid, level, claims, blamed, own in tests:
@@ -219,7 +219,8 @@ def _results(*tests):
 
 
 def test_a_failure_resting_on_a_broken_claim_is_not_judged_in_table_json_and_page():
-    from bpe_kata.run.report import as_json, render_table
+    from bpe_kata.run.report import as_json
+    from bpe_kata.run.summary import render_table
     from bpe_kata.tools import html_report
 
     results = _results(("t::merge", "merge", ("merge.left-to-right",), ("merge.left-to-right",), False),
@@ -241,7 +242,7 @@ def test_a_failure_resting_on_a_broken_claim_is_not_judged_in_table_json_and_pag
 
 
 def test_the_tie_rule_excuse_is_printed_only_for_the_implementations_own_training():
-    from bpe_kata.run.report import render_table
+    from bpe_kata.run.summary import render_table
 
     info = {"suite_version": "0", "implementation": "x", "module_file": None, "module": "x"}
     own = _results(("t::walk", "train", ("train.wikipedia-walkthrough",), ("train.wikipedia-walkthrough",), True))
@@ -294,7 +295,7 @@ def test_a_not_implemented_group_reaching_pytest_makes_the_level_not_started(tmp
 def _error_results(*tests):
     """Results from (nodeid, level, claims, call that raised, operations the test called)."""
     from bpe_kata.run.outcomes import Outcome
-    from bpe_kata.run.report import Results
+    from bpe_kata.run.results import Results
 
     results = Results()
     for nodeid, level, claims, call, calls in tests:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from bpe_kata.run import atomic_file, report, run_status
+from bpe_kata.run import atomic_file, report, results, run_status
 from bpe_kata.run.outcomes import Outcome
 from bpe_kata.tools import html_report
 
@@ -31,8 +31,8 @@ def umask(mask: int):
 def test_reports_get_the_mode_the_umask_gives_any_new_file(tmp_path, mask, mode):
     with umask(mask):
         assert atomic_file.current_umask() == mask
-        report.write_json(tmp_path / "r.json", report.Results(), INFO)
-        html_report.write(tmp_path / "r.html", report.as_json(report.Results(), INFO))
+        report.write_json(tmp_path / "r.json", results.Results(), INFO)
+        html_report.write(tmp_path / "r.html", report.as_json(results.Results(), INFO))
         atomic_file.write_text(tmp_path / "deep" / "r.txt", "x")
     for name in ("r.json", "r.html", "deep/r.txt"):
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == mode, name

@@ -19,7 +19,7 @@ from bpe_kata.child.server import Server
 from bpe_kata.run import judging
 from bpe_kata.run.loader import load_implementation
 from bpe_kata.run.outcomes import Outcome
-from bpe_kata.run.report import Results
+from bpe_kata.run.results import Results
 from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
 
 TWO_BUGS = '''

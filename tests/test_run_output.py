@@ -50,7 +50,7 @@ def test_a_failing_run_shows_the_implementations_frames_and_ends_with_the_verdic
 def _results(*tests):
     """Results from (nodeid, level, claims, blamed, calls): each test failed, blaming ``blamed``."""
     from bpe_kata.run.outcomes import Outcome
-    from bpe_kata.run.report import Results
+    from bpe_kata.run.results import Results
 
     results = Results()
     for nodeid, level, claims, blamed, calls in tests:
@@ -62,7 +62,7 @@ def _results(*tests):
 def test_the_claims_list_leads_with_the_root_not_an_earlier_level():
     """A get_stats bug breaks a pairs claim and, through training, bytes.no-normalization (level bytes,
     which rests on pairs.*): the pairs claim is the one to fix, though its level comes later."""
-    from bpe_kata.run.report import render_table
+    from bpe_kata.run.summary import render_table
 
     results = _results(("t::bytes", "bytes", ("bytes.no-normalization",), ("bytes.no-normalization",), ("decode",)),
                        ("t::pairs", "pairs", ("pairs.adjacent-overlapping",), ("pairs.adjacent-overlapping",),

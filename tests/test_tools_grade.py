@@ -99,24 +99,24 @@ def _a_class_on_every_level():
 
 @pytest.mark.parametrize("width", [120, 100])
 def test_the_plain_table_fits_the_terminal_with_a_legend(width):
-    from bpe_kata.tools import grade
+    from bpe_kata.tools import grade_table
 
     outcomes = _a_class_on_every_level()
-    lines = grade.render_plain(outcomes, width)
+    lines = grade_table.render_plain(outcomes, width)
     assert max(map(len, lines)) <= width, "\n".join(lines)
     assert lines[0].split()[:3] == ["submission", "fac", "byt"] and "F12" in lines[2] and "ok" in lines[2]
     assert any(line.startswith("levels: fac facts, byt bytes") for line in lines)
     assert any(line.startswith("cells: ok green, F<n> failed") for line in lines)
-    wide = grade.render_plain(outcomes, 400)  # room enough: the full cells, as before
+    wide = grade_table.render_plain(outcomes, 400)  # room enough: the full cells, as before
     assert wide[0].split()[:3] == ["submission", "facts", "bytes"] and "failed 12" in wide[2]
 
 
 def test_the_rich_table_fits_the_terminal():
     rich_console = pytest.importorskip("rich.console")
-    from bpe_kata.tools import grade
+    from bpe_kata.tools import grade_table
 
     console = rich_console.Console(width=120, record=True, force_terminal=False)
-    grade.render_rich(_a_class_on_every_level(), console)
+    grade_table.render_rich(_a_class_on_every_level(), console)
     text = console.export_text()
     assert max(map(len, text.splitlines())) <= 120 and "fac" in text and "gr…" not in text and "F12" in text
 
@@ -124,9 +124,9 @@ def test_the_rich_table_fits_the_terminal():
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="needs chromium (headless) to measure the page")
 def test_the_class_page_fits_a_1280_pixel_screen(tmp_path):
-    from bpe_kata.tools import grade
+    from bpe_kata.tools import grade_table
 
-    page = grade.class_page(_a_class_on_every_level())
+    page = grade_table.class_page(_a_class_on_every_level())
     assert 'title="not started"' in page and ">--<" in page and 'title="surrogates">sur<' in page
     probe = page.replace("</body>", "<script>document.title='W='+document.documentElement.scrollWidth</script></body>")
     (tmp_path / "class.html").write_text(probe, encoding="utf-8")

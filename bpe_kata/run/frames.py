@@ -1,6 +1,6 @@
 """Where an implementation raised: the innermost frame of its own code, past any adapter.
 
-Root causes are grouped by the place an exception was raised (bpe_kata/run/report.py). That place
+Root causes are grouped by the place an exception was raised (bpe_kata/run/causes.py). That place
 must be the implementation's own line: not the spec's, not the protocol server's, and not an
 adapter's. An adapter (bpe_kata/adapters/, or any wrapper a user writes) maps call shapes onto
 a library; a bug it surfaces is the library's, so the library's line is shown. A module marks

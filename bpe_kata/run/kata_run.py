@@ -14,8 +14,9 @@ import pytest
 
 from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
-from bpe_kata.run import expectations, judging, outcomes, recording, report, run_status, teaching, tracebacks
+from bpe_kata.run import expectations, judging, outcomes, recording, report, run_status, summary, teaching, tracebacks
 from bpe_kata.run.outcomes import Outcome
+from bpe_kata.run.results import Results
 from spec import fixed_pattern
 from spec.levels import BY_NAME, FREE, holds_whatever_split, levels_up_to
 
@@ -55,7 +56,7 @@ class KataRun:
         self.implementation = implementation  # the module, or in isolated runs its stand-in
         self.expected = expected  # None: no --expect and no --strict-levels
         self.tracker = run_status.Tracker()
-        self.results = report.Results()
+        self.results = Results()
         self.started: dict[str, str | None] = {}  # level or feature -> why it is not started (None: started)
         self.listed_ids: dict[pytest.Item, str] = {}  # before xdist appends its group to the id
         self.log_offsets: dict[str, int] = {}  # isolated runs: nodeid -> the child's stderr size at setup
@@ -233,7 +234,7 @@ class KataRun:
             return
         self._diagnose()
         info = report.run_info(self.impl_value, self.implementation)
-        for line in report.render_table(self.results, info, tracebacks.hint(config)):
+        for line in summary.render_table(self.results, info, tracebacks.hint(config)):
             terminalreporter.write_line(line)
         for line in self.verdict_lines:
             terminalreporter.write_line(line)

@@ -62,7 +62,7 @@ CLAIM_OUTCOMES: tuple[str, ...] = (*COLUMNS, ClaimOutcome.NOT_CHECKED, ClaimOutc
 
 
 class LevelStatus(StrEnum):
-    """A level's row in the table, from its counts (bpe_kata.run.report.level_status)."""
+    """A level's row in the table, from its counts (bpe_kata.run.results.level_status)."""
 
     GREEN = "green"
     FAILED = "FAILED"

@@ -64,7 +64,7 @@ class Judgement:
 
 
 def judge(by_test: dict, entries: list[expectations.Expected], strict_levels: bool) -> Judgement:
-    """``by_test``: nodeid -> (level, claims, outcome), as bpe_kata.run.report.Results keeps it."""
+    """``by_test``: nodeid -> (level, claims, outcome), as bpe_kata.run.results.Results keeps it."""
     judgement = Judgement()
     for nodeid, (level, claims, outcome) in by_test.items():
         counted = outcome is Outcome.FAILED or (strict_levels and outcome.not_started and level != "facts")

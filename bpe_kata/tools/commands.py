@@ -234,6 +234,7 @@ def _split_passthrough(argv: list[str]) -> tuple[list[str], list[str]]:
 @tool
 def grade(argv: list[str]) -> int:
     from bpe_kata.tools import grade as grading
+    from bpe_kata.tools import grade_table
 
     argv, passthrough = _split_passthrough(argv)
     parser = argparse.ArgumentParser(prog="bpe-kata grade", description=(
@@ -260,14 +261,14 @@ def grade(argv: list[str]) -> int:
     outcomes = grading.grade(options.submissions, passthrough, options.timeout, options.jobs, options.reports)
     console = _console(options.plain, "grade")
     if console is None:
-        print("\n".join(grading.render_plain(outcomes)))
+        print("\n".join(grade_table.render_plain(outcomes)))
     else:
-        grading.render_rich(outcomes, console)
+        grade_table.render_rich(outcomes, console)
     if options.csv:
-        grading.write_csv(options.csv, outcomes)
+        grade_table.write_csv(options.csv, outcomes)
     if options.html:
         page = options.html.expanduser().resolve()
-        page.write_text(grading.class_page(outcomes, page.parent), encoding="utf-8")
+        page.write_text(grade_table.class_page(outcomes, page.parent), encoding="utf-8")
     return 0 if all(o.verdict == "green" for o in outcomes) else 1
 
 

@@ -7,12 +7,12 @@ stdio protocol, so no submission can write its own verdict or another's row (lev
 started stay "not started", unlike ``bpe-kata gate``, which fails them). Each child is a new
 session, so a timeout kills everything it started; at most ``jobs`` run at a time, under a
 wall-clock limit. A submission that crashes, hangs or writes no report gets a row that says so;
-the others are unaffected. The row's cells come from the child's JSON report only.
+the others are unaffected. The row's cells come from the child's JSON report only; the class table
+drawn from the rows is bpe_kata/tools/grade_table.py's.
 """
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import signal
@@ -22,12 +22,9 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
 
-from bpe_kata.run.outcomes import TO_DO, LevelStatus
-from bpe_kata.tools import grade_layout
-from spec.levels import ALL_LEVEL_NAMES
+from bpe_kata.run.outcomes import LevelStatus
 
 #: The command each submission runs under: its own supervisor, which runs ``check --isolated``, so
 #: the submission never runs in the process that decides its row.
@@ -215,113 +212,3 @@ def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | 
     with tempfile.TemporaryDirectory(prefix="bpe-kata-grade-") as workdir, ThreadPoolExecutor(jobs) as pool:
         return list(pool.map(lambda args: run_one(args[1], extra, timeout, Path(workdir), keep, args[0], runner),
                              enumerate(submissions, 1)))
-
-
-def level_columns(outcomes: list[Graded]) -> list[str]:
-    seen = {level for o in outcomes for level in o.levels}
-    return [level for level in ALL_LEVEL_NAMES if level in seen]
-
-
-def rows(outcomes: list[Graded]) -> tuple[list[str], list[list[str]]]:
-    """The class table as text cells: one row per submission, one column per level."""
-    levels = level_columns(outcomes)
-    header = ["submission", *levels, "result", "similarity", "seconds"]
-    body = [[o.name, *(o.cell(level) for level in levels), o.verdict + (f" ({o.detail})" if o.detail else ""),
-             "—" if o.similarity is None else f"{o.similarity:.0%}", f"{o.seconds:.1f}"] for o in outcomes]
-    return header, body
-
-
-def render_plain(outcomes: list[Graded], width: int | None = None) -> list[str]:
-    """The class table as text, fitted to ``width`` (default: the terminal's) by bpe_kata/tools/grade_layout.py."""
-    header, body = rows(outcomes)
-    return grade_layout.fit(header, body, level_columns(outcomes), width)
-
-
-CELL_STYLE = {LevelStatus.GREEN: "green", LevelStatus.NOT_STARTED: "yellow", "—": "dim"}
-
-
-def render_rich(outcomes: list[Graded], console) -> None:
-    """The class table on a terminal; in the short form with its legend when the full one would not fit."""
-    from rich.table import Table
-
-    header, body = rows(outcomes)
-    levels, caption = level_columns(outcomes), None
-    styles = [[_style(cell) for cell in cells] for cells in body]
-    short = grade_layout.too_wide(header, body, console.width)
-    if short:
-        header, body = grade_layout.shortened(header, body, levels)
-        header = [grade_layout.SHORT_HEADINGS.get(name, name) for name in header]
-        caption = "\n".join(grade_layout.legend(levels, console.width))
-    # The short form: no borders and one space between columns, so sixteen levels fit 100 columns.
-    table = Table(title="bpe-kata: class results", caption=caption, caption_justify="left",
-                  **({"box": None, "padding": (0, 1), "collapse_padding": True, "pad_edge": False} if short else {}))
-    for i, name in enumerate(header):
-        table.add_column(name, justify="right" if name in ("seconds", "secs") else "left",
-                         no_wrap=name != "result", overflow="ellipsis",
-                         max_width=grade_layout.NAME_WIDTH if short and i == 0 else None,
-                         min_width=grade_layout.RESULT_WIDTH if short and name == "result" else None)
-    for cells, style in zip(body, styles):
-        table.add_row(*(f"[{s}]{escape_markup(c)}[/]" for c, s in zip(cells[:-1], style)), cells[-1])
-    console.print(table)
-
-
-def _style(cell: str) -> str:
-    return CELL_STYLE.get(cell, "red" if cell.startswith(("failed", "timed", "crashed", "no report", "flagged"))
-                          else "default")
-
-
-def escape_markup(text: str) -> str:
-    from rich.markup import escape as rich_escape
-
-    return rich_escape(text)
-
-
-def write_csv(path: Path, outcomes: list[Graded]) -> None:
-    header, body = rows(outcomes)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(body)
-
-
-def class_page(outcomes: list[Graded], where: Path | None = None) -> str:
-    """The class table as one standalone HTML page, each row's likely mistakes and broken claims beneath it;
-    with ``where`` (the page's folder), each kept report is linked by a path relative to it."""
-    header, body = rows(outcomes)
-    levels = level_columns(outcomes)
-    short_header, short_body = grade_layout.shortened(header, body, levels)  # the page fits a 1280 px screen
-    colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in TO_DO or c == "incomplete"  # noqa: E731
-                        else "bad" if c.startswith(("failed", "timed", "crashed", "no report", "flagged")) else "")
-    head = "".join(f'<th title="{escape(h)}">{escape(grade_layout.SHORT_HEADINGS.get(s, s))}</th>'
-                   for h, s in zip(header, short_header))
-
-    def first_cell(o: Graded, name: str) -> str:
-        if o.page is None or where is None:
-            return escape(name)
-        return f'<a href="{escape(Path(os.path.relpath(o.page, where)).as_posix())}">{escape(name)}</a>'
-
-    trs = "".join("<tr>" + f'<td>{first_cell(o, cells[0])}</td>'
-                  + "".join(f'<td class="{colour(c)}" title="{escape(c)}">{escape(s)}</td>'
-                            for c, s in zip(cells[1:], short[1:])) + "</tr>"
-                  for o, cells, short in zip(outcomes, body, short_body))
-    legend = "".join(f"<p class=\"legend\">{escape(line)}</p>" for line in grade_layout.legend(levels, 10_000))
-    details = []
-    for o in outcomes:
-        if o.mistakes or o.failed_claims:
-            items = "".join(f"<li>{escape(m)}</li>" for m in o.mistakes)
-            claims = ", ".join(escape(c) for c in o.failed_claims)
-            details.append(f"<details open><summary>{escape(o.name)}</summary><ul>{items}</ul>"
-                           f"<p>claims broken: <code>{claims}</code></p></details>")
-    style = ("body{font-family:system-ui,sans-serif;margin:1.5rem;max-width:1200px}table{border-collapse:collapse}"
-             "td,th{padding:.25rem .4rem;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}"
-             "td:last-child{text-align:right}td:nth-last-child(3){white-space:normal;min-width:10rem;max-width:16rem}"
-             "td:first-child{white-space:normal;max-width:14rem;overflow-wrap:anywhere}.none{color:#999}"
-             "summary{font-weight:600;cursor:pointer}.legend{color:#555;font-size:.9rem;max-width:60rem}"
-             "details p,details li{overflow-wrap:anywhere}"
-             ".ok{color:#116b2e;font-weight:600}.bad{color:#b3261e;font-weight:600}.todo{color:#7a6400}")
-    return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>bpe-kata: class results</title>'
-        f'<style>{style}</style></head><body><h1>bpe-kata: class results</h1><table id="class"><thead><tr>{head}'
-        f"</tr></thead><tbody>{trs}</tbody></table>{legend}<h2>Likely mistakes</h2>{''.join(details) or '<p>None.</p>'}"
-        "</body></html>\n"
-    )

@@ -86,7 +86,7 @@ SHORT_HEADINGS = {"similarity": "sim", "seconds": "secs"}
 
 def fit(header: list[str], body: list[list[str]], levels: list[str], width: int | None = None) -> list[str]:
     """The plain table within ``width`` columns. ``header``: submission, the levels, then result and two
-    more columns (bpe_kata.tools.grade.rows)."""
+    more columns (bpe_kata.tools.grade_table.rows)."""
     width = width or terminal_width()
     widths = _widths(header, body)
     if not too_wide(header, body, width):

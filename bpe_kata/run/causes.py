@@ -1,0 +1,204 @@
+"""Which claim a failure is blamed on: errors grouped into root causes, each with the claim it most likely
+breaks, and the claims not judged because they rest on another claim broken in the same run.
+
+Kept apart from the tallies (bpe_kata/run/results.py) because this is the part that reasons: which call an
+error was raised in, which operations a test called, which claims rest on which (spec/claims.toml)."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from bpe_kata.run.judging import ERROR, Verdict
+from bpe_kata.run.outcomes import ClaimOutcome, Outcome
+from spec.ledger import load_claims, not_judged, prerequisites
+from spec.levels import ALL_LEVEL_NAMES
+
+if TYPE_CHECKING:
+    from bpe_kata.run.results import Results
+
+#: The implementation's calls each core level's claims are about. An error raised in another call (a crash
+#: in train while a decode test builds its table) says nothing about them: it is never read as breaking one
+#: of them, nor as the error of a prerequisite they rest on. Levels not named here: any call may.
+LEVEL_CALLS: dict[str, tuple[str, ...]] = {
+    "bytes": ("encode",), "pairs": ("get_stats",), "merge": ("merge",), "train": ("train",),
+    "decode": ("build_vocab", "decode"), "encode": ("encode",),
+}
+
+#: The operations an operation is built on (spec/CONTRACT.md): a table train learned carries its merges' defects.
+BUILT_ON: dict[str, tuple[str, ...]] = {
+    "train": ("train", "get_stats", "merge"),
+    "encode": ("encode", "get_stats", "merge"),
+}
+
+
+def about_call(claim: str, call: str) -> bool:
+    """An error raised in ``call`` may break ``claim``: its level is about that call (or says nothing)."""
+    entry = load_claims().get(claim)
+    calls = LEVEL_CALLS.get(entry.level) if entry is not None else None
+    return not call or calls is None or call in calls
+
+
+def root_causes(results: Results) -> list[dict]:
+    """Errors grouped by exception type, place, the call that raised and the message's shape
+    (``_cause_key``), lowest failing level first, then the most tests."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for nodeid, verdict in results.verdicts.items():
+        if verdict.kind == ERROR:
+            groups.setdefault(_cause_key(verdict), []).append(nodeid)
+    per_claim = results.per_claim()
+    causes = []
+    for tests in groups.values():
+        levels = sorted({results.by_test[t][0] for t in tests if results.by_test[t][0]}, key=level_rank)
+        first = results.verdicts[tests[0]]
+        messages = list(dict.fromkeys(results.verdicts[t].root_cause for t in tests))
+        causes.append(
+            {
+                "exception": first.root_cause,
+                "messages": messages,
+                "where": first.where,
+                "call": first.call,
+                "count": len(tests),
+                "levels": levels,
+                "likely_claim": _likely_claim(tests, results.by_test, per_claim, first.call),
+                "tests": tests,
+            }
+        )
+    return sorted(causes, key=lambda c: (level_rank(c["levels"][0]) if c["levels"] else len(ALL_LEVEL_NAMES),
+                                         -c["count"]))
+
+
+def not_judged_claims(results: Results) -> dict[str, tuple[str, ...]]:
+    """Claim -> the broken claims it rests on (spec/claims.toml ``rests_on``): a check about it failed, but
+    in the same run a claim its tests also exercise broke, so the failure is not blamed on it.
+
+    The ledger says which claims a claim's tests may exercise; the run says whether the failing ones did.
+    A failed check may be the prerequisite's doing (a structural bug is blamed once) when its test called
+    the operation the prerequisite is about or one built on it (bpe_kata/run/recording.py). An error is the
+    prerequisite's only when it was raised in that call, in a test of the prerequisite too, or after the
+    test called another operation built on it: an encode that raises on surrogates without any training
+    does not rest on a trainer that crashes once no pair is left, nor a crash inside train on a get_stats
+    that orders its counts otherwise. A claim with one failure no prerequisite explains is judged."""
+    every = every_broken(results)
+    candidates = not_judged(every)
+    if not candidates:
+        return candidates
+    graph = prerequisites()
+    causes = root_causes(results)
+
+    def below(cid: str) -> set[str]:
+        found, todo = set(), list(graph.get(cid, ()))
+        while todo:
+            other = todo.pop()
+            if other not in found:
+                found.add(other)
+                todo.extend(graph.get(other, ()))
+        return found & set(every)
+
+    def about(other: str) -> set[str] | None:
+        """The calls ``other``'s failure is about: for a claim only an error breaks, the calls that raised
+        (an exhaustion crash in train, whatever the claim's level); else its level's (None: any call)."""
+        if every.get(other) == "root cause":
+            raised = {c["call"] for c in causes if c["likely_claim"] == other}
+            if raised and all(raised):
+                return raised
+        calls = LEVEL_CALLS.get(claim_level(other) or "")
+        return set(calls) if calls is not None else None
+
+    def explains(other: str, cause: dict) -> bool:
+        """The error may be ``other``'s: raised in the call ``other`` is about, in a test of ``other`` too, or
+        after the test called another operation built on that call (a table its train learned)."""
+        calls = about(other)
+        if calls is None or not cause["call"] or cause["call"] in calls:
+            return True
+        if any(other in results.by_test[t][1] for t in cause["tests"]):
+            return True
+        return any(op != cause["call"] and set(BUILT_ON.get(op, (op,))) & calls
+                   for t in cause["tests"] for op in results.verdicts[t].calls)
+
+    def checked_after(other: str, nodeid: str) -> bool:
+        """A failed check may be ``other``'s: the test called the operation ``other`` is about, or one built
+        on it (train on get_stats and merge), or the run does not say which it called."""
+        calls = about(other)
+        verdict = results.verdicts.get(nodeid)
+        if calls is None or verdict is None or not verdict.calls:
+            return True
+        return any(set(BUILT_ON.get(op, (op,))) & calls for op in verdict.calls)
+
+    per_claim = results.per_claim()
+    explaining: dict[str, set[str]] = {}
+    for cid in candidates:
+        under = below(cid)
+        evidence = [
+            lambda other, t=t: checked_after(other, t) for t in per_claim.get(cid, {}).get(Outcome.FAILED, [])
+        ]
+        evidence += [lambda other, c=c: explains(other, c) for c in causes if c["likely_claim"] == cid]
+        if all(any(seen(other) for other in under) for seen in evidence):
+            explaining[cid] = {other for other in under if all(seen(other) for seen in evidence)} or under
+    order = {cid: i for i, cid in enumerate(graph)}
+    result = {}
+    for cid, under in explaining.items():
+        shown = sorted(under - set(explaining), key=lambda c: order.get(c, len(order)))
+        result[cid] = tuple(shown or sorted(under, key=lambda c: order.get(c, len(order))))
+    return result
+
+
+def every_broken(results: Results) -> dict[str, str]:
+    """Claim -> how it broke, "not judged" ones included (``Results.broken_claims`` leaves them out)."""
+    broken = {cid: "assertion" for cid, r in results.per_claim().items() if r[Outcome.FAILED]}
+    for cause in root_causes(results):
+        if cause["likely_claim"]:
+            broken.setdefault(cause["likely_claim"], "root cause")
+    return broken
+
+
+_DATA_IN_MESSAGE = re.compile(r"0x[0-9a-fA-F]+|\d+|'[^']*'|\"[^\"]*\"")
+
+
+def _cause_key(verdict: Verdict) -> tuple[str, ...]:
+    """One root cause: the same exception type, raised at the same place, from the same call.
+
+    The place is the implementation's own line with its own callers (bpe_kata/run/frames.py), so one helper
+    raising for two bugs, called from two lines, is two causes; errors at one place and call differ
+    in their data only (a strict decode meets several bytes), and the cause lists every message.
+    Where the place says nothing (``?``: a child that sends no frame, or only the line its message
+    names; an adapter's own line), the message's wording splits causes too (numbers and quoted values,
+    its data, do not), so two bugs are never one cause shown with the other's message."""
+    type_name, _, message = verdict.root_cause.partition(":")
+    shape = _DATA_IN_MESSAGE.sub("#", message.strip()) if verdict.where.startswith("?") else ""
+    return type_name, verdict.where, verdict.call, shape
+
+
+def level_rank(level: str | None) -> int:
+    return ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES)
+
+
+def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str, list[str]]],
+                  call: str = "") -> str | None:
+    """The claim this error most likely breaks: the one it explains best, scored as the share of the claim's
+    run tests it explains times their number (a share of one from a claim's single test is weaker evidence
+    than a share of one over four tests); ties go to the lowest level, then to ledger order. Only claims
+    about the call that raised (``about_call``): a crash in train while a decode test builds its table
+    breaks no decode claim, and when no claim of its tests is about that call, there is none."""
+    ledger_order = {cid: i for i, cid in enumerate(load_claims())}
+    explained: dict[str, int] = defaultdict(int)
+    for nodeid in tests:
+        for claim in by_test[nodeid][1]:
+            if about_call(claim, call):
+                explained[claim] += 1
+    if not explained:
+        return None
+
+    def rank(claim: str) -> tuple:
+        r = per_claim.get(claim, {})
+        run = sum(len(r.get(o, [])) for o in (Outcome.PASSED, Outcome.FAILED, *ClaimOutcome))
+        level = load_claims()[claim].level if claim in ledger_order else None
+        return (-explained[claim] ** 2 / max(run, 1), level_rank(level), ledger_order.get(claim, len(ledger_order)))
+
+    return min(explained, key=rank)
+
+
+def claim_level(cid: str) -> str | None:
+    claim = load_claims().get(cid)
+    return claim.level if claim else None

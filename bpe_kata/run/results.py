@@ -1,0 +1,148 @@
+"""The run's tallies: each spec test's outcome, by level and by claim, as the report hooks record them.
+
+Which claim a failure or an error is blamed on is reasoned out in bpe_kata/run/causes.py; what is shown
+from these tallies, in bpe_kata/run/summary.py (the terminal) and bpe_kata/run/report.py (JSON)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from bpe_kata.run import causes
+from bpe_kata.run.judging import BROKEN, ERROR, Verdict
+from bpe_kata.run.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
+from spec.ledger import load_claims
+from spec.levels import ALL_LEVEL_NAMES
+
+#: Of a level's "not started" tests, those whose level is started but lacks an optional feature (a tie rule).
+FEATURE_NOT_STARTED = "of which a feature not started"
+
+
+def _skip_reason(rep) -> str:
+    """The message a skip was given (pytest keeps it as "Skipped: message")."""
+    reason = rep.longrepr[2] if isinstance(rep.longrepr, tuple) else str(rep.longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+@dataclass
+class Results:
+    """Outcomes of spec tests, by level and by claim (a test counts once, by its deciding phase)."""
+
+    by_test: dict[str, tuple[str | None, tuple[str, ...], Outcome]] = field(default_factory=dict)
+    failures: dict[str, str] = field(default_factory=dict)
+    reasons: dict[str, dict[str, None]] = field(default_factory=dict)  # level -> distinct skip reasons
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # failed test -> why (bpe_kata/run/judging.py)
+    #: likely mistakes confirmed on the implementation (bpe_kata/run/teaching.py), set once the run is over
+    diagnoses: list = field(default_factory=list)
+
+    def record(self, rep, outcome: Outcome, level: str | None, claims: tuple[str, ...],
+               verdict: Verdict | None = None) -> None:
+        """``outcome``: the one ``rep`` carries (bpe_kata.run.outcomes)."""
+        if level is None and not claims:
+            return
+        previous = self.by_test.get(rep.nodeid)
+        if previous and previous[2] is Outcome.FAILED:
+            return  # a teardown pass never hides a failure
+        self.by_test[rep.nodeid] = (level, claims, outcome)
+        if outcome.column in (Outcome.NOT_STARTED, Outcome.NOT_RUN) and level:
+            self.reasons.setdefault(level, {})[_skip_reason(rep)] = None
+        if outcome is Outcome.FAILED:
+            self.failures[rep.nodeid] = (verdict.detail if verdict else
+                                         rep.longreprtext.strip().splitlines()[-1][:300] if rep.longreprtext else "")
+            if verdict is not None:
+                self.verdicts[rep.nodeid] = verdict
+
+    def failed_claims(self) -> set[str]:
+        """Claims an assertion broke. A test that stopped at an error breaks none: the claims' other tests
+        still run, which is what tells the root cause's likely claim apart."""
+        return {claim for nodeid, (_, claims, outcome) in self.by_test.items() if outcome is Outcome.FAILED
+                for claim in self._failed_on(nodeid, claims)}
+
+    def _failed_on(self, nodeid: str, claims: tuple[str, ...]) -> tuple[str, ...]:
+        verdict = self.verdicts.get(nodeid)
+        if verdict is None:
+            return claims
+        return verdict.blamed if verdict.kind == BROKEN else ()
+
+    def any_level_results(self) -> bool:
+        return any(level for level, _, _ in self.by_test.values())
+
+    def per_level(self) -> dict[str, dict[str, int]]:
+        table: dict[str, dict[str, int]] = {}
+        for level, _, outcome in self.by_test.values():
+            if level:
+                row = table.setdefault(level, dict.fromkeys((*COLUMNS, FEATURE_NOT_STARTED), 0))
+                row[outcome.column] += 1
+                row[FEATURE_NOT_STARTED] += outcome is Outcome.FEATURE_NOT_STARTED
+        order = {name: i for i, name in enumerate(ALL_LEVEL_NAMES)}
+        return dict(sorted(table.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+    def per_claim(self) -> dict[str, dict[str, list[str]]]:
+        """Tests by claim and outcome. A failed test counts as failed only for the claims its assertion
+        checks ("not checked" for its others) and as "could not run" for all of them after an error."""
+        claims: dict[str, dict[str, list[str]]] = defaultdict(lambda: {o: [] for o in CLAIM_OUTCOMES})
+        for nodeid, (_, ids, outcome) in self.by_test.items():
+            verdict = self.verdicts.get(nodeid) if outcome is Outcome.FAILED else None
+            if verdict is None:
+                for claim in ids:
+                    claims[claim][outcome.column].append(nodeid)
+            elif verdict.kind == ERROR:
+                for claim in ids:
+                    claims[claim][ClaimOutcome.COULD_NOT_RUN].append(nodeid)
+            else:
+                for claim in dict.fromkeys((*verdict.blamed, *ids)):
+                    claims[claim][Outcome.FAILED if claim in verdict.blamed else ClaimOutcome.NOT_CHECKED].append(
+                        nodeid
+                    )
+        return dict(claims)
+
+    def root_causes(self) -> list[dict]:
+        """Errors grouped into root causes, lowest failing level first (bpe_kata.run.causes.root_causes)."""
+        return causes.root_causes(self)
+
+    def broken_claims(self) -> dict[str, str]:
+        """Claim -> how it broke: "assertion" (a check about it failed) or "root cause" (the error most
+        likely breaks it).
+        Claims "not judged" (resting on another broken claim) are left out: see ``not_judged``."""
+        every = causes.every_broken(self)
+        resting = self.not_judged()
+        return {cid: how for cid, how in every.items() if cid not in resting}
+
+    def not_judged(self) -> dict[str, tuple[str, ...]]:
+        """Claim -> the broken claims it rests on, so a failure of it is not blamed on it
+        (bpe_kata.run.causes.not_judged_claims)."""
+        return causes.not_judged_claims(self)
+
+    def tie_rule_excuse(self, cid: str) -> str:
+        """The ledger's tie-rule excuse for a failed claim, when every failing check of it was on a table the
+        implementation trained itself (``checking(..., own_training=True)``); else "" (spec tables: no excuse)."""
+        claim = load_claims().get(cid)
+        failed = self.per_claim().get(cid, {}).get(Outcome.FAILED, [])
+        if not claim or not claim.depends_on_tie_rule or not failed:
+            return ""
+        verdicts = [self.verdicts.get(nodeid) for nodeid in failed]
+        return claim.depends_on_tie_rule if all(v is not None and v.own_training for v in verdicts) else ""
+
+    def not_judged_tests(self) -> dict[str, int]:
+        """Level -> its failed tests whose every blamed claim is "not judged" (the level table says how many)."""
+        resting = self.not_judged()
+        counts: dict[str, int] = defaultdict(int)
+        for nodeid, (level, claims, outcome) in self.by_test.items():
+            blamed = self._failed_on(nodeid, claims) if outcome is Outcome.FAILED else ()
+            if level and blamed and all(claim in resting for claim in blamed):
+                counts[level] += 1
+        return dict(counts)
+
+
+def level_status(counts: dict[str, int]) -> LevelStatus:
+    if counts[Outcome.FAILED]:
+        return LevelStatus.FAILED
+    not_started = counts[Outcome.NOT_STARTED]
+    if not_started and counts.get(FEATURE_NOT_STARTED, 0) == not_started and counts[Outcome.PASSED]:
+        return LevelStatus.PARTLY_STARTED  # e.g. one tie rule written, the others not
+    if not_started:  # what passed there needed no implementation
+        return LevelStatus.NOT_STARTED
+    if counts[Outcome.PASSED] and not counts[Outcome.NOT_RUN]:
+        return LevelStatus.GREEN
+    return LevelStatus.PARTLY_RUN if counts[Outcome.PASSED] else LevelStatus.NOT_RUN
+
