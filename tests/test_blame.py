@@ -326,3 +326,17 @@ def test_a_crash_in_another_call_breaks_no_claim_of_the_test():
     results = _error_results(("t::cjk", "decode", ("decode.join-then-decode",), "train", ("train",)))
     assert results.root_causes()[0]["likely_claim"] is None
     assert results.broken_claims() == {}
+
+
+def test_a_training_that_normalises_is_blamed_on_normalisation_not_on_the_claims_of_its_inputs(tmp_path):
+    """A train that NFC-normalises its text breaks every property test that trains on generated Unicode,
+    the surrogate and split-pattern ones included (found when a test's examples changed): those claims rest
+    on bytes.no-normalization, so the bug is blamed once, on it, and they are "not judged"."""
+    run = run_spec_inline(tmp_path, "--impl", str(REPO_ROOT / "tests/implementations/wrong_regex_train_normalizes.py"),
+                          "-m", "not corpus", files=["spec/test_bytes.py", "spec/test_train.py", "spec/test_regex.py",
+                                                      "spec/test_lone_surrogates.py"])
+    assert run.report is not None and run.returncode == 1
+    failed = {claim for claim, row in run.report["claims"].items() if row["status"] == "failed"}
+    assert failed == {"bytes.no-normalization"}, failed
+    repaired = run.report["claims"]["surrogates.repaired"]
+    assert repaired["status"] in ("not judged", "passed"), repaired
