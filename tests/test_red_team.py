@@ -193,6 +193,14 @@ def test_the_suites_reference_cannot_be_imported(tmp_path, guarded):
     assert run.report["sandbox"]["hidden_from_child"]
 
 
+@needs_landlock
+def test_no_other_implementation_the_suite_ships_can_be_borrowed(tmp_path, guarded):
+    run = gate(tmp_path, red("attack_imports_shipped_implementation"), *MERGE)
+    assert_red(run)
+    assert "BORROWED" not in run.output
+    assert any(path.endswith("implementations") for path in run.report["sandbox"]["hidden_from_child"])
+
+
 def test_not_implemented_where_wrong_fails_under_the_gate(tmp_path, guarded):
     run = gate(tmp_path, red("attack_notimplemented_where_wrong"), *MERGE)
     assert_red(run)
@@ -234,7 +242,7 @@ def test_no_secret_in_the_environment_and_no_socket_under_run(tmp_path, guarded)
 
 ATTACKS = ["attack_late_module_rewrite", "attack_append_suite_module", "attack_setsid_daemon", "attack_ptrace_verdict",
            "attack_sigstop_pytest", "attack_parent_stdout", "attack_sleeps_per_call", "attack_imports_reference",
-           "attack_notimplemented_where_wrong", "attack_env_and_sockets"]
+           "attack_imports_shipped_implementation", "attack_notimplemented_where_wrong", "attack_env_and_sockets"]
 
 
 @needs_signal_scope

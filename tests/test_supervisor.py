@@ -149,6 +149,19 @@ def test_similarity_flags_a_renamed_copy_and_not_an_independent_implementation(t
     assert figure < similarity.FLAG_AT and not any("reference's" in f for f in flags)
 
 
+def test_similarity_flags_a_copy_of_any_implementation_the_suite_ships(tmp_path):
+    """Not only the reference: a renamed copy of one of the project's right implementations is flagged."""
+    shipped = REPO_ROOT / "tests" / "implementations" / "right_counter.py"
+    copy = shipped.read_text(encoding="utf-8").replace("ids", "tokens").replace("pair", "bigram")
+    (tmp_path / "copied.py").write_text(copy, encoding="utf-8")
+    found, figure = similarity.flags(tmp_path / "copied.py", supervisor.reference_dir(),
+                                     REPO_ROOT / "solutions" / "starter", [shipped])
+    assert figure > 0.9 and any("right_counter.py" in f for f in found)
+    found, figure = similarity.flags(tmp_path / "copied.py", supervisor.reference_dir(),
+                                     REPO_ROOT / "solutions" / "starter")
+    assert figure < similarity.FLAG_AT and found == []  # the reference alone did not see it
+
+
 @pytest.mark.parametrize(
     "source",
     [

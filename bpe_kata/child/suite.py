@@ -22,6 +22,19 @@ def reference_dir() -> Path | None:
     return Path(found.origin).resolve().parent if found and found.origin else None
 
 
+#: Complete implementations the suite carries besides ``reference/`` (the oracle is in ``spec/``):
+#: the project's own right implementations, the pattern-fixed ones, the JavaScript solution, and
+#: mutmut's ``mutants/`` copy of the reference. A child that reached one would pass by calling it,
+#: so the gate hides them as it hides the reference (unless the implementation under test is one).
+SHIPPED_IMPLEMENTATIONS = (("tests", "implementations"), ("tests", "pattern_fixed"), ("solutions", "js"), ("mutants",))
+
+
+def shipped_implementations() -> list[Path]:
+    """The folders of :data:`SHIPPED_IMPLEMENTATIONS` this installation has."""
+    found = (SUITE_ROOT.joinpath(*parts) for parts in SHIPPED_IMPLEMENTATIONS)
+    return [path.resolve() for path in found if path.is_dir()]
+
+
 def suite_files() -> list[Path]:
     """The installed suite: the runner package, the spec, the reference, and the conftest beside them."""
     roots = [PACKAGE_DIR, SPEC_DIR, reference_dir()]

@@ -30,7 +30,7 @@ import threading
 from pathlib import Path
 
 from bpe_kata.child import sandbox as sandboxing
-from bpe_kata.child.suite import SPEC_DIR, reference_dir, suite_files, suite_sha256
+from bpe_kata.child.suite import SPEC_DIR, reference_dir, shipped_implementations, suite_files, suite_sha256
 
 #: Total child time a whole gate may take, per verdict process: the reference's whole gate took
 #: 56-73 s of wall time on 2 xdist workers at load 8 (benchmarks/bench_gate.py), so at most that
@@ -124,7 +124,7 @@ class Supervisor:
             shutil.rmtree(run_dir, ignore_errors=True)
 
     def _hidden(self, run_root: Path) -> tuple[list[str], list[str]]:
-        candidates = [SPEC_DIR, reference_dir()]
+        candidates = [SPEC_DIR, reference_dir(), *shipped_implementations()]
         if self.expose:
             return [str(run_root)], [str(p) for p in candidates if p]
         mine = submission_paths(self.args)

@@ -189,16 +189,17 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
 
 def _suite_flags(submission: str) -> tuple[list[str], float | None]:
     """A Python submission that imports the suite's reference, or is mostly a copy of it."""
-    from bpe_kata.child.suite import SUITE_ROOT, reference_dir
+    from bpe_kata.child.suite import SPEC_DIR, SUITE_ROOT, reference_dir, shipped_implementations
     from bpe_kata.tools.similarity import flags
 
     path = Path(submission)
     if submission.startswith("cmd:") or not path.exists():
         return [], None
     reference = reference_dir()
-    if reference is not None and path.resolve().is_relative_to(reference):
-        return [], 1.0  # the reference itself, graded as a control
-    return flags(path, reference, SUITE_ROOT / "solutions" / "starter")
+    shipped = [SPEC_DIR / "oracle", *(f for d in shipped_implementations() for f in sorted(d.glob("right_*.py")))]
+    if any(path.resolve().is_relative_to(own) for own in [reference, *shipped] if own is not None):
+        return [], 1.0  # the suite's own code, graded as a control
+    return flags(path, reference, SUITE_ROOT / "solutions" / "starter", shipped)
 
 
 def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | None = None,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from collections.abc import Sequence
 from pathlib import Path
 
 SHINGLE = 12
@@ -68,8 +69,11 @@ def containment(submission: str, reference: str, given: str = "") -> float:
     return len(mine & shingles(reference)) / len(mine) if mine else 0.0
 
 
-def flags(submission: Path, reference: Path | None, starter: Path | None = None) -> tuple[list[str], float | None]:
-    """Why a Python submission looks like the suite's reference, and its similarity figure."""
+def flags(submission: Path, reference: Path | None, starter: Path | None = None,
+          others: Sequence[Path] = ()) -> tuple[list[str], float | None]:
+    """Why a Python submission looks like the suite's reference (or another complete implementation
+    the suite ships, ``others``: the oracle, the project's right implementations), and its highest
+    similarity figure."""
     if not Path(submission).exists():
         return [], None
     text = sources(submission)
@@ -77,7 +81,13 @@ def flags(submission: Path, reference: Path | None, starter: Path | None = None)
     if IMPORTS_SUITE.search(text):
         found.append("imports the suite's reference or spec")
     given = sources(starter) if starter is not None and Path(starter).exists() else ""
-    figure = containment(text, sources(reference), given) if reference is not None else None
-    if figure is not None and figure >= FLAG_AT:
-        found.append(f"{figure:.0%} of its code is the reference's")
+    figures = {source: containment(text, sources(source), given)
+               for source in ([reference] if reference is not None else []) + list(others) if Path(source).exists()}
+    if not figures:
+        return found, None
+    closest = max(figures, key=lambda source: figures[source])
+    figure = figures[closest]
+    if figure >= FLAG_AT:
+        found.append(f"{figure:.0%} of its code is the reference's" if closest == reference
+                     else f"{figure:.0%} of its code is the suite's {closest.name}")
     return found, figure
