@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -200,10 +201,13 @@ def main(argv: list[str]) -> int:
     finally:
         for side in sides:
             close(side)
-    if options.json:
-        print(json.dumps(_json_safe(as_json(result)), indent=1, ensure_ascii=False))
-    else:
-        print("\n".join(render(result)))
+    try:
+        if options.json:
+            print(json.dumps(_json_safe(as_json(result)), indent=1, ensure_ascii=False))
+        else:
+            print("\n".join(render(result)))
+    except BrokenPipeError:  # `| head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if options.save_case is not None and result.found:
         written, skipped = [], []
         for found in result.found:

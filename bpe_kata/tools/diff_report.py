@@ -100,8 +100,7 @@ def _training_claim(text: str, vocab_size: int, merges: list) -> tuple[str, str,
     from spec.cases.expect import training_claim
     from spec.oracle import ties, valid_training
 
-    table = dict(merges)
-    if valid_training.violation(text, table, vocab_size) is not None:
+    if valid_training.violation(text, merges, vocab_size) is not None:
         return training_claim(text, merges, vocab_size), REAL, "not a greedy training of the text"
     default = TIE_RULES[DEFAULT_TIE_RULE].claim
     for rule in TIE_RULES:
@@ -113,12 +112,17 @@ def _training_claim(text: str, vocab_size: int, merges: list) -> tuple[str, str,
 # --- Showing a divergence side by side ---
 
 def _show(piece: bytes) -> str:
-    text = piece.decode("utf-8", "backslashreplace")
-    return repr(text)[1:-1] if text.isprintable() or "\\" in text else piece.hex(" ")
+    """A token's bytes: as text when they are printable UTF-8, else as hex (``e0 a0``)."""
+    try:
+        text = piece.decode("utf-8")
+    except UnicodeDecodeError:
+        return piece.hex(" ")
+    return text.replace(" ", "␣") if text.isprintable() else repr(text)[1:-1]
 
 
 def first_difference(left: Any, right: Any) -> int | None:
-    if not isinstance(left, list) or not isinstance(right, list):
+    if not (isinstance(left, list) and isinstance(right, list)) and not (isinstance(left, str)
+                                                                        and isinstance(right, str)):
         return None
     for k, (x, y) in enumerate(zip(left, right)):
         if x != y:
