@@ -55,7 +55,9 @@ class Side:
             if "ranks" not in self._held:
                 self._held["ranks"] = {published: idx for idx, published in enumerate(self.published.published_ids)}
             ranks = self._held["ranks"]
-            return [ranks.get(i, i) for i in self.encoding.encode(text, allowed_special="all")]
+            # the specials the table keeps are allowed, as the other side is told; any other is plain text
+            found = self.encoding.encode(text, allowed_special=set(self.table.special_tokens), disallowed_special=())
+            return [ranks.get(i, i) for i in found]
         key = ("merges", id(table))
         if key not in self._held:  # the side's own copy, passed every time (an implementation caches by object)
             self._held[key] = dict(table.merges)
@@ -92,17 +94,22 @@ def resolve(value: str) -> Side:
 
 
 def _published(value: str) -> Side:
-    from bpe_kata.data import pretrained, tiktoken_tables
+    from bpe_kata.data import pretrained, published_more, tiktoken_tables
 
     name = value.removeprefix("tiktoken:")
-    if name not in pretrained.TABLE_NAMES:
-        raise SideError(f"{value}: unknown published tokenizer; known: "
-                        + ", ".join(f"tiktoken:{n}" for n in pretrained.TABLE_NAMES))
+    known = (*pretrained.TABLE_NAMES, *published_more.NAMES)
+    if name not in known:
+        raise SideError(f"{value}: unknown published tokenizer; known: " + ", ".join(f"tiktoken:{n}" for n in known))
     try:
-        table, encoding = pretrained.load(name), tiktoken_tables.encoding(name)
+        if name in pretrained.TABLE_NAMES:
+            table, encoding = pretrained.load(name), tiktoken_tables.encoding(name)
+            pattern = table.pattern
+        else:
+            loaded, encoding = published_more.load(name), published_more.encoding(name)
+            table, pattern = loaded.table, loaded.pattern
     except pretrained.TableUnavailable as error:
         raise SideError(f"{value}: {error}") from None
-    return Side(value, table=Table(name, table.merges, table.pattern, dict(table.special_tokens)),
+    return Side(value, table=Table(name, table.merges, pattern, dict(table.special_tokens)),
                 encoding=encoding, published=table, missing={"train": "a published tokenizer has no trainer"})
 
 
