@@ -135,3 +135,42 @@ def test_a_published_tokenizer_agrees_with_the_reference_on_its_table():
     result = diff_of("reference", "tiktoken:gpt2", budget=4.0, operations=("encode", "decode"))
     assert result.found == []
     assert result.examples["encode"] > 0
+
+
+@pytest.mark.parametrize("name", ["r50k_base", "p50k_base", "o200k_base"])
+def test_more_published_tables_are_verified_and_agree_with_the_reference(name):
+    from bpe_kata.data import published_more
+    from bpe_kata.data.published import TableUnavailable
+
+    try:
+        published_more.rank_file(name)
+    except TableUnavailable as error:
+        pytest.skip(f"not run: published table unavailable: {error}")
+    result = diff_of("reference", f"tiktoken:{name}", budget=2.0, operations=("encode",))
+    assert result.found == [] and result.examples["encode"] > 0
+
+
+def test_a_rank_file_that_is_not_the_published_one_is_refused(monkeypatch):
+    from bpe_kata.data import published_more
+    from bpe_kata.data.published import TableUnavailable
+
+    monkeypatch.setitem(published_more.HASHES, "r50k_base", "0" * 64)
+    published_more.rank_file.cache_clear()
+    try:
+        with pytest.raises(TableUnavailable, match="not the published"):
+            published_more.rank_file("r50k_base")
+    finally:
+        published_more.rank_file.cache_clear()
+
+
+def test_two_published_tables_differ_by_their_tables_not_by_a_claim():
+    from bpe_kata.data import pretrained
+
+    try:
+        pretrained.load("gpt2"), pretrained.load("cl100k_base")
+    except pretrained.TableUnavailable as error:
+        pytest.skip(f"not run: published table unavailable: {error}")
+    result = diff_of("tiktoken:gpt2", "tiktoken:cl100k_base", budget=5.0)
+    (found,) = result.found
+    assert found.verdict.claims == [] and found.verdict.kind == "different tables"
+    assert result.compared["decode"].startswith("not compared")
