@@ -174,3 +174,27 @@ def test_two_published_tables_differ_by_their_tables_not_by_a_claim():
     (found,) = result.found
     assert found.verdict.claims == [] and found.verdict.kind == "different tables"
     assert result.compared["decode"].startswith("not compared")
+
+
+def test_a_side_in_a_child_process_is_compared_through_the_protocol():
+    side = resolve("cmd:python -m bpe_kata.child.server spec.oracle")
+    try:
+        result = diff.run(resolve("reference"), side, budget=2.0)
+    finally:
+        from bpe_kata.tools.diff_sides import close
+
+        close(side)
+    assert result.found == [] and all(result.examples.get(op, 0) > 0 for op in ("train", "encode", "decode"))
+
+
+def test_a_side_that_answers_at_random_still_gives_a_divergence(tmp_path):
+    flaky = tmp_path / "flaky_impl.py"
+    # every third call answers wrong (not random: Hypothesis seeds the random module for each example)
+    flaky.write_text("import itertools\nfrom reference import build_vocab, decode, train  # noqa: F401\n"
+                     "import reference\n\nCALLS = itertools.count()\n\n"
+                     "def encode(text, merges, **keywords):\n"
+                     "    ids = reference.encode(text, merges, **keywords)\n"
+                     "    return ids + [32] if next(CALLS) % 3 == 2 else ids\n", encoding="utf-8")
+    result = diff_of("reference", str(flaky), operations=("encode",), budget=5.0)
+    (found,) = result.found
+    assert found.divergence.a.value != found.divergence.b.value

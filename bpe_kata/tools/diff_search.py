@@ -194,4 +194,8 @@ def search(a: Side, b: Side, operation: str, strategy: st.SearchStrategy, tables
     except Divergent:
         # the last input to raise is the shrunk one: Hypothesis replays the minimal example last
         return state["found"]
+    except Exception:  # noqa: BLE001  (Hypothesis's Flaky: a side answered the same input two ways)
+        if state["found"] is None:
+            raise
+        return state["found"]  # the last divergence seen, shrunk as far as the side let it be
     return None
