@@ -53,6 +53,8 @@ COMMANDS: dict[str, Command] = {
         "mutate [--gate] [mutmut options...]  mutation-test the reference against the spec (dev extra)",)),
     "matrix": Command("bpe_kata.tools.commands:matrix", (
         "matrix [--html F] [--json F]        the gate on every installed BPE library (matrix extra)",)),
+    "diff": Command("bpe_kata.tools.diff:main", (
+        "diff A B [--budget S] [--seed N]    differential testing of two tokenizers (--json, --save-case F)",)),
     "_graded": Command("bpe_kata.run.commands:graded"),  # one submission of `grade`, under its supervisor
 }
 
