@@ -53,6 +53,8 @@ COMMANDS: dict[str, Command] = {
         "mutate [--gate] [mutmut options...]  mutation-test the reference against the spec (dev extra)",)),
     "matrix": Command("bpe_kata.tools.commands:matrix", (
         "matrix [--html F] [--json F]        the gate on every installed BPE library (matrix extra)",)),
+    "merge": Command("bpe_kata.tools.merge:main", (
+        "merge OUT IN...                     join --shard K/N outputs of grade, mutate or matrix into one",)),
     "_graded": Command("bpe_kata.run.commands:graded"),  # one submission of `grade`, under its supervisor
 }
 
