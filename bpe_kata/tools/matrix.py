@@ -22,6 +22,7 @@ from pathlib import Path
 from bpe_kata.adapters import ADAPTERS, VARIANTS
 from bpe_kata.run.outcomes import LevelStatus
 from bpe_kata.tools import grade
+from bpe_kata.tools.shard import median
 from spec.ledger import load_claims
 from spec.levels import ALL_LEVEL_NAMES
 
@@ -223,13 +224,15 @@ def rows_from_json(data: dict) -> list[Row]:
     return rows
 
 
-#: Seconds each adapter's gate took in one measured matrix (2 cores, load about 4.7, 2026-12-02): what
-#: ``--shard`` deals by when no earlier ``--json`` is given (``--costs``). An adapter missing here costs
-#: the median of the others.
+#: Seconds each adapter's gate took, measured on 2026-12-02 on 2 shared cores (load 4.7 for the first four,
+#: 5 to 8 for tokenizers and bpeasy, run apart): what ``--shard`` deals by when no earlier ``--json`` is given
+#: (``--costs``). Only their ratios matter; an adapter missing here costs the median of the others.
 COST_SECONDS = {
     "bpe_kata.adapters.with_tiktoken": 45.0,
     "bpe_kata.adapters.with_tiktoken_reference_trained": 81.0,
+    "bpe_kata.adapters.with_tokenizers": 219.0,
     "bpe_kata.adapters.with_rustbpe": 12.0,
+    "bpe_kata.adapters.with_bpeasy": 51.0,
     "bpe_kata.adapters.with_sentencepiece": 7.0,
 }
 
@@ -239,14 +242,8 @@ def costs(rows: list[Row], recorded: dict | None = None) -> dict[str, float]:
     known = dict(COST_SECONDS)
     if recorded is not None:
         known = {r["adapter"]: float(r["seconds"]) for r in recorded.get("rows", []) if r.get("seconds") is not None}
-    fallback = shard_median([known[r.adapter] for r in rows if r.adapter in known])
+    fallback = median([known[r.adapter] for r in rows if r.adapter in known])
     return {r.adapter: known.get(r.adapter, fallback) for r in rows}
-
-
-def shard_median(values: list[float]) -> float:
-    from bpe_kata.tools.shard import median
-
-    return median(values)
 
 
 def merge(parts: list) -> dict:
