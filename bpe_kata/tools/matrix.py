@@ -208,10 +208,13 @@ def as_json(rows: list[Row], measured: str) -> dict:
 
 def rows_from_json(data: dict) -> list[Row]:
     """The rows of an ``as_json`` document, as far as it keeps them: enough to draw the page and the site
-    again (a file written before ``claim_levels`` was kept shows its claims without their levels)."""
-    rows = []
+    again (a file written before ``claim_levels`` was kept takes each claim's level from the ledger)."""
+    rows, ledger = [], None
     for item in data.get("rows", []):
         levels = item.get("claim_levels") or {}
+        if not levels and item.get("claims"):
+            ledger = ledger if ledger is not None else load_claims()
+            levels = {cid: ledger[cid].level for cid in item["claims"] if cid in ledger}
         report = {"claims": {cid: {"status": status, "level": levels.get(cid)}
                              for cid, status in (item.get("claims") or {}).items()}}
         outcome = None

@@ -27,7 +27,7 @@ from spec.levels import ALL_LEVEL_NAMES
 
 STYLE = matrix_html.STYLE + """
 nav a{margin-right:1rem}
-td.claim{font-family:ui-monospace,monospace}
+td.claim{font-family:ui-monospace,monospace}td span{white-space:nowrap}
 .changed{background:#fff4d6}
 """
 
@@ -44,7 +44,9 @@ def _page(title: str, body: str) -> str:
 
 
 def _status(text: str) -> str:
-    return f'<span class="{matrix_html._status_class(text)}">{escape(text)}</span>'
+    """A level's cell or a claim's status, coloured as the matrix page colours them."""
+    kind = {"passed": "ok", "failed": "bad"}.get(text) or matrix_html._status_class(text)
+    return f'<span class="{kind}">{escape(text)}</span>'
 
 
 def library_page(row: Row, measured: str) -> str:
