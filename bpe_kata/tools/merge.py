@@ -21,7 +21,9 @@ USAGE = "bpe-kata merge OUT IN... [--csv F] [--html F] [--site DIR]"
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="bpe-kata merge", description=__doc__.split("\n\n")[0].strip("`"))
+    parser = argparse.ArgumentParser(prog="bpe-kata merge", description=(
+        "Join the --shard K/N outputs (grade --json, mutate --results, matrix --json) into one, in the unsharded "
+        "form; refuse a missing shard, a duplicate, or mixed suite fingerprints. See docs/SCALE.md."))
     parser.add_argument("out", type=Path, help="the merged JSON to write")
     parser.add_argument("parts", type=Path, nargs="+", metavar="IN", help="every shard's JSON output")
     parser.add_argument("--csv", type=Path, help="grade: also the class table as CSV")
