@@ -191,7 +191,7 @@ def recorded_mutmut(monkeypatch):
         write_recorded(root, set())
         return list(RECORDED)
 
-    def start(data_dir, args, root):
+    def start(data_dir, args, root, fresh=True):
         given.append(list(args))
         names = {arg for arg in args if arg.startswith("reference.")}
         write_recorded(root, names or None)  # no names: mutmut checks every mutant

@@ -354,7 +354,8 @@ def run_shard(options, mutmut_args: list[str], root: Path) -> int:
         print(f"bpe-kata mutate: --shard: {error}", file=sys.stderr)
         return error.status
     print(f"bpe-kata mutate: shard {shard}: {len(taken)} of {len(listed)} mutants", flush=True)
-    status = start(options.data_dir, [*mutmut_args, *taken], root) if taken else 0
+    # mutants/ is the listing's fresh generation, no verdict in it yet: mutmut keeps it rather than mutating again
+    status = start(options.data_dir, [*mutmut_args, *taken], root, fresh=False) if taken else 0
     chosen = set(taken)
     mutants = [m for m in read_results(root / MUTANTS) if m.name in chosen] if taken else []
     results.write(options.results, mutants, sharding.header(shard, listed, taken, suite_sha256()))
@@ -390,8 +391,9 @@ def generate(root: Path) -> int:
     return done.returncode
 
 
-def start(data_dir: str | None, mutmut_args: list[str], root: Path) -> int:
-    """A fresh mutmut run; non-zero (with the reason printed) when it cannot run or did not finish."""
+def start(data_dir: str | None, mutmut_args: list[str], root: Path, fresh: bool = True) -> int:
+    """A mutmut run, from an empty mutants/ unless ``fresh`` is False (a mutants/ just generated, no verdict in
+    it); non-zero (with the reason printed) when it cannot run or did not finish."""
     from bpe_kata.data import corpora
 
     try:
@@ -403,7 +405,8 @@ def start(data_dir: str | None, mutmut_args: list[str], root: Path) -> int:
     if not (root / "pyproject.toml").is_file() or not (root / "reference").is_dir():
         print("bpe-kata mutate: run this from a clone of bpe-kata (an editable install)", file=sys.stderr)
         return 2
-    shutil.rmtree(root / MUTANTS, ignore_errors=True)  # always from scratch: mutmut reuses old verdicts
+    if fresh:
+        shutil.rmtree(root / MUTANTS, ignore_errors=True)  # from scratch: mutmut reuses old verdicts
     try:
         data = corpus_folder(data_dir, root / MUTANTS)
     except corpora.CorpusUnavailable as error:
