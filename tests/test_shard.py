@@ -86,6 +86,15 @@ def three_parts(tmp_path):
                              graded_part(tmp_path / "p3.json", 3, 3, order, ["c"])]
 
 
+def test_merge_refuses_a_row_whose_own_report_names_another_suite(three_parts, capsys):
+    tmp, order, (p1, p2, p3) = three_parts
+    data = json.loads(p3.read_text())
+    data["rows"][0]["report"] = {"sandbox": {"suite_sha256_start": "s0"}}
+    p3.write_text(json.dumps(data))
+    assert merging.main([str(tmp / "out.json"), str(p1), str(p2), str(p3)]) == 2
+    assert "mixed suite fingerprints" in capsys.readouterr().err and not (tmp / "out.json").exists()
+
+
 def test_merge_joins_shards_in_the_unsharded_order(three_parts, capsys):
     tmp, order, parts = three_parts
     assert merging.main([str(tmp / "out.json"), *map(str, reversed(parts))]) == 0

@@ -44,6 +44,13 @@ def write(path: Path, outcomes: list[Graded], head: dict | None = None) -> None:
 
 def merge(parts: list[sharding.Part]) -> tuple[dict, list[Graded]]:
     """The whole class table from its shards (already checked), rows in the unsharded order."""
+    for part in parts:  # each row's own report says which suite judged it: the shard's, or the merge is mixed
+        for r in part.data["rows"]:
+            judged = ((r.get("report") or {}).get("sandbox") or {}).get("suite_sha256_start")
+            shard_suite = part.head["suite_sha256"]
+            if judged and judged != shard_suite:
+                raise sharding.ShardError(f"mixed suite fingerprints: {part.path}: {r['submission']}'s report was "
+                                          f"judged by suite {judged[:16]}, the shard says {shard_suite[:16]}")
     by_submission = {r["submission"]: r for part in parts for r in part.data["rows"]}
     outcomes = [graded(by_submission[key]) for key in sharding.order(parts)]
     data = document(outcomes)

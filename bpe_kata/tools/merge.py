@@ -41,7 +41,11 @@ def main(argv: list[str]) -> int:
         print(f"bpe-kata merge: refused: {parts[0].path} is a {kind!r} output; merge joins grade, mutate and matrix",
               file=sys.stderr)
         return 2
-    status = merger(parts, options)
+    try:
+        status = merger(parts, options)
+    except sharding.ShardError as error:
+        print(f"bpe-kata merge: refused: {error}", file=sys.stderr)
+        return 2
     print(f"bpe-kata merge: {len(parts)} shards of {kind} -> {options.out}", file=sys.stderr)
     return status
 
