@@ -3,13 +3,15 @@
 The end-to-end tests run each shard as a separate ``bpe-kata`` process, as N machines would, and compare
 the merged output with one unsharded run: grade on three small submissions, matrix on its two fastest
 libraries. Mutation shards are checked on a recorded run (a synthetic mutants/ tree with mutmut's
-estimates) with mutmut replaced by that recording, so the names each shard hands mutmut are checked too.
+estimates) with mutmut replaced by that recording, so the names each shard hands mutmut are checked too;
+one small real mutmut shard runs when asked (``BPE_KATA_REAL_MUTMUT=1``: mutmut's statistics run takes minutes).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -289,3 +291,27 @@ def test_sharded_matrix_merges_to_the_unsharded_matrix(tmp_path):
     assert not differing, differing
     assert merged["levels"] == whole["levels"] and len(merged["rows"]) == 2
     assert (tmp_path / "site" / "index.html").is_file()
+
+
+# --- one real mutation shard --------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("mutmut") is None, reason="mutmut (the dev extra) is not installed")
+@pytest.mark.skipif(not os.environ.get("BPE_KATA_REAL_MUTMUT"),
+                    reason="a real mutmut shard runs the whole spec once for mutmut's statistics (about 6 min at "
+                           "load 10 on 2 cores): set BPE_KATA_REAL_MUTMUT=1 to run it")
+def test_one_real_mutation_shard_checks_exactly_its_own_mutants(tmp_path):
+    """A small real shard (a 400th of the mutants, spread over the modules by the split): mutmut lists every mutant,
+    checks this shard's only, and the results file carries the whole listing for the merge."""
+    out = tmp_path / "r1.json"
+    done = subprocess.run([*BPE_KATA, "mutate", "--shard", "1/400", "--results", str(out), "--max-children", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    data = json.loads(out.read_text())
+    listed = data["shard"]["order"]
+    taken = sharding.select({name: 1.0 for name in listed}, sharding.Shard(1, 400))
+    assert data["shard"]["keys"] == taken and 1 <= len(taken) <= len(listed) // 400 + 1
+    assert [m["name"] for m in data["mutants"]] == taken
+    assert all(m["status"] in ("killed", "timeout", "over memory", "survived", "no tests") for m in data["mutants"])
+    assert all(m["estimate"] > 0 for m in data["mutants"])  # what the next --costs deals by
