@@ -326,8 +326,12 @@ def matrix(argv: list[str]) -> int:
     parser.add_argument("--costs", type=Path, metavar="FILE",
                         help="an earlier --json file: --shard deals by its seconds (default: a measured table)")
     options = parser.parse_args(argv)
+    if options.history and not options.site:
+        raise Stop("--history draws the site's history page: give --site DIR too", 2)
     if options.source is not None:
-        return _matrix_outputs(options, _read_json(options.source, "--from"), None)
+        data = _read_json(options.source, "--from")
+        print("\n".join(conformance.render_plain(conformance.rows_from_json(data))))
+        return _matrix_outputs(options, data, None)
     rows = [r for r in conformance.installed() if not options.only or r.library in options.only]
     if not rows:
         raise Stop("no adapter's library is installed: pip install 'bpe-kata[matrix]'", 2)
@@ -348,8 +352,7 @@ def matrix(argv: list[str]) -> int:
     passthrough = ["--call-timeout", f"{options.call_timeout:g}", *passthrough]
     conformance.run(rows, passthrough, options.timeout, options.jobs, options.reports)
     print("\n".join(conformance.render_plain(rows)))
-    data = conformance.as_json(rows, datetime.date.today().isoformat())
-    _matrix_outputs(options, data, head)
+    _matrix_outputs(options, conformance.as_json(rows, datetime.date.today().isoformat()), head, rows)
     return 0 if all(r.outcome and r.outcome.ended == "finished" for r in rows) else 1
 
 
@@ -363,8 +366,9 @@ def _read_json(path: Path, option: str) -> dict:
     return data
 
 
-def _matrix_outputs(options, data: dict, head: dict | None) -> int:
-    """The matrix's files from its JSON: --json (with the shard header when sharded), --html, --site."""
+def _matrix_outputs(options, data: dict, head: dict | None, rows: list | None = None) -> int:
+    """The matrix's files: --json (with the shard header when sharded), --html (from ``rows`` when the run is at
+    hand, else from the JSON), --site (always from the JSON, so a merged or earlier file draws the same site)."""
     from bpe_kata.tools import matrix as conformance
     from bpe_kata.tools import matrix_site
     from bpe_kata.tools.matrix_html import render
@@ -372,8 +376,8 @@ def _matrix_outputs(options, data: dict, head: dict | None) -> int:
     if options.json:
         options.json.write_text(json.dumps({**data, **({"shard": head} if head else {})}, indent=1), encoding="utf-8")
     if options.html:
-        options.html.write_text(render(conformance.rows_from_json(data), str(data.get("measured", "?"))),
-                                encoding="utf-8")
+        drawn = rows if rows is not None else conformance.rows_from_json(data)
+        options.html.write_text(render(drawn, str(data.get("measured", "?"))), encoding="utf-8")
     if options.site:
         try:
             history = matrix_site.read_history(options.history)
@@ -381,8 +385,4 @@ def _matrix_outputs(options, data: dict, head: dict | None) -> int:
             raise Stop(str(error), 2) from None
         written = matrix_site.write(options.site, data, history)
         print(f"wrote the site: {len(written)} files in {options.site}", file=sys.stderr)
-    elif options.history:
-        raise Stop("--history draws the site's history page: give --site DIR too", 2)
-    if options.source is not None:
-        print("\n".join(conformance.render_plain(conformance.rows_from_json(data))))
     return 0
