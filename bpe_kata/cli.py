@@ -55,6 +55,8 @@ COMMANDS: dict[str, Command] = {
         "matrix [--html F] [--json F]        the gate on every installed BPE library (matrix extra)",)),
     "diff": Command("bpe_kata.tools.diff:main", (
         "diff A B [--budget S] [--seed N]    differential testing of two tokenizers (--json, --save-case F)",)),
+    "merge": Command("bpe_kata.tools.merge:main", (
+        "merge OUT IN...                     join --shard K/N outputs of grade, mutate or matrix into one",)),
     "_graded": Command("bpe_kata.run.commands:graded"),  # one submission of `grade`, under its supervisor
 }
 

@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bpe_kata.mutation.entries import render_draft, write_ledger
@@ -69,6 +69,7 @@ class Mutant:
     mutated: str = ""
     line: int = 0  # the first changed line, counted from the function's def line (0)
     function_hash: str = ""  # mutmut's hash of the original function (mutants/**/*.py.meta)
+    estimate: float = field(default=0.0, compare=False)  # mutmut's seconds for its tests (what --shard deals by)
 
     @property
     def module(self) -> str:
@@ -107,12 +108,14 @@ def read_results(mutants_dir: Path) -> list[Mutant]:
     for meta_path in sorted(mutants_dir.rglob("*.py.meta")):
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         hashes = meta.get("hash_by_function_name", {})
+        estimated = {**(meta.get("durations_by_key") or {}), **(meta.get("estimated_durations_by_key") or {})}
         source = meta_path.with_suffix("")  # reference/stream.py.meta -> reference/stream.py
         functions = function_sources(source.read_text(encoding="utf-8")) if source.is_file() else {}
         for name, code in meta["exit_code_by_key"].items():
             original, mutated, line = changed_line(functions, name)
             stem = name.rpartition(".")[2].rpartition("__mutmut_")[0]
-            found.append(Mutant(name, status_of(code), original, mutated, line, hashes.get(stem, "")))
+            found.append(Mutant(name, status_of(code), original, mutated, line, hashes.get(stem, ""),
+                                float(estimated.get(name) or 0.0)))
     return found
 
 
@@ -239,7 +242,7 @@ def print_report(mutants: list[Mutant], ledger: list[Accepted], limits: Limits |
 
 
 USAGE = """bpe-kata mutate [--gate] [--results-only] [--ledger FILE] [--data-dir DIR] [--draft FILE] [--prune]
-                [mutmut run options...]
+                [--results FILE] [--from FILE] [--shard K/N [--costs FILE]] [mutmut run options...]
 
 Mutation testing of reference/ with mutmut (the `dev` extra): every mutant is a small change to
 the reference; a mutant the spec and the reference's own tests do not fail "survived", a gap in
@@ -255,7 +258,13 @@ the tests or a change the contract allows. Options mutmut run takes pass through
   --ledger FILE   the accepted survivors (default mutation/accepted.toml)
   --data-dir DIR  where the corpora are (default: found as the spec finds them)
   --draft FILE    write ledger entries for the survivors the ledger lacks, category and why to fill in
-  --prune         rewrite the ledger without the entries whose mutant is now killed (never others)"""
+  --prune         rewrite the ledger without the entries whose mutant is now killed (never others)
+  --results FILE  also write the verdicts as JSON (with --shard: the shard's part for `bpe-kata merge`)
+  --from FILE     do not run: read the verdicts from a --results (or merged) file; the gate's differential
+                  checks use mutants/, written by mutmut's generation step alone when it is absent
+  --shard K/N     run only shard K of N of the mutants (mutmut's generation step lists them), dealt by cost;
+                  needs --results; the gate is for the merged whole (docs/SCALE.md)
+  --costs FILE    an earlier --results file: --shard deals by its recorded estimates (default: by count)"""
 
 
 def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
@@ -269,6 +278,10 @@ def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--draft", type=Path, default=None)
     parser.add_argument("--prune", action="store_true")
+    parser.add_argument("--results", type=Path, default=None)
+    parser.add_argument("--from", dest="source", type=Path, default=None)
+    parser.add_argument("--shard", default=None)
+    parser.add_argument("--costs", type=Path, default=None)
     options, mutmut_args = parser.parse_known_args(argv)
     ledger_path = options.ledger or root / LEDGER
     try:
@@ -278,11 +291,31 @@ def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
         print(f"bpe-kata mutate: {error}", file=sys.stderr)
         return 2
     mutants_dir = root / MUTANTS
-    status = 0 if options.results_only else start(options.data_dir, mutmut_args, root)
-    if not any(mutants_dir.rglob("*.py.meta")):
-        print("bpe-kata mutate: no results in mutants/: run `bpe-kata mutate` first", file=sys.stderr)
-        return status or 2
-    mutants = read_results(mutants_dir)
+    if options.shard:
+        return run_shard(options, mutmut_args, root)
+    if options.source is not None:
+        from bpe_kata.mutation import results
+
+        try:
+            mutants = results.read(options.source)
+        except results.ResultsError as error:
+            print(f"bpe-kata mutate: --from {error}", file=sys.stderr)
+            return 2
+        if options.gate and not any(mutants_dir.rglob("*.py.meta")):
+            status = generate(root)  # the differential checks run the probes on the mutated copy
+            if status:
+                return status
+        status = 0
+    else:
+        status = 0 if options.results_only else start(options.data_dir, mutmut_args, root)
+        if not any(mutants_dir.rglob("*.py.meta")):
+            print("bpe-kata mutate: no results in mutants/: run `bpe-kata mutate` first", file=sys.stderr)
+            return status or 2
+        mutants = read_results(mutants_dir)
+    if options.results:
+        from bpe_kata.mutation import results
+
+        results.write(options.results, mutants)
     verdict = print_report(mutants, ledger, limits, ledger_path, options.gate, root)
     if options.draft:
         missing = [m for m in mutants if m.status in SURVIVED and not any(e.matches(m) for e in ledger)]
@@ -296,8 +329,71 @@ def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
     return status or verdict
 
 
-def start(data_dir: str | None, mutmut_args: list[str], root: Path) -> int:
-    """A fresh mutmut run; non-zero (with the reason printed) when it cannot run or did not finish."""
+def run_shard(options, mutmut_args: list[str], root: Path) -> int:
+    """One shard: list every mutant (mutmut's generation step), take this shard's by cost, run mutmut on those
+    names only, and write their verdicts with the shard header for `bpe-kata merge`."""
+    from bpe_kata.child.suite import suite_sha256
+    from bpe_kata.mutation import results
+    from bpe_kata.tools import shard as sharding
+
+    refused = [flag for flag, given in (("--gate", options.gate), ("--results-only", options.results_only),
+                                        ("--from", options.source), ("--prune", options.prune)) if given]
+    if refused or options.results is None:
+        why = f"{', '.join(refused)} judge(s) the whole run" if refused else "a shard's verdicts go to --results FILE"
+        print(f"bpe-kata mutate: --shard: {why}; merge the shards (`bpe-kata merge`), then "
+              "`bpe-kata mutate --gate --from MERGED`", file=sys.stderr)
+        return 2
+    try:
+        shard = sharding.parse(options.shard)
+        listed = listing(root)
+        taken = sharding.select(results.costs(listed, options.costs), shard)
+    except (sharding.ShardError, results.ResultsError) as error:
+        print(f"bpe-kata mutate: {error}", file=sys.stderr)
+        return 2
+    except ListingError as error:
+        print(f"bpe-kata mutate: --shard: {error}", file=sys.stderr)
+        return error.status
+    print(f"bpe-kata mutate: shard {shard}: {len(taken)} of {len(listed)} mutants", flush=True)
+    # mutants/ is the listing's fresh generation, no verdict in it yet: mutmut keeps it rather than mutating again
+    status = start(options.data_dir, [*mutmut_args, *taken], root, fresh=False) if taken else 0
+    chosen = set(taken)
+    mutants = [m for m in read_results(root / MUTANTS) if m.name in chosen] if taken else []
+    results.write(options.results, mutants, sharding.header(shard, listed, taken, suite_sha256()))
+    print("\n".join(render_table(tally(mutants))))
+    return status
+
+
+class ListingError(RuntimeError):
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def listing(root: Path) -> list[str]:
+    """Every mutant's name, in mutmut's order, from a fresh generation step (no test runs)."""
+    shutil.rmtree(root / MUTANTS, ignore_errors=True)
+    status = generate(root)
+    if status:
+        raise ListingError("mutmut's generation step failed", status)
+    return [m.name for m in read_results(root / MUTANTS)]
+
+
+def generate(root: Path) -> int:
+    """mutmut's generation step alone (bpe_kata/mutation/mutmut_runner.py ``generate``): writes mutants/."""
+    try:
+        import mutmut  # noqa: F401 - only to say how to get it
+    except ImportError:
+        print("bpe-kata mutate: mutmut is not installed; install the dev extra: pip install -e '.[dev]'",
+              file=sys.stderr)
+        return 2
+    command = [sys.executable, "-m", "bpe_kata.mutation.mutmut_runner", "generate"]
+    done = subprocess.run(command, cwd=root, check=False, stdout=subprocess.DEVNULL)
+    return done.returncode
+
+
+def start(data_dir: str | None, mutmut_args: list[str], root: Path, fresh: bool = True) -> int:
+    """A mutmut run, from an empty mutants/ unless ``fresh`` is False (a mutants/ just generated, no verdict in
+    it); non-zero (with the reason printed) when it cannot run or did not finish."""
     from bpe_kata.data import corpora
 
     try:
@@ -309,7 +405,8 @@ def start(data_dir: str | None, mutmut_args: list[str], root: Path) -> int:
     if not (root / "pyproject.toml").is_file() or not (root / "reference").is_dir():
         print("bpe-kata mutate: run this from a clone of bpe-kata (an editable install)", file=sys.stderr)
         return 2
-    shutil.rmtree(root / MUTANTS, ignore_errors=True)  # always from scratch: mutmut reuses old verdicts
+    if fresh:
+        shutil.rmtree(root / MUTANTS, ignore_errors=True)  # from scratch: mutmut reuses old verdicts
     try:
         data = corpus_folder(data_dir, root / MUTANTS)
     except corpora.CorpusUnavailable as error:

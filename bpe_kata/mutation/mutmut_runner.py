@@ -154,8 +154,28 @@ def scale_to_cpu_time(stats) -> float:
     return factor
 
 
+def generate(max_children: int = 2) -> None:
+    """Only the first step of ``mutmut run``: write ``mutants/`` (the mutated copy and its ``.py.meta`` files,
+    every mutant unchecked) and run no test. ``bpe-kata mutate --shard`` lists the mutants from it, and
+    ``--gate --from`` gives the differential checks a mutated copy without a run."""
+    import mutmut.__main__ as mutmut_main
+    from mutmut.mutation.trampoline import set_mutant_under_test
+    from mutmut.utils.file_utils import copy_also_copy_files, copy_src_dir, setup_source_paths
+
+    set_mutant_under_test("mutant_generation")
+    os.makedirs("mutants", exist_ok=True)
+    copy_src_dir()
+    copy_also_copy_files()
+    setup_source_paths()
+    mutmut_main.store_lines_covered_by_tests()
+    mutmut_main.create_mutants(max_children)
+
+
 def main(argv: list[str]) -> None:
-    """``mutmut ARGV`` (e.g. ``run --max-children 2``) with the changes above."""
+    """``mutmut ARGV`` (e.g. ``run --max-children 2``) with the changes above; ``generate`` writes mutants/ only."""
+    if argv[:1] == ["generate"]:
+        generate()
+        return
     install()
     from mutmut.__main__ import cli
 

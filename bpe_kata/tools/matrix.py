@@ -22,6 +22,7 @@ from pathlib import Path
 from bpe_kata.adapters import ADAPTERS, VARIANTS
 from bpe_kata.run.outcomes import LevelStatus
 from bpe_kata.tools import grade
+from bpe_kata.tools.shard import median
 from spec.ledger import load_claims
 from spec.levels import ALL_LEVEL_NAMES
 
@@ -177,6 +178,7 @@ def render_plain(rows: list[Row]) -> list[str]:
 
 def as_json(rows: list[Row], measured: str) -> dict:
     return {
+        "kind": "matrix",
         "measured": measured,
         "python": sys.version.split()[0],
         "levels": levels_seen(rows),
@@ -194,7 +196,66 @@ def as_json(rows: list[Row], measured: str) -> dict:
                 "claims": {
                     cid: c.get("status") for cid, c in (r.outcome.report.get("claims", {}) if r.outcome else {}).items()
                 },
+                "claim_levels": {
+                    cid: c.get("level") for cid, c in (r.outcome.report.get("claims", {}) if r.outcome else {}).items()
+                },
+                "detail": r.outcome.detail if r.outcome else "",
             }
             for r in rows
         ],
     }
+
+
+def rows_from_json(data: dict) -> list[Row]:
+    """The rows of an ``as_json`` document, as far as it keeps them: enough to draw the page and the site
+    again (a file written before ``claim_levels`` was kept takes each claim's level from the ledger)."""
+    rows, ledger = [], None
+    for item in data.get("rows", []):
+        levels = item.get("claim_levels") or {}
+        if not levels and item.get("claims"):
+            ledger = ledger if ledger is not None else load_claims()
+            levels = {cid: ledger[cid].level for cid in item["claims"] if cid in ledger}
+        report = {"claims": {cid: {"status": status, "level": levels.get(cid)}
+                             for cid, status in (item.get("claims") or {}).items()}}
+        outcome = None
+        if item.get("ended") is not None:
+            outcome = grade.Graded(item.get("adapter", ""), item.get("name", ""), float(item.get("seconds") or 0),
+                                   item["ended"], levels=item.get("levels") or {}, report=report,
+                                   detail=item.get("detail", ""))
+        rows.append(Row(item.get("adapter", ""), item.get("library", ""), item.get("version", ""), outcome,
+                        item.get("tie_rule") or {}, item.get("differences") or {}))
+    return rows
+
+
+#: Seconds each adapter's gate took, measured on 2026-12-02 on 2 shared cores (load 4.7 for the first four,
+#: 5 to 8 for tokenizers and bpeasy, run apart): what ``--shard`` deals by when no earlier ``--json`` is given
+#: (``--costs``). Only their ratios matter; an adapter missing here costs the median of the others.
+COST_SECONDS = {
+    "bpe_kata.adapters.with_tiktoken": 45.0,
+    "bpe_kata.adapters.with_tiktoken_reference_trained": 81.0,
+    "bpe_kata.adapters.with_tokenizers": 219.0,
+    "bpe_kata.adapters.with_rustbpe": 12.0,
+    "bpe_kata.adapters.with_bpeasy": 51.0,
+    "bpe_kata.adapters.with_sentencepiece": 7.0,
+}
+
+
+def costs(rows: list[Row], recorded: dict | None = None) -> dict[str, float]:
+    """Each row's cost for ``--shard``: its seconds in an earlier matrix JSON when given, else ``COST_SECONDS``."""
+    known = dict(COST_SECONDS)
+    if recorded is not None:
+        known = {r["adapter"]: float(r["seconds"]) for r in recorded.get("rows", []) if r.get("seconds") is not None}
+    fallback = median([known[r.adapter] for r in rows if r.adapter in known])
+    return {r.adapter: known.get(r.adapter, fallback) for r in rows}
+
+
+def merge(parts: list) -> dict:
+    """The whole matrix JSON from its shards' (checked by bpe_kata/tools/shard.py), rows in the unsharded order."""
+    from bpe_kata.tools import shard as sharding
+
+    by_adapter = {r["adapter"]: r for part in parts for r in part.data["rows"]}
+    ordered = [by_adapter[key] for key in sharding.order(parts)]
+    seen = {level for part in parts for level in part.data.get("levels", [])}
+    return {"kind": "matrix", "measured": max(part.data.get("measured", "") for part in parts),
+            "python": parts[0].data.get("python"), "levels": [lv for lv in ALL_LEVEL_NAMES if lv in seen],
+            "rows": ordered, "merged": sharding.merged_header(parts)}

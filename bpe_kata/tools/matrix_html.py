@@ -6,6 +6,7 @@ and each failed claim shows its class and the report's ``first_failure`` (expect
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from bpe_kata.tools.matrix import Row, levels_seen
@@ -66,18 +67,26 @@ def _cell(row: Row, level: str) -> str:
             f'<ul>{"".join(items)}</ul></details></td>')
 
 
-def render(rows: list[Row], measured: str) -> str:
+def render(rows: list[Row], measured: str, link: Callable[[Row], str] | None = None) -> str:
+    """The page; with ``link`` (a row's page, as bpe_kata/tools/matrix_site.py writes), each library links
+    to it and the page links the site's other pages."""
     levels = levels_seen(rows)
     head = "".join(f"<th>{escape(h)}</th>" for h in ["library", "tie rule", *levels])
     body = []
     for row in rows:
         ended = "" if row.outcome is None or row.outcome.ended == "finished" else f" ({row.outcome.ended})"
-        body.append(f'<tr data-library="{escape(row.library)}"><th>{escape(row.name + ended)}</th>'
+        name = escape(row.name + ended)
+        if link is not None:
+            name = f'<a href="{escape(link(row))}">{name}</a>'
+        body.append(f'<tr data-library="{escape(row.library)}"><th>{name}</th>'
                     f'<td>{escape(str(row.ties.get("verdict", "?")))}</td>'
                     + "".join(_cell(row, level) for level in levels) + "</tr>")
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>bpe-kata: conformance matrix</title>'
-        f"<style>{STYLE}</style></head><body><h1>bpe-kata: conformance matrix</h1>"
+        f"<style>{STYLE}</style></head><body>"
+        + ('<nav><a href="differences.html">differences</a> <a href="history.html">history</a> '
+           '<a href="matrix.json">data (JSON)</a></nav>' if link is not None else "")
+        + "<h1>bpe-kata: conformance matrix</h1>"
         f'<p class="source">measured {escape(measured)}; each library through its adapter in bpe_kata/adapters, '
         "run by <code>bpe-kata gate</code>. Open a cell for its claims; <code>#open=all</code> opens every cell.</p>"
         f'<table id="matrix"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
