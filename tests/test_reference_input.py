@@ -316,6 +316,13 @@ def test_two_specials_sharing_an_id_are_refused_naming_both_and_the_id():
     assert all(word in str(refused.value) for word in ("'<|a|>'", "'<|b|>'", "300"))
 
 
+def test_a_special_holding_a_lone_surrogate_is_refused_naming_it():
+    """tables.py: every refusal names the offending entry; here the special, escaped as repr spells it."""
+    with pytest.raises(ValueError) as refused:
+        reference.build_vocab({}, special_tokens={"a\ud800b": 300})
+    assert repr("a\ud800b") in str(refused.value)
+
+
 @pytest.mark.parametrize("table", [None, [((97, 98), 256)]])
 def test_encode_with_a_table_that_is_not_a_mapping_says_a_mapping_was_expected(table):
     """As build_vocab: a TypeError that says what was expected (in any case of letters)."""
