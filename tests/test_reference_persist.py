@@ -119,6 +119,21 @@ def test_the_temporary_file_has_the_short_name_of_its_own(tmp_path, tokenizer, m
     assert re.fullmatch(r"\.bpe-[0-9a-f]{8}\.tmp", renamed[0].name), renamed[0].name
 
 
+
+def test_a_save_writes_newline_line_ends_even_where_text_mode_would_write_crlf(tmp_path, tokenizer, monkeypatch):
+    """The format's lines end in "\\n" on every platform: the save turns off text mode's newline
+    translation, so on Windows (simulated: text mode left to the platform writes "\\r\\n") the
+    file is still one that load reads."""
+    def windows_open(file, mode="r", *args, newline=None, **kwargs):
+        if "w" in mode and "b" not in mode and newline is None:
+            newline = "\r\n"
+        return open(file, mode, *args, newline=newline, **kwargs)
+
+    monkeypatch.setattr(persist, "open", windows_open, raising=False)
+    path = save(tmp_path / "t.bpe", tokenizer)
+    assert b"\r" not in path.read_bytes()
+    assert reference.load(path) == tokenizer
+
 class _Interrupted(BaseException):
     """What a Ctrl-C landing just after the rename looks like to save."""
 
