@@ -295,3 +295,67 @@ def test_train_words_refuses_counts_that_are_not_positive_ints_and_words_that_ar
 def test_train_words_refuses_a_corpus_that_is_neither_text_nor_mapping(corpus):
     with pytest.raises(TypeError, match="corpus must be a str or a mapping"):
         reference.train_words(corpus, 3)
+
+
+# --- what the errors name (spec/CONTRACT.md, "Bad input": the entry, what was expected) -------
+
+@pytest.mark.parametrize("merges, entry", [
+    ({(300, 98): 256}, "merge (300, 98) -> 256"),                    # the left part undefined
+    ({(97, 98): 256, (97, 300): 257}, "merge (97, 300) -> 257"),     # the right part undefined
+])
+def test_a_part_not_yet_defined_is_refused_naming_the_whole_entry(merges, entry):
+    """The contract's "ValueError naming the entry": both parts and the id, as the table holds them."""
+    with pytest.raises(ValueError, match=re.escape(entry)):
+        reference.build_vocab(merges)
+
+
+def test_two_specials_sharing_an_id_are_refused_naming_both_and_the_id():
+    """An id that means two things: the error names both specials and their id."""
+    with pytest.raises(ValueError) as refused:
+        reference.build_vocab({}, special_tokens={"<|a|>": 300, "<|b|>": 300})
+    assert all(word in str(refused.value) for word in ("'<|a|>'", "'<|b|>'", "300"))
+
+
+def test_a_special_holding_a_lone_surrogate_is_refused_naming_it():
+    """tables.py: every refusal names the offending entry; here the special, escaped as repr spells it."""
+    with pytest.raises(ValueError) as refused:
+        reference.build_vocab({}, special_tokens={"a\ud800b": 300})
+    assert repr("a\ud800b") in str(refused.value)
+
+
+@pytest.mark.parametrize("table", [None, [((97, 98), 256)]])
+def test_encode_with_a_table_that_is_not_a_mapping_says_a_mapping_was_expected(table):
+    """As build_vocab: a TypeError that says what was expected (in any case of letters)."""
+    with pytest.raises(TypeError, match="(?i)mapping"):
+        reference.encode("ab", table)
+
+
+def test_a_stream_decoder_refuses_an_unknown_id_naming_it_as_decode_does():
+    """The stream's output is decode's (spec/CONTRACT.md, stream): an unknown id is an error
+    naming the id, as in decode, never skipped."""
+    vocab = reference.build_vocab({})
+    decoder = reference.StreamDecoder(vocab)
+    with pytest.raises(ValueError, match=r"\b4242\b"):
+        decoder.feed(4242)
+    with pytest.raises(ValueError, match=r"\b4242\b"):
+        reference.decode([4242], vocab)
+
+
+class _Table(dict):
+    """A merge table that can be weakly referenced (a plain dict cannot)."""
+
+
+def test_the_tables_remembered_are_a_few_not_every_table_ever_passed():
+    """encode remembers the verdict for the last few tables only: a table the caller has
+    dropped is freed once enough others have been checked, not kept alive for good."""
+    import gc
+    import weakref
+
+    first = _Table({(97, 98): 256})
+    assert reference.encode("ab", first) == [256]
+    gone = weakref.ref(first)
+    del first
+    for k in range(50):
+        reference.encode("ab", _Table({(97, 98): 256 + k}))
+    gc.collect()
+    assert gone() is None

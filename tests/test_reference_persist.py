@@ -103,6 +103,56 @@ def test_save_refuses_what_load_would_refuse_and_writes_nothing(tmp_path, patter
     assert list(tmp_path.iterdir()) == []
 
 
+
+def test_the_temporary_file_has_the_short_name_of_its_own(tmp_path, tokenizer, monkeypatch):
+    """CONTRACT.md, "How the reference saves": the temporary is `.bpe-XXXXXXXX.tmp`, beside the target."""
+    renamed: list[Path] = []
+    real_replace = os.replace
+
+    def replace(source, target) -> None:
+        renamed.append(Path(source))
+        real_replace(source, target)
+
+    monkeypatch.setattr(persist.os, "replace", replace)
+    save(tmp_path / "t.bpe", tokenizer)
+    assert [path.parent for path in renamed] == [tmp_path]
+    assert re.fullmatch(r"\.bpe-[0-9a-f]{8}\.tmp", renamed[0].name), renamed[0].name
+
+
+
+def test_a_save_writes_newline_line_ends_even_where_text_mode_would_write_crlf(tmp_path, tokenizer, monkeypatch):
+    """The format's lines end in "\\n" on every platform: the save turns off text mode's newline
+    translation, so on Windows (simulated: text mode left to the platform writes "\\r\\n") the
+    file is still one that load reads."""
+    def windows_open(file, mode="r", *args, newline=None, **kwargs):
+        if "w" in mode and "b" not in mode and newline is None:
+            newline = "\r\n"
+        return open(file, mode, *args, newline=newline, **kwargs)
+
+    monkeypatch.setattr(persist, "open", windows_open, raising=False)
+    path = save(tmp_path / "t.bpe", tokenizer)
+    assert b"\r" not in path.read_bytes()
+    assert reference.load(path) == tokenizer
+
+class _Interrupted(BaseException):
+    """What a Ctrl-C landing just after the rename looks like to save."""
+
+
+def test_an_interruption_just_after_the_rename_is_what_the_save_raises(tmp_path, tokenizer, monkeypatch):
+    """The clean-up of a failed save must not hide why it failed: once the temporary is
+    renamed into place there is nothing left to delete, and the interruption comes through."""
+    real_replace = os.replace
+
+    def replace(source, target) -> None:
+        real_replace(source, target)
+        raise _Interrupted
+
+    monkeypatch.setattr(persist.os, "replace", replace)
+    with pytest.raises(_Interrupted):
+        save(tmp_path / "t.bpe", tokenizer)
+    assert [path.name for path in tmp_path.iterdir()] == ["t.bpe"]
+    assert reference.load(tmp_path / "t.bpe") == tokenizer
+
 # --- loading ----------------------------------------------------------------------------
 
 def test_load_with_the_right_sha256_reads_the_file(tmp_path, tokenizer):
