@@ -102,11 +102,7 @@ def _innermost_frame(error: BaseException, implementation_root: Path | None) -> 
 
 def implementation_root(module) -> Path | None:
     """The file, or for a package the folder, that holds the implementation's code."""
-    file = getattr(module, "__file__", None)
-    if not file:
-        return None
-    path = Path(file).resolve()
-    return path.parent if path.name == "__init__.py" else path
+    return frames.implementation_root(module)
 
 
 def _is_spec_check(error: BaseException, frame: traceback.FrameSummary | None, root: Path | None) -> bool:
