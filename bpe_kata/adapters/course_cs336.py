@@ -146,8 +146,8 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
         try:
             data = text.encode("utf-8")
         except UnicodeEncodeError as error:
-            raise NotImplementedError("a str holding surrogate code points has no UTF-8 bytes to write to "
-                                      f"run_train_bpe's input file ({error.reason})") from None
+            raise course_shapes.inexpressible("a str holding surrogate code points has no UTF-8 bytes to write "
+                                              f"to run_train_bpe's input file ({error.reason})") from None
         fd, path = tempfile.mkstemp(prefix="bpe-kata-train-", suffix=".txt")
         try:
             with os.fdopen(fd, "wb") as file:
@@ -168,8 +168,8 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
     def encode(text, merges, *, special_tokens=None, allowed_special=frozenset(), disallowed_special="all"):
         allowed, refused = course_shapes.special_policy(text, special_tokens, allowed_special, disallowed_special)
         if refused:
-            raise NotImplementedError(f"the CS336 tokenizer cannot refuse a special token ({sorted(refused)[0]!r} "
-                                      "is disallowed and in the text): it has no such policy")
+            raise course_shapes.inexpressible(f"the CS336 tokenizer cannot refuse a special token "
+                                              f"({sorted(refused)[0]!r} is disallowed and in the text)")
         specials = tuple(sorted((token, special_tokens[token]) for token in allowed))
         built = tokenizers(merges)
         if specials not in built:

@@ -65,7 +65,10 @@ def _import_module(path: Path, value: str) -> tuple[types.ModuleType, Path]:
         if path.suffix != ".py":
             raise course_shapes.ShapeError(f"--impl {value}: {path} is not a .py file")
         if (path.parent / "__init__.py").is_file():  # a module of a package: its relative imports need it
-            parent = package(path.parent)
+            try:
+                parent = package(path.parent)
+            except ImportError:  # an __init__ importing what this module does not need (a solver, torch)
+                parent = course_shapes.bare_package(path.parent)
             return (parent if path.name == "__init__.py" else
                     importlib.import_module(f"{parent.__name__}.{path.stem}")), path.parent
         dotted = _dotted_name_under_sys_path(path)
@@ -175,8 +178,8 @@ def _functions(cls: type) -> dict[str, object]:
             return list(built[key].encode(text))
         allowed, refused = course_shapes.special_policy(text, special_tokens, allowed_special, disallowed_special)
         if refused and allowed:
-            raise NotImplementedError(f"minbpe's policies cannot allow {sorted(allowed)} and refuse "
-                                      f"{sorted(refused)[0]!r} in one call")
+            raise course_shapes.inexpressible(f"minbpe's policies cannot allow {sorted(allowed)} and refuse "
+                                              f"{sorted(refused)[0]!r} in one call")
         policy = ("none_raise" if refused else "all" if allowed == set(special_tokens) else
                   set(allowed) if allowed else "none")
         return list(built[key].encode(text, allowed_special=policy))

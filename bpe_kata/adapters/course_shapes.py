@@ -29,6 +29,32 @@ SHAPES = {"cs336": "cs336:PATH (a CS336 repository, or its tests/adapters.py)",
           "minbpe": "minbpe:PATH[:CLASS] (a minbpe-style package, module file or repository; CLASS: its class)"}
 
 
+#: Opens the message of a call the shape cannot express. For a course-shaped ``--impl`` (and only there)
+#: the plugin reports a test stopped by it "not started" with the message, in process and isolated alike
+#: (bpe_kata/run/kata_run.py): the level is partly started, not failed.
+INEXPRESSIBLE = "the course shape cannot express this call"
+
+
+def inexpressible(detail: str) -> NotImplementedError:
+    """The error for a call the shape has no counterpart for (``detail`` says why)."""
+    return NotImplementedError(f"{INEXPRESSIBLE}: {detail}")
+
+
+def refusal(error: BaseException, impl_value: str) -> str | None:
+    """The reason a test is "not started" when ``error`` is only the adapter's refusal of a call its shape
+    cannot express, for a course-shaped ``impl_value``; else None."""
+    try:
+        if parse(impl_value) is None:
+            return None
+    except ShapeError:
+        return None
+    leaves = list(error.exceptions) if isinstance(error, BaseExceptionGroup) else [error]
+    if not leaves or not all(isinstance(leaf, NotImplementedError) and INEXPRESSIBLE in str(leaf) for leaf in leaves):
+        return None
+    message = str(leaves[0])
+    return "not started: " + message[message.index(INEXPRESSIBLE):].splitlines()[0]
+
+
 class ShapeError(ValueError):
     """The value names a course shape the adapter cannot load; the message says how to fix it."""
 
