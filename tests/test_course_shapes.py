@@ -124,3 +124,20 @@ def test_the_modules_name_the_learners_folder_and_what_the_shape_declares():
 ])
 def test_the_special_policy_is_split_into_allowed_and_refused_present(allowed, disallowed, expected):
     assert course_shapes.special_policy("x<a>y", {"<a>": 300, "<b>": 301}, allowed, disallowed) == expected
+
+
+def test_new_writes_a_starter_in_each_shape_that_starts_not_started(tmp_path, capsys, monkeypatch):
+    from bpe_kata import learner
+    from spec.levels import BY_NAME, not_started_reason
+
+    (tmp_path / "solutions" / "starter").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    assert learner.new_command(["shaped_cs336", "--shape", "cs336"]) == 0
+    assert learner.new("shaped_minbpe", tmp_path, "minbpe") == 0
+    assert "bpe-kata check cs336:solutions/shaped_cs336" in capsys.readouterr().out
+    assert learner.new("shaped_cs336", tmp_path, "minbpe") == 1  # nothing existing is overwritten
+    cs336 = load_implementation(f"cs336:{tmp_path}/solutions/shaped_cs336")
+    minbpe = load_implementation(f"minbpe:{tmp_path}/solutions/shaped_minbpe")
+    assert "NotImplementedError" in not_started_reason(cs336, BY_NAME["bytes"])
+    assert "NotImplementedError" in not_started_reason(minbpe, BY_NAME["pairs"])
+    assert learner.new_command(["x", "--shape", "fastbpe"]) == 2
