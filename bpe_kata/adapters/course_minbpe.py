@@ -160,9 +160,7 @@ def _functions(cls: type) -> dict[str, object]:
         tok.merges = merges
         if specials:
             tok.register_special_tokens(dict(specials))
-        if callable(getattr(tok, "_build_vocab", None)):
-            tok.vocab = tok._build_vocab()
-        return tok
+        return tok  # minbpe's encode reads merges (and specials) only: no vocab is built for it
 
     tokenizers = PerTable(lambda merges: {})
 
