@@ -38,7 +38,6 @@ import types
 from pathlib import Path
 
 from bpe_kata.adapters import course_shapes
-from bpe_kata.adapters._glue import PerTable, token_bytes
 
 #: Frames of this module are the adapter's, not the learner's (bpe_kata/run/frames.py).
 __bpe_kata_adapter__ = True
@@ -158,12 +157,12 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
         return _contract_merges(result)
 
     def _tokenizer_for(merges, specials: tuple[tuple[str, int], ...]):
-        vocab = token_bytes(merges)
+        vocab = course_shapes.token_bytes(merges)
         pairs = [(vocab[left], vocab[right]) for (left, right), _ in sorted(merges.items(), key=lambda m: m[1])]
         vocab.update((idx, token.encode("utf-8")) for token, idx in specials)
         return get_tokenizer(vocab, pairs, [token for token, _ in specials] or None)
 
-    tokenizers = PerTable(lambda merges: {})
+    tokenizers = course_shapes.PerTable(lambda merges: {})
 
     def encode(text, merges, *, special_tokens=None, allowed_special=frozenset(), disallowed_special="all"):
         allowed, refused = course_shapes.special_policy(text, special_tokens, allowed_special, disallowed_special)
@@ -177,11 +176,12 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
         return list(built[specials].encode(text))
 
     def build_vocab(merges, special_tokens=None):
-        vocab = token_bytes(merges)
+        vocab = course_shapes.token_bytes(merges)
         vocab.update((idx, token.encode("utf-8")) for token, idx in (special_tokens or {}).items())
         return vocab
 
-    decoders = PerTable(lambda vocab: get_tokenizer({idx: bytes(piece) for idx, piece in vocab.items()}, [], None))
+    decoders = course_shapes.PerTable(
+        lambda vocab: get_tokenizer({idx: bytes(piece) for idx, piece in vocab.items()}, [], None))
 
     def decode(ids, vocab):
         return decoders(vocab).decode(list(ids))

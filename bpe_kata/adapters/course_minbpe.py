@@ -34,7 +34,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from bpe_kata.adapters import course_shapes
-from bpe_kata.adapters._glue import PerTable
 
 #: Frames of this module are the adapter's, not the learner's (bpe_kata/run/frames.py).
 __bpe_kata_adapter__ = True
@@ -162,7 +161,7 @@ def _functions(cls: type) -> dict[str, object]:
             tok.register_special_tokens(dict(specials))
         return tok  # minbpe's encode reads merges (and specials) only: no vocab is built for it
 
-    tokenizers = PerTable(lambda merges: {})
+    tokenizers = course_shapes.PerTable(lambda merges: {})
 
     def encode(text, merges, *, pattern=None, special_tokens=None, allowed_special=frozenset(),
                disallowed_special="all"):
@@ -198,7 +197,7 @@ def _functions(cls: type) -> dict[str, object]:
         tok.vocab = vocab
         return tok
 
-    decoders = PerTable(decoder)
+    decoders = course_shapes.PerTable(decoder)
 
     def decode(ids, vocab):
         return decoders(vocab).decode(list(ids))

@@ -190,6 +190,34 @@ def bare_package(folder: Path, name: str | None = None) -> types.ModuleType:
     return module
 
 
+# --- tables: the contract's ids as a course's bytes ---------------------------------------------------------
+# (Written here, not taken from _glue: that module reads the published tables through the spec's package,
+# which a gate's sandbox hides from the child process this code runs in.)
+
+
+def token_bytes(merges: Mapping[tuple[int, int], int]) -> dict[int, bytes]:
+    """Every id's bytes: 0..255 themselves, each merge its parts joined, in id order."""
+    table = {b: bytes([b]) for b in range(256)}
+    for (left, right), idx in sorted(merges.items(), key=lambda item: item[1]):
+        table[idx] = table[left] + table[right]
+    return table
+
+
+class PerTable:
+    """One object built per table object and kept (the suite passes one table many times)."""
+
+    def __init__(self, build: Callable) -> None:
+        self.build, self.entries = build, []
+
+    def __call__(self, table):
+        for held, size, built in self.entries:
+            if held is table and size == len(table):
+                return built
+        built = self.build(table)
+        self.entries = [(table, len(table), built), *self.entries[:3]]
+        return built
+
+
 # --- special tokens: the contract's policy, as far as a course shape can take it -------------------------
 
 
