@@ -30,7 +30,7 @@ from spec.faults import changed_input_claims
 
 def python_value(cwd: str | os.PathLike, value: str) -> str:
     """A Python ``--impl`` value as a child can load it: paths made absolute."""
-    if value.partition(":")[0] in ("cs336", "minbpe"):
+    if value.startswith(("cs336:", "minbpe:")):
         from bpe_kata.adapters import course_shapes
 
         return course_shapes.absolute(value, cwd)

@@ -112,7 +112,7 @@ def load_implementation(value: str | None = None) -> ModuleType:
     value = (value or os.environ.get(ENV_VAR) or DEFAULT_IMPL).strip()
     if not value:
         raise ImplementationNotFound("--impl is empty: give a module name such as reference or solutions.mine.")
-    if value.partition(":")[0] in ("cs336", "minbpe"):  # a course-shaped solution (bpe_kata/adapters/course_shapes.py)
+    if value.startswith(("cs336:", "minbpe:")):  # a course-shaped solution (bpe_kata/adapters/course_shapes.py)
         from bpe_kata.adapters import course_shapes
 
         try:
