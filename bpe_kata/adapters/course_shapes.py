@@ -40,6 +40,11 @@ def inexpressible(detail: str) -> NotImplementedError:
     return NotImplementedError(f"{INEXPRESSIBLE}: {detail}")
 
 
+def is_refusal(error: BaseException) -> bool:
+    """``error`` is an adapter's refusal of a call its shape cannot express."""
+    return isinstance(error, NotImplementedError) and INEXPRESSIBLE in str(error)
+
+
 def refusal(error: BaseException, impl_value: str) -> str | None:
     """The reason a test is "not started" when ``error`` is only the adapter's refusal of a call its shape
     cannot express, for a course-shaped ``impl_value``; else None."""
@@ -49,7 +54,7 @@ def refusal(error: BaseException, impl_value: str) -> str | None:
     except ShapeError:
         return None
     leaves = list(error.exceptions) if isinstance(error, BaseExceptionGroup) else [error]
-    if not leaves or not all(isinstance(leaf, NotImplementedError) and INEXPRESSIBLE in str(leaf) for leaf in leaves):
+    if not leaves or not all(is_refusal(leaf) for leaf in leaves):
         return None
     message = str(leaves[0])
     return "not started: " + message[message.index(INEXPRESSIBLE):].splitlines()[0]
