@@ -20,12 +20,17 @@ from spec.levels import ALL_LEVEL_NAMES
 SPEC_DIR = Path(spec.__file__).resolve().parent
 PROJECT_ROOT = SPEC_DIR.parent
 STARTER = PROJECT_ROOT / "solutions" / "starter"
+#: ``new --shape``: the course shapes a starter can be written in (bpe_kata/shape_starters.py).
+SHAPES = ("cs336", "minbpe")
 
 NEW_HELP = (
-    "usage: bpe-kata new NAME\n"
+    "usage: bpe-kata new NAME [--shape cs336|minbpe]\n"
     "Copy the starter (solutions/starter) to solutions/NAME: the functions to write, level by level,\n"
     "each with its contract. NAME is a Python identifier (e.g. mine); nothing existing is overwritten.\n"
-    "Run it in a clone of bpe-kata, then `bpe-kata check solutions.NAME`."
+    "Run it in a clone of bpe-kata, then `bpe-kata check solutions.NAME`.\n"
+    "--shape cs336: a CS336 assignment-1 layout (tests/adapters.py, cs336_basics/); check it with\n"
+    "  `bpe-kata check cs336:solutions/NAME`. --shape minbpe: a minbpe-style tokenizer class; check it\n"
+    "  with `bpe-kata check minbpe:solutions/NAME` (docs/COURSES.md)."
 )
 
 WORDS_BUDGET_HELP = (
@@ -35,8 +40,8 @@ WORDS_BUDGET_HELP = (
 )
 
 
-def new(name: str, root: Path = PROJECT_ROOT) -> int:
-    """Copy the starter to ``solutions/NAME``, refusing to overwrite anything."""
+def new(name: str, root: Path = PROJECT_ROOT, shape: str | None = None) -> int:
+    """Copy the starter (or write one in a course's ``shape``) to ``solutions/NAME``, refusing to overwrite anything."""
     if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__") or name == "starter":
         print(f"bpe-kata new: {name!r} is not a usable name: use a Python identifier other than "
               "'starter' (letters, digits, underscores; not starting with a digit), e.g. `bpe-kata new mine`.",
@@ -53,16 +58,36 @@ def new(name: str, root: Path = PROJECT_ROOT) -> int:
     staging = target.with_name(f".{name}.partial")
     shutil.rmtree(staging, ignore_errors=True)
     try:
-        shutil.copytree(starter, staging, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        if shape is None:
+            shutil.copytree(starter, staging, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            _write_shape(staging, shape, name)
         staging.rename(target)  # all or nothing: never a half-copied solution
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     relative = target.relative_to(Path.cwd()) if target.is_relative_to(Path.cwd()) else target
+    if shape is not None:
+        from bpe_kata.shape_starters import CHECK, STARTERS
+
+        command = CHECK[shape].format(name=name)
+        print(f"created {relative}/ in the {shape} shape: {', '.join(STARTERS[shape])}.\n"
+              f"next: {command}          (every level starts 'not started')\n"
+              f"      {command} --level decode   (climb one level at a time; docs/COURSES.md)")
+        return 0
     print(f"created {relative}/__init__.py: the functions to write, level by level, each with its contract.\n"
           f"next: bpe-kata check solutions.{name}          (every level starts 'not started')\n"
           f"      bpe-kata check solutions.{name} --level pairs   (climb one level at a time)")
     return 0
+
+
+def _write_shape(folder: Path, shape: str, name: str) -> None:
+    from bpe_kata.shape_starters import STARTERS
+
+    for relative, text in STARTERS[shape].items():
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text.format(name=name), encoding="utf-8")
 
 
 def claims(level: str | None, kind: str | None) -> int:
@@ -132,14 +157,23 @@ def new_command(argv: list[str]) -> int:
     if _asks_for_help(argv):
         print(NEW_HELP)
         return 0
+    shape = None
+    for k, arg in enumerate(argv):
+        if arg == "--shape" or arg.startswith("--shape="):
+            shape = arg.partition("=")[2] if "=" in arg else (argv[k + 1] if k + 1 < len(argv) else "")
+            argv = argv[:k] + argv[k + (1 if "=" in arg else 2):]
+            break
+    if shape is not None and shape not in SHAPES:
+        print(f"bpe-kata new: --shape {shape!r}: the shapes are {', '.join(SHAPES)}", file=sys.stderr)
+        return 2
     if len(argv) != 1:
-        print("usage: bpe-kata new NAME", file=sys.stderr)
+        print("usage: bpe-kata new NAME [--shape cs336|minbpe]", file=sys.stderr)
         return 2
     here = Path.cwd()
     if (here / "solutions" / "starter").is_dir():
-        return new(argv[0], here)
+        return new(argv[0], here, shape)
     if (PROJECT_ROOT / "pyproject.toml").is_file():  # an editable install: the clone itself
-        return new(argv[0], PROJECT_ROOT)
+        return new(argv[0], PROJECT_ROOT, shape)
     print("bpe-kata new: run this from a clone of bpe-kata (a folder with solutions/starter); "
           "an installed copy has no place for your solution.", file=sys.stderr)
     return 2

@@ -30,6 +30,10 @@ from spec.faults import changed_input_claims
 
 def python_value(cwd: str | os.PathLike, value: str) -> str:
     """A Python ``--impl`` value as a child can load it: paths made absolute."""
+    if value.startswith(("cs336:", "minbpe:")):
+        from bpe_kata.adapters import course_shapes
+
+        return course_shapes.absolute(value, cwd)
     candidate = Path(cwd) / value
     return str(candidate.resolve()) if ("/" in value or value.endswith(".py")) and candidate.exists() else value
 

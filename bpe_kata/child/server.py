@@ -102,9 +102,7 @@ class Server:
         """The optional ``type`` and ``frame`` of an error response: the innermost frame of the
         implementation's own code (past adapters), so the suite can tell two bugs apart."""
         try:
-            file = getattr(self.impl, "__file__", None)
-            root = None if not file else Path(file).resolve()
-            root = root.parent if root is not None and root.name == "__init__.py" else root
+            root = frames.implementation_root(self.impl)
             place = frames.place_of(
                 frames.innermost_own(error, root, skip=lambda p: str(p) in SERVER_FILES), _shown_path, error, root
             )

@@ -58,6 +58,23 @@ class Place:
                    tuple(p for p in map(cls.from_protocol, callers[:MAX_CALLERS]) if p is not None))
 
 
+#: A module built over someone's code (a course shape, bpe_kata/adapters/course_shapes.py) names the folder
+#: of that code here, for it has no file of its own.
+ROOT_MARK = "__bpe_kata_root__"
+
+
+def implementation_root(module: object) -> Path | None:
+    """The file, or for a package the folder, that holds the implementation's own code."""
+    root = getattr(module, ROOT_MARK, None)
+    if isinstance(root, str) and root:
+        return Path(root).resolve()
+    file = getattr(module, "__file__", None)
+    if not file:
+        return None
+    path = Path(file).resolve()
+    return path.parent if path.name == "__init__.py" else path
+
+
 def is_adapter(frame: FrameType) -> bool:
     return frame.f_globals.get(ADAPTER_MARK) is True
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import spec
+from bpe_kata.adapters import course_shapes
 from bpe_kata.run import frames
 from spec import fixed_pattern
 from spec.blame import blamed_claims, checked_own_training
@@ -102,11 +103,7 @@ def _innermost_frame(error: BaseException, implementation_root: Path | None) -> 
 
 def implementation_root(module) -> Path | None:
     """The file, or for a package the folder, that holds the implementation's code."""
-    file = getattr(module, "__file__", None)
-    if not file:
-        return None
-    path = Path(file).resolve()
-    return path.parent if path.name == "__init__.py" else path
+    return frames.implementation_root(module)
 
 
 def _is_spec_check(error: BaseException, frame: traceback.FrameSummary | None, root: Path | None) -> bool:
@@ -129,7 +126,9 @@ def _short_path(filename: str) -> str:
 
 def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: str, max_lines: int = 24) -> Verdict:
     """The verdict on a test that failed with ``error``, given its claims and the module under test."""
-    error = _leaf(error)
+    # A course shape's refusal beside a real failure (Hypothesis groups them) is not the cause: the failure is.
+    kept = [leaf for leaf in leaves(error) if not course_shapes.is_refusal(leaf)]
+    error = kept[0] if kept else _leaf(error)
     root = implementation_root(module)
     frame = _innermost_frame(error, root)
     if _is_spec_check(error, frame, root):

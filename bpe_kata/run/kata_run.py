@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bpe_kata.adapters import course_shapes
 from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
 from bpe_kata.run import expectations, judging, outcomes, recording, report, run_status, summary, teaching, tracebacks
@@ -180,17 +181,21 @@ class KataRun:
             if log:
                 rep.sections.append(("implementation stderr", log[-4000:]))
         not_implemented = rep.failed and call.excinfo is not None and judging.only_not_implemented(call.excinfo.value)
-        if not_implemented and self._started_already(item):
+        # a course-shaped implementation's adapter refusing a call its shape cannot express (never the learner's)
+        refused = course_shapes.refusal(call.excinfo.value, self.impl_value) if not_implemented else None
+        if not_implemented and not refused and self._started_already(item):
             not_implemented = False  # the level's probe passed: a NotImplementedError now is a failure
             rep.sections.append(("bpe-kata", "NotImplementedError raised by a level whose probe passed: "
                                  "counted as a failure, not as 'not started'"))
         if not_implemented:
             rep.outcome = "skipped"
             where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)
-            rep.longrepr = (where, 0, "Skipped: not started: a function raised NotImplementedError")
+            rep.longrepr = (where, 0, f"Skipped: {refused or 'not started: a function raised NotImplementedError'}")
         level, claims = level_of(item), claims_of(item)
         claims = isolation.blamed_claims(fault, claims) if fault is not None else claims
         outcome = outcomes.decide(item, rep, not_implemented)
+        if refused and outcome is Outcome.NOT_STARTED:
+            outcome = Outcome.FEATURE_NOT_STARTED
         if outcome is not None and (level or claims):
             outcomes.label(item, rep, outcome)
         if level:

@@ -1,8 +1,9 @@
 """Find and import the implementation under test.
 
-The value comes from ``--impl`` or ``BPE_IMPL``: a dotted module name, or a path to a
-package directory or a ``.py`` file anywhere on disk. A module that lives under an entry
-of ``sys.path`` is imported under its real dotted name, because mutation testing only
+The value comes from ``--impl`` or ``BPE_IMPL``: a dotted module name, a path to a
+package directory or a ``.py`` file anywhere on disk, or a course-shaped solution
+(``cs336:PATH``, ``minbpe:PATH[:CLASS]``, bpe_kata/adapters/course_shapes.py). A module that lives
+under an entry of ``sys.path`` is imported under its real dotted name, because mutation testing only
 credits code that is called under the name it mutated.
 """
 
@@ -111,6 +112,13 @@ def load_implementation(value: str | None = None) -> ModuleType:
     value = (value or os.environ.get(ENV_VAR) or DEFAULT_IMPL).strip()
     if not value:
         raise ImplementationNotFound("--impl is empty: give a module name such as reference or solutions.mine.")
+    if value.startswith(("cs336:", "minbpe:")):  # a course-shaped solution (bpe_kata/adapters/course_shapes.py)
+        from bpe_kata.adapters import course_shapes
+
+        try:
+            return course_shapes.load(value)
+        except course_shapes.ShapeError as error:
+            raise ImplementationNotFound(str(error)) from error
     if _looks_like_path(value) or Path(value).exists():
         return _import_from_path(Path(value).expanduser().resolve())
     if not all(part.isidentifier() for part in value.split(".")):

@@ -81,6 +81,11 @@ class Graded:
 def display_name(submission: str) -> str:
     if submission.startswith("cmd:"):
         return submission[:40]
+    shape, colon, rest = submission.partition(":")
+    if colon and shape in ("cs336", "minbpe"):  # a course-shaped value: its folder's name, then the shape
+        path = Path(rest.rsplit(":", 1)[0] if shape == "minbpe" and not Path(rest).exists() else rest)
+        folder = path.parent.parent if path.name == "adapters.py" else path
+        return f"{folder.stem} ({shape})"
     path = Path(submission)
     return path.stem if path.name == "__init__.py" else path.name.removesuffix(".py") or submission
 

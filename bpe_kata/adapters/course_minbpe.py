@@ -1,0 +1,218 @@
+"""``--impl minbpe:PATH[:CLASS]``: a minbpe-style tokenizer class (Karpathy's course and its ports).
+
+The shape: ``tok = CLASS()`` (``CLASS(pattern)`` when its constructor takes a split pattern),
+``tok.train(text, vocab_size, verbose=False)``, ``tok.encode(text)``, ``tok.decode(ids)``, the tables as
+attributes ``tok.merges`` (``{(int, int): int}`` in training order, the contract's own type) and
+``tok.vocab`` (``{int: bytes}``, built by ``tok._build_vocab()``), ``tok.register_special_tokens(dict)``
+with ``encode(text, allowed_special="all" | "none" | "none_raise" | set)``, and module-level
+``get_stats(ids)`` and ``merge(ids, pair, idx)`` beside the class. Names and types only:
+
+- ``train`` builds a tokenizer, trains it and returns its ``merges``; ``encode``/``decode``/``build_vocab``
+  set the tables given as its attributes (the very objects the spec passes, so a tokenizer that changes
+  them is caught) and call its methods. One tokenizer is built per table and pattern, and kept.
+- no split (``pattern=None``) on a class that takes a pattern is the pattern ``[\\s\\S]+``, one chunk
+  for the whole text (minbpe's own default for no pattern is GPT-4's).
+- the special-token policy: allow all, allow none and raise on any, allow none and keep them as text,
+  or allow a set of them, are minbpe's own four; a call allowing some specials while refusing another
+  that occurs in the text cannot be expressed and is "not started".
+
+What the shape cannot express is declared, so those levels are "not started" with the reason: minbpe's
+``save(prefix)``/``load(model_file)`` use minbpe's own ``.model`` format, not the contract's bpe-kata v1
+file (level persist); there is no incremental decoder (stream), no word-level BPE (words) and no choice
+of tie rule (ties); a class whose constructor takes no pattern has no split (regex, special, pretrained).
+CLASS defaults to the one class beside the module's names with train, encode and decode, preferring one
+whose constructor takes a pattern.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+import types
+from collections.abc import Mapping
+from pathlib import Path
+
+from bpe_kata.adapters import course_shapes
+
+#: Frames of this module are the adapter's, not the learner's (bpe_kata/run/frames.py).
+__bpe_kata_adapter__ = True
+
+#: The split for "no pattern" on a class whose constructor wants one: the whole text is one chunk.
+WHOLE_TEXT = r"[\s\S]+"
+NOT_PACKAGES = ("tests", "test", "docs", "examples", "scripts")
+
+
+def _takes(function, name: str) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == name or p.kind is p.VAR_KEYWORD for p in parameters)
+
+
+def _import_module(path: Path, value: str) -> tuple[types.ModuleType, Path]:
+    """The module ``path`` names (a .py file, a package folder, or a repository holding one package),
+    and the folder that holds the learner's code."""
+    from bpe_kata.run.loader import _dotted_name_under_sys_path
+
+    def package(folder: Path) -> types.ModuleType:
+        dotted = _dotted_name_under_sys_path(folder)
+        return importlib.import_module(dotted) if dotted else course_shapes.import_package(folder)
+
+    if path.is_file():
+        if path.suffix != ".py":
+            raise course_shapes.ShapeError(f"--impl {value}: {path} is not a .py file")
+        if (path.parent / "__init__.py").is_file():  # a module of a package: its relative imports need it
+            try:
+                parent = package(path.parent)
+            except ImportError:  # an __init__ importing what this module does not need (a solver, torch)
+                parent = course_shapes.bare_package(path.parent)
+            return (parent if path.name == "__init__.py" else
+                    importlib.import_module(f"{parent.__name__}.{path.stem}")), path.parent
+        dotted = _dotted_name_under_sys_path(path)
+        if dotted:
+            return importlib.import_module(dotted), path.parent
+        if str(path.parent) not in sys.path:
+            sys.path.append(str(path.parent))
+        return course_shapes.import_package_file(path), path.parent
+    if (path / "__init__.py").is_file():
+        return package(path), path
+    found = [folder for folder in sorted(path.iterdir()) if (folder / "__init__.py").is_file()
+             and folder.name.isidentifier() and folder.name not in NOT_PACKAGES]
+    if len(found) != 1:
+        listed = ", ".join(f.name for f in found) or "none"
+        raise course_shapes.ShapeError(
+            f"--impl {value}: {path} holds {len(found)} Python packages ({listed}); name the package folder or "
+            "the module file: minbpe:PATH/PACKAGE[:CLASS]")
+    if str(path) not in sys.path:
+        sys.path.append(str(path))
+    return package(found[0]), path
+
+
+def _is_tokenizer(thing: object) -> bool:
+    return inspect.isclass(thing) and all(callable(getattr(thing, op, None)) for op in ("train", "encode", "decode"))
+
+
+def _class(module: types.ModuleType, name: str | None, value: str) -> type:
+    if name:
+        where, _, attribute = name.rpartition(".")
+        owner = importlib.import_module(f"{module.__name__}.{where}") if where else module
+        found = getattr(owner, attribute, None)
+        if not _is_tokenizer(found):
+            raise course_shapes.ShapeError(
+                f"--impl {value}: {owner.__name__} has no class {attribute!r} with train, encode and decode")
+        return found
+    candidates = [thing for thing in vars(module).values() if _is_tokenizer(thing)]
+    best = [c for c in candidates if _takes(c.__init__, "pattern")] or candidates
+    if len(best) != 1:
+        names = ", ".join(sorted(c.__name__ for c in best)) or "none"
+        raise course_shapes.ShapeError(f"--impl {value}: cannot tell which tokenizer class to use (found: {names}); "
+                                       "name it: minbpe:PATH:CLASS")
+    return best[0]
+
+
+def build(path: Path, class_name: str | None, value: str) -> types.ModuleType:
+    """The contract's module over the minbpe-style class at ``path``."""
+    try:
+        module, root = _import_module(path, value)
+    except course_shapes.ShapeError:
+        raise
+    except Exception as error:
+        raise course_shapes.ShapeError(
+            f"--impl {value}: importing it raised {type(error).__name__}: {error}") from error
+    cls = _class(module, class_name, value)
+    home = sys.modules.get(cls.__module__)
+    functions = _functions(cls)
+    for helper in ("get_stats", "merge"):
+        found = getattr(home, helper, None) or getattr(module, helper, None)
+        if callable(found):
+            functions[helper] = found  # the learner's own functions, called as they are
+    main = Path(inspect.getfile(cls))
+    return course_shapes.contract_module(value, root, main, __doc__, functions, COURSE_SHAPE="minbpe",
+                                         TOKENIZER_CLASS=f"{cls.__module__}.{cls.__qualname__}")
+
+
+def _functions(cls: type) -> dict[str, object]:
+    name = cls.__name__
+    takes_pattern = _takes(cls.__init__, "pattern")
+    takes_verbose = _takes(cls.train, "verbose")
+    has_specials = callable(getattr(cls, "register_special_tokens", None)) and _takes(cls.encode, "allowed_special")
+
+    def make(pattern):
+        if takes_pattern:
+            return cls(pattern=WHOLE_TEXT if pattern is None else pattern)
+        if pattern is not None:
+            raise NotImplementedError(f"{name}() takes no split pattern")
+        return cls()
+
+    def train(text, vocab_size, *, pattern=None):
+        tok = make(pattern)
+        tok.train(text, vocab_size, **({"verbose": False} if takes_verbose else {}))
+        merges = tok.merges
+        if isinstance(merges, Mapping):
+            return merges
+        return {tuple(pair): idx for idx, pair in enumerate(merges, start=256)}  # a list of pairs, in order
+
+    def loaded(merges, pattern, specials):
+        tok = make(pattern)
+        tok.merges = merges
+        if specials:
+            tok.register_special_tokens(dict(specials))
+        return tok  # minbpe's encode reads merges (and specials) only: no vocab is built for it
+
+    tokenizers = course_shapes.PerTable(lambda merges: {})
+
+    def encode(text, merges, *, pattern=None, special_tokens=None, allowed_special=frozenset(),
+               disallowed_special="all"):
+        specials = tuple(sorted((special_tokens or {}).items()))
+        if specials and not has_specials:
+            raise NotImplementedError(f"{name} has no register_special_tokens and encode(allowed_special=)")
+        built, key = tokenizers(merges), (pattern, specials)
+        if key not in built:
+            built[key] = loaded(merges, pattern, specials)
+        if not specials:
+            return list(built[key].encode(text))
+        allowed, refused = course_shapes.special_policy(text, special_tokens, allowed_special, disallowed_special)
+        if refused and allowed:
+            raise course_shapes.inexpressible(f"minbpe's policies cannot allow {sorted(allowed)} and refuse "
+                                              f"{sorted(refused)[0]!r} in one call")
+        policy = ("none_raise" if refused else "all" if allowed == set(special_tokens) else
+                  set(allowed) if allowed else "none")
+        return list(built[key].encode(text, allowed_special=policy))
+
+    def build_vocab(merges, special_tokens=None):
+        if special_tokens and not has_specials:
+            raise NotImplementedError(f"{name} has no register_special_tokens")
+        tok = make(None)
+        if not callable(getattr(tok, "_build_vocab", None)):
+            raise NotImplementedError(f"{name} has no _build_vocab() to build a vocab from given merges")
+        tok.merges = merges
+        if special_tokens:
+            tok.register_special_tokens(dict(special_tokens))
+        return tok._build_vocab()
+
+    def decoder(vocab):
+        tok = make(None)
+        tok.vocab = vocab
+        return tok
+
+    decoders = course_shapes.PerTable(decoder)
+
+    def decode(ids, vocab):
+        return decoders(vocab).decode(list(ids))
+
+    absent = "the minbpe shape has no {}"
+    persist = ("the minbpe shape saves with save(prefix) and loads with load(model_file) in minbpe's own "
+               ".model format, not the contract's bpe-kata v1 file")
+    functions: dict[str, object] = {"train": train, "encode": encode, "build_vocab": build_vocab, "decode": decode}
+    functions.update(
+        get_stats=course_shapes.not_expressible("get_stats", f"{absent.format('get_stats')} beside {name}"),
+        merge=course_shapes.not_expressible("merge", f"{absent.format('merge')} beside {name}"),
+        save=course_shapes.not_expressible("save", persist),
+        load=course_shapes.not_expressible("load", persist),
+        StreamDecoder=course_shapes.not_expressible("StreamDecoder", absent.format("incremental decoder")),
+        train_words=course_shapes.not_expressible("train_words", absent.format("word-level BPE")),
+        segment_word=course_shapes.not_expressible("segment_word", absent.format("word-level BPE")),
+    )
+    return functions

@@ -1,0 +1,143 @@
+"""Course-shaped solutions (issue 25): ``--impl cs336:PATH`` and ``--impl minbpe:PATH[:CLASS]``.
+
+The solutions under tests/course_shapes/ are written in the two courses' shapes: a right one each,
+green wherever the shape can be judged, and one classic mistake each, caught on its claim with the
+root cause placed in the learner's file (never the adapter's). What the shape cannot express is
+"not started" with the reason, in process and through the protocol alike.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bpe_kata.adapters import course_shapes
+from bpe_kata.run.loader import ImplementationNotFound, load_implementation
+from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
+
+SHAPES = REPO_ROOT / "tests" / "course_shapes"
+CS336_RIGHT, CS336_WRONG = "cs336:tests/course_shapes/cs336_right", "cs336:tests/course_shapes/cs336_wrong"
+MINBPE_RIGHT, MINBPE_WRONG = "minbpe:tests/course_shapes/minbpe_right", "minbpe:tests/course_shapes/minbpe_wrong"
+
+#: CS336: GPT-2's pattern is fixed, so these are judged (train only on the claims that hold whatever the split)
+CS336_JUDGED = ("bytes", "decode", "roundtrip")
+CS336_NOT_STARTED = {"pairs": "the CS336 shape has no get_stats", "merge": "the CS336 shape has no merge",
+                     "encode": "always splits with gpt2 (FIXED_PATTERN)", "stream": "no incremental decoder"}
+MINBPE_GREEN = ("bytes", "pairs", "merge", "train", "decode", "encode", "roundtrip", "surrogates", "regex")
+
+
+def _failed(run) -> dict[str, str]:
+    return {cid: claim["level"] for cid, claim in run.report["claims"].items() if claim["status"] == "failed"}
+
+
+@pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "protocol"])
+def test_a_right_cs336_solution_is_green_where_its_fixed_pattern_allows(tmp_path, spec_tests, isolated):
+    levels = (*CS336_JUDGED, "train", *CS336_NOT_STARTED)
+    run = run_spec_inline(tmp_path, "--impl", CS336_RIGHT, "-m", "not corpus", *(["--isolated"] if isolated else []),
+                          files=files_of_levels(spec_tests, levels))
+    assert run.report is not None, run.output[-3000:]
+    assert {level: run.level_status(level) for level in CS336_JUDGED} == dict.fromkeys(CS336_JUDGED, "green")
+    assert run.level_status("train") == "partly started"
+    assert run.report["claims"]["train.min-vocab"]["status"] == "passed"
+    for level, reason in CS336_NOT_STARTED.items():
+        assert run.level_status(level) == "not started"
+        assert any(reason in why for why in run.report["skip_reasons"][level]), run.report["skip_reasons"][level]
+    assert _failed(run) == {} and run.report["root_causes"] == []
+
+
+def test_the_cs336_classic_mistake_is_caught_on_its_claim_in_the_learners_file(tmp_path, spec_tests):
+    """Strict UTF-8 in decode (the handout asks for errors="replace"): decode.replace-128, raised in the
+    learner's tokenizer.py, although every call went through the adapter and tests/adapters.py."""
+    run = run_spec_inline(tmp_path, "--impl", CS336_WRONG, "-m", "not corpus", "--level", "roundtrip",
+                          files=files_of_levels(spec_tests, ("decode", "roundtrip")))
+    assert "decode.replace-128" in _failed(run) and set(_failed(run).values()) <= {"decode", "roundtrip"}, _failed(run)
+    [cause] = run.report["root_causes"]
+    assert cause["likely_claim"] == "decode.replace-128"
+    assert "cs336_wrong/cs336_basics/tokenizer.py" in cause["where"] and "adapters" not in cause["where"], cause
+
+
+def test_a_right_minbpe_solution_is_green_where_its_shape_allows(tmp_path, spec_tests):
+    levels = (*MINBPE_GREEN, "special", "persist", "stream")
+    run = run_spec_inline(tmp_path, "--impl", MINBPE_RIGHT, "-m", "not corpus",
+                          files=files_of_levels(spec_tests, levels))
+    assert run.report is not None, run.output[-3000:]
+    assert {level: run.level_status(level) for level in MINBPE_GREEN} == dict.fromkeys(MINBPE_GREEN, "green")
+    assert run.level_status("special") == "partly started"  # the calls allowing one special and refusing another
+    assert any("minbpe's policies cannot allow" in why for why in run.report["skip_reasons"]["special"])
+    assert any("minbpe's own .model format" in why for why in run.report["skip_reasons"]["persist"])
+    assert _failed(run) == {}
+
+
+def test_a_call_the_shape_cannot_express_is_not_started_through_the_protocol_too(tmp_path, spec_tests):
+    """Isolated, a NotImplementedError in a started level is a failure; the adapter's refusal is not."""
+    run = run_spec_inline(tmp_path, "--impl", MINBPE_RIGHT, "--isolated", "-m", "not corpus",
+                          files=files_of_levels(spec_tests, ("special",)))
+    assert run.level_status("special") == "partly started" and _failed(run) == {}
+
+
+def test_the_minbpe_classic_mistake_is_caught_on_its_claim_in_the_learners_file(tmp_path, spec_tests):
+    """The course's ``max(stats, key=stats.get)`` with no pair left: train.exhausted, placed in its file."""
+    run = run_spec_inline(tmp_path, "--impl", MINBPE_WRONG, "-m", "not corpus", "--level", "train",
+                          files=files_of_levels(spec_tests, ("train",)))
+    assert _failed(run) == {"train.exhausted": "train"}
+    [cause] = run.report["root_causes"]
+    assert cause["likely_claim"] == "train.exhausted"
+    assert "minbpe_wrong/tokenizer.py" in cause["where"] and "course_minbpe" not in cause["where"], cause
+
+
+def test_values_are_parsed_and_made_absolute():
+    assert course_shapes.parse("tests.mine") is None and course_shapes.parse("cmd:node x.js") is None
+    assert course_shapes.parse("cs336:repo") == course_shapes.Shape("cs336", "repo")
+    assert course_shapes.parse("minbpe:a/b:RegexTokenizer") == course_shapes.Shape("minbpe", "a/b", "RegexTokenizer")
+    assert course_shapes.parse("minbpe:a/b") == course_shapes.Shape("minbpe", "a/b")
+    assert course_shapes.absolute("minbpe:b:Tok", "/x") == "minbpe:/x/b:Tok"
+    with pytest.raises(ValueError, match="give the path"):
+        course_shapes.parse("cs336:")
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("cs336:tests/course_shapes", "no tests/adapters.py there"),
+    ("cs336:tests/course_shapes/nowhere", "does not exist"),
+    ("minbpe:tests/course_shapes/minbpe_right:NoSuchClass", "has no class 'NoSuchClass'"),
+    ("minbpe:tests/course_shapes", r"which tokenizer class to use \(found: none\)"),
+])
+def test_a_value_that_cannot_be_loaded_says_how_to_fix_it(value, message):
+    with pytest.raises(ImplementationNotFound, match=message):
+        load_implementation(value)
+
+
+def test_the_modules_name_the_learners_folder_and_what_the_shape_declares():
+    cs336 = load_implementation(CS336_WRONG)  # its adapters.py imports torch and jaxtyping, its __init__ a version
+    assert cs336.FIXED_PATTERN == "gpt2" and cs336.__bpe_kata_root__ == str(SHAPES / "cs336_wrong")
+    assert cs336.decode([104, 105], cs336.build_vocab({})) == "hi"
+    minbpe = load_implementation(MINBPE_RIGHT)
+    assert minbpe.TOKENIZER_CLASS.endswith("tokenizer.RegexTokenizer") and not hasattr(minbpe, "FIXED_PATTERN")
+    table = minbpe.train("aaabdaaabac", 259)
+    assert table == {(97, 97): 256, (256, 97): 257, (257, 98): 258}
+    assert minbpe.encode("aaabdaaabac", table) == [258, 100, 258, 97, 99]
+
+
+@pytest.mark.parametrize(("allowed", "disallowed", "expected"), [
+    ("all", "all", ({"<a>", "<b>"}, set())),
+    (frozenset(), "all", (set(), {"<a>"})),
+    (frozenset(), (), (set(), set())),
+    ({"<b>"}, "all", ({"<b>"}, {"<a>"})),
+])
+def test_the_special_policy_is_split_into_allowed_and_refused_present(allowed, disallowed, expected):
+    assert course_shapes.special_policy("x<a>y", {"<a>": 300, "<b>": 301}, allowed, disallowed) == expected
+
+
+def test_new_writes_a_starter_in_each_shape_that_starts_not_started(tmp_path, capsys, monkeypatch):
+    from bpe_kata import learner
+    from spec.levels import BY_NAME, not_started_reason
+
+    (tmp_path / "solutions" / "starter").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    assert learner.new_command(["shaped_cs336", "--shape", "cs336"]) == 0
+    assert learner.new("shaped_minbpe", tmp_path, "minbpe") == 0
+    assert "bpe-kata check cs336:solutions/shaped_cs336" in capsys.readouterr().out
+    assert learner.new("shaped_cs336", tmp_path, "minbpe") == 1  # nothing existing is overwritten
+    cs336 = load_implementation(f"cs336:{tmp_path}/solutions/shaped_cs336")
+    minbpe = load_implementation(f"minbpe:{tmp_path}/solutions/shaped_minbpe")
+    assert "NotImplementedError" in not_started_reason(cs336, BY_NAME["bytes"])
+    assert "NotImplementedError" in not_started_reason(minbpe, BY_NAME["pairs"])
+    assert learner.new_command(["x", "--shape", "fastbpe"]) == 2
