@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
+from bpe_kata.run import pattern_probe
 from bpe_kata.run.judging import ERROR, Verdict
 from bpe_kata.run.outcomes import ClaimOutcome, Outcome
 from spec.ledger import load_claims, not_judged, prerequisites
@@ -80,10 +81,11 @@ def not_judged_claims(results: Results) -> dict[str, tuple[str, ...]]:
     test called another operation built on it: an encode that raises on surrogates without any training
     does not rest on a trainer that crashes once no pair is left, nor a crash inside train on a get_stats
     that orders its counts otherwise. A claim with one failure no prerequisite explains is judged."""
-    every = every_broken(results)
+    split = pattern_probe.excused(results)
+    every = {cid: how for cid, how in every_broken(results).items() if cid not in split}
     candidates = not_judged(every)
     if not candidates:
-        return candidates
+        return _with_split(candidates, split, results)
     graph = prerequisites()
     causes = root_causes(results)
 
@@ -141,7 +143,23 @@ def not_judged_claims(results: Results) -> dict[str, tuple[str, ...]]:
     for cid, under in explaining.items():
         shown = sorted(under - set(explaining), key=lambda c: order.get(c, len(order)))
         result[cid] = tuple(shown or sorted(under, key=lambda c: order.get(c, len(order))))
-    return result
+    return _with_split(result, split, results)
+
+
+def _with_split(resting: dict[str, tuple[str, ...]], split: set[str], results: Results) -> dict[str, tuple[str, ...]]:
+    """The prerequisites' "not judged" and the split's (bpe_kata/run/pattern_probe.py), by claim id: the same
+    order in every run."""
+    merged = dict(resting)
+    for cid in split:
+        merged[cid] = (pattern_probe.MARK + results.pattern_fixed.pattern,)
+    return dict(sorted(merged.items()))
+
+
+def resting_reason(on: tuple[str, ...]) -> str:
+    """Why a claim is not judged, as a sentence: the broken claims it rests on, or the split it was not told."""
+    if len(on) == 1 and on[0].startswith(pattern_probe.MARK):
+        return "not judged: " + pattern_probe.reason(on[0].removeprefix(pattern_probe.MARK))
+    return f"not judged: rests on {', '.join(on)}, which is broken"
 
 
 def every_broken(results: Results) -> dict[str, str]:
