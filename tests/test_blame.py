@@ -340,3 +340,23 @@ def test_a_training_that_normalises_is_blamed_on_normalisation_not_on_the_claims
     assert failed == {"bytes.no-normalization"}, failed
     repaired = run.report["claims"]["surrogates.repaired"]
     assert repaired["status"] in ("not judged", "passed"), repaired
+
+
+@pytest.mark.parametrize(("level", "claim", "call", "likely"), [
+    ("roundtrip", "roundtrip.any-text", "train", None),  # minbpe_cpp: an exhaustion crash while a round trip trains
+    ("roundtrip", "roundtrip.any-text", "decode", "roundtrip.any-text"),
+    ("special", "special.atomic", "train", None),
+    ("special", "special.atomic", "encode", "special.atomic"),
+    ("pretrained", "pretrained.reproduce", "train", None),
+    ("persist", "persist.format", "save", "persist.format"),
+    ("persist", "persist.format", "train", None),
+    ("words", "words.toy-merges", "train", None),
+    ("words", "words.toy-merges", "train_words", "words.toy-merges"),
+    ("ties", "ties.lowest-pair", "train", "ties.lowest-pair"),
+])
+def test_the_later_levels_claims_are_about_their_own_calls(level, claim, call, likely):
+    """Issue 21, round 2's open item 2: a crash in a call a later level's claims are not about (train while a
+    round trip or a special-token test builds its table) has no likely claim there; its tests could not run."""
+    results = _error_results((f"t::{level}", level, (claim,), call, (call,)))
+    assert results.root_causes()[0]["likely_claim"] == likely
+    assert set(results.broken_claims()) == ({likely} if likely else set())

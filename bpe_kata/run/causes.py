@@ -19,12 +19,21 @@ from spec.levels import ALL_LEVEL_NAMES
 if TYPE_CHECKING:
     from bpe_kata.run.results import Results
 
-#: The implementation's calls each core level's claims are about. An error raised in another call (a crash
-#: in train while a decode test builds its table) says nothing about them: it is never read as breaking one
-#: of them, nor as the error of a prerequisite they rest on. Levels not named here: any call may.
+#: The implementation's calls each level's claims are about. An error raised in another call (a crash in train
+#: while a decode, round-trip or special-token test builds its table) says nothing about them: it is never read
+#: as breaking one of them, nor as the error of a prerequisite they rest on. Levels not named here (facts, whose
+#: tests call nothing; stream, whose decoder's methods are the implementation's own names): any call may.
 LEVEL_CALLS: dict[str, tuple[str, ...]] = {
     "bytes": ("encode",), "pairs": ("get_stats",), "merge": ("merge",), "train": ("train",),
     "decode": ("build_vocab", "decode"), "encode": ("encode",),
+    "roundtrip": ("encode", "build_vocab", "decode"),
+    "surrogates": ("train", "encode"),  # a strict UTF-8 encode raises in either
+    "regex": ("train", "encode", "build_vocab", "decode"),  # chunks in train and encode; regex.roundtrip decodes
+    "special": ("encode", "build_vocab", "decode"),  # train takes no special tokens
+    "persist": ("save", "load", "encode", "build_vocab", "decode"),  # a loaded table is read through encode
+    "pretrained": ("encode", "build_vocab", "decode"),  # published tables: nothing is trained
+    "words": ("train_words", "segment_word"),
+    "ties": ("train",),
 }
 
 #: The operations an operation is built on (spec/CONTRACT.md): a table train learned carries its merges' defects.
@@ -158,7 +167,7 @@ def _with_split(resting: dict[str, tuple[str, ...]], split: set[str], results: R
 def resting_reason(on: tuple[str, ...]) -> str:
     """Why a claim is not judged, as a sentence: the broken claims it rests on, or the split it was not told."""
     if len(on) == 1 and on[0].startswith(pattern_probe.MARK):
-        return "not judged: " + pattern_probe.reason(on[0].removeprefix(pattern_probe.MARK))
+        return "not judged: " + pattern_probe.short_reason(on[0].removeprefix(pattern_probe.MARK))
     return f"not judged: rests on {', '.join(on)}, which is broken"
 
 

@@ -82,6 +82,11 @@ def reason(pattern: str) -> str:
             f"judged level by level; train and encode split every text with {pattern}'s pattern although given none")
 
 
+def short_reason(pattern: str) -> str:
+    """The same, per claim (the whole sentence is printed once, above the level table)."""
+    return f"looks pattern-fixed ({pattern}): declare FIXED_PATTERN = \"{pattern}\""
+
+
 def render(seen: split_probe.PatternFixed | None) -> list[str]:
     if seen is None:
         return []
