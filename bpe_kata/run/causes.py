@@ -59,7 +59,8 @@ def root_causes(results: Results) -> list[dict]:
             groups.setdefault(_cause_key(verdict), []).append(nodeid)
     per_claim = results.per_claim()
     causes = []
-    for tests in groups.values():
+    taken: dict[str, set[str]] = defaultdict(set)  # call -> the likely claims of larger causes raised in it
+    for tests in sorted(groups.values(), key=lambda t: (-len(t), t[0])):
         levels = sorted({results.by_test[t][0] for t in tests if results.by_test[t][0]}, key=level_rank)
         first = results.verdicts[tests[0]]
         messages = list(dict.fromkeys(results.verdicts[t].root_cause for t in tests))
@@ -71,10 +72,12 @@ def root_causes(results: Results) -> list[dict]:
                 "call": first.call,
                 "count": len(tests),
                 "levels": levels,
-                "likely_claim": _likely_claim(tests, results.by_test, per_claim, first.call),
+                "likely_claim": _likely_claim(tests, results.by_test, per_claim, first.call, taken[first.call]),
                 "tests": tests,
             }
         )
+        if causes[-1]["likely_claim"]:
+            taken[first.call].add(causes[-1]["likely_claim"])
     return sorted(causes, key=lambda c: (level_rank(c["levels"][0]) if c["levels"] else len(ALL_LEVEL_NAMES),
                                          -c["count"]))
 
@@ -202,12 +205,15 @@ def level_rank(level: str | None) -> int:
 
 
 def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str, list[str]]],
-                  call: str = "") -> str | None:
+                  call: str = "", taken: set[str] = frozenset()) -> str | None:
     """The claim this error most likely breaks: the one it explains best, scored as the share of the claim's
     run tests it explains times their number (a share of one from a claim's single test is weaker evidence
     than a share of one over four tests); ties go to the lowest level, then to ledger order. Only claims
     about the call that raised (``about_call``): a crash in train while a decode test builds its table
-    breaks no decode claim, and when no claim of its tests is about that call, there is none."""
+    breaks no decode claim, and when no claim of its tests is about that call, there is none. When a larger
+    cause raised in the same call already most likely breaks one of these tests' claims (``taken``), that claim
+    is this one's too: one bug whose errors fell into two causes (another exception type or wording for one
+    example Hypothesis drew) keeps one likely claim, whichever examples were drawn."""
     ledger_order = {cid: i for i, cid in enumerate(load_claims())}
     explained: dict[str, int] = defaultdict(int)
     for nodeid in tests:
@@ -216,6 +222,8 @@ def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str
                 explained[claim] += 1
     if not explained:
         return None
+    if set(explained) & taken:
+        explained = defaultdict(int, {claim: n for claim, n in explained.items() if claim in taken})
 
     def rank(claim: str) -> tuple:
         r = per_claim.get(claim, {})
