@@ -114,8 +114,10 @@ def _render_failures(results: Results) -> list[str]:
                 lines.append("      first failure:")
                 lines += _indented(first, "        ")
     if resting:
+        split = results.pattern_fixed is not None
         lines += ["", f"claims not judged ({len(resting)}): a check about them failed, but they rest on a claim "
-                      "broken in this run; fix that one first"]
+                      "broken in this run; fix that one first" + ("" if not split else
+                                                                  " (or on a split pattern nobody declared)")]
         for cid in sorted(resting):  # by claim id: the same order in every run
             lines.append(f"  {cid}: {resting_reason(resting[cid])}")
     likely = {cause["likely_claim"] for cause in causes}
