@@ -43,10 +43,12 @@ ENCODE_PROBES: tuple[tuple[str, dict[Pair, int]], ...] = (
 
 @dataclass(frozen=True)
 class PatternFixed:
-    """What the probe saw: the published pattern's name, and the inputs that showed it."""
+    """What the probe saw: the published pattern's name, the operations whose results it matched (train,
+    encode, or both), and the inputs that showed it."""
 
     pattern: str
     seen: str
+    operations: frozenset[str] = frozenset({"train", "encode"})
 
 
 @cache
@@ -58,26 +60,40 @@ def _tables(text: str, vocab_size: int, pattern: str | None) -> frozenset[tuple]
 def looks_pattern_fixed(impl) -> PatternFixed | None:
     """The published pattern ``impl`` always splits with, when its behaviour shows exactly that; else None.
 
-    Calls ``train`` on three small texts and, when it has one, ``encode`` on two; anything it raises
-    means "cannot tell" (the caller treats a raising probe as None)."""
+    ``train`` (three small texts) and ``encode`` (two tables) are asked apart: each matches a pattern when it
+    gives exactly that pattern's chunked results and, on at least one input, not the whole-text ones. The
+    answer names the operations that matched, so a trainer that is wrong elsewhere keeps its own failures
+    blamed while a right chunked encode beside it is not. Anything the implementation raises means "cannot
+    tell" (the caller treats a raising probe as None)."""
+    learned = None
     train = getattr(impl, "train", None)
-    if not callable(train):
-        return None
-    learned = [(text, size, tuple(shapes.merges_of(train(text, size)))) for text, size in TRAIN_TEXTS]
-    if any(merges in _tables(text, size, None) for text, size, merges in learned):
-        return None
+    if callable(train):
+        learned = [(text, size, tuple(shapes.merges_of(train(text, size)))) for text, size in TRAIN_TEXTS]
+        if any(merges in _tables(text, size, None) for text, size, merges in learned):
+            learned = None  # trains over the whole text: its train results need no split to be judged
+    encoded = None
     encode = getattr(impl, "encode", None)
-    encoded = [shapes.ids_of(encode(text, dict(merges))) for text, merges in ENCODE_PROBES] if callable(encode) \
-        else None
+    if callable(encode):
+        encoded = [shapes.ids_of(encode(text, dict(merges))) for text, merges in ENCODE_PROBES]
+        if encoded == [oracle.encode(text, merges) for text, merges in ENCODE_PROBES]:
+            encoded = None
+    best = None
     for name, pattern in PATTERNS.items():
-        if not all(merges in _tables(text, size, pattern) for text, size, merges in learned):
-            continue
-        if encoded is not None and encoded != [oracle.encode(text, merges, pattern=pattern)
+        operations = set()
+        if learned is not None and all(merges in _tables(text, size, pattern) for text, size, merges in learned):
+            operations.add("train")
+        if encoded is not None and encoded == [oracle.encode(text, merges, pattern=pattern)
                                                for text, merges in ENCODE_PROBES]:
-            continue
+            operations.add("encode")
+        if operations and (best is None or len(operations) > len(best[1])):
+            best = (name, operations)
+    if best is None:
+        return None
+    name, operations = best
+    seen = []
+    if "train" in operations:
         text, size, _ = learned[0]
-        seen = f"train({text!r}, {size}) learned what training inside {name}'s chunks learns"
-        if encoded is not None:
-            seen += f"; encode({ENCODE_PROBES[0][0]!r}, {ENCODE_PROBES[0][1]}) gave {encoded[0]}"
-        return PatternFixed(name, seen)
-    return None
+        seen.append(f"train({text!r}, {size}) learned what training inside {name}'s chunks learns")
+    if "encode" in operations:
+        seen.append(f"encode({ENCODE_PROBES[0][0]!r}, {ENCODE_PROBES[0][1]}) gave {encoded[0]}")
+    return PatternFixed(name, "; ".join(seen), frozenset(operations))

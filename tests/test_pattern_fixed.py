@@ -151,9 +151,10 @@ def test_the_probe_names_the_published_pattern_an_undeclared_implementation_spli
     assert seen is not None and seen.pattern == pattern, seen
 
 
-def test_the_probe_never_fires_on_code_that_does_not_split_nor_on_a_wrong_splitter(tmp_path):
-    """Every implementation of the suite (right or wrong, none splitting without a pattern), and a GPT-2
-    splitter that is wrong elsewhere (ties to the last counted pair; an encode by frequency)."""
+def test_the_probe_never_fires_on_code_that_does_not_split_nor_for_a_wrong_operation_of_a_splitter(tmp_path):
+    """Every implementation of the suite (right or wrong, none splitting without a pattern); a GPT-2 splitter
+    that is wrong elsewhere (ties to the last counted pair; an encode by frequency) is seen splitting only in
+    the operation that is right."""
     from pathlib import Path
 
     from spec.split_probe import looks_pattern_fixed
@@ -167,10 +168,12 @@ def test_the_probe_never_fires_on_code_that_does_not_split_nor_on_a_wrong_splitt
             seen = None
         assert seen is None, Path(path).name
     last_counted = _undeclared(tmp_path, "ties_last", train="return _tie_last(text, vocab_size)", imports=LAST_COUNTED)
-    assert looks_pattern_fixed(load_implementation(last_counted)) is None
+    seen = looks_pattern_fixed(load_implementation(last_counted))
+    assert seen is not None and seen.operations == {"encode"}  # its train is not excused
     by_frequency = _undeclared(tmp_path, "encode_frequency", encode="return _freq(text, merges)",
                                imports="from tests.implementations.wrong_encode_by_frequency import encode as _freq")
-    assert looks_pattern_fixed(load_implementation(by_frequency)) is None
+    seen = looks_pattern_fixed(load_implementation(by_frequency))
+    assert seen is not None and seen.operations == {"train"}  # its encode is not excused
 
 
 def test_an_undeclared_splitter_gets_one_honest_line_and_its_split_dependent_failures_are_not_judged(
@@ -198,3 +201,19 @@ def test_an_undeclared_splitter_with_a_real_defect_still_has_it_blamed(tmp_path,
     failed = [c for c, r in run.report["claims"].items() if r["status"] == "failed"]
     assert failed == ["train.min-vocab"], failed
     assert run.report["pattern_fixed"]["pattern"] == "gpt2"
+
+
+def test_a_right_chunked_encode_beside_a_wrong_chunked_train_is_excused_alone(tmp_path, spec_tests):
+    """The probe asks train and encode apart: ties to the last counted pair keep train's failures blamed, while
+    the encode checks only a split explains (encode.lowest-rank on a spec table) are not judged."""
+    from spec.split_probe import looks_pattern_fixed
+
+    impl = _undeclared(tmp_path, "wrong_train_right_encode", train="return _tie_last(text, vocab_size)",
+                       imports=LAST_COUNTED)
+    seen = looks_pattern_fixed(load_implementation(impl))
+    assert seen is not None and seen.pattern == "gpt2" and seen.operations == {"encode"}
+    run = run_spec_inline(tmp_path, "--impl", impl, "-m", "not corpus", "--level", "encode",
+                          files=files_of_levels(spec_tests, ("train", "encode")))
+    claims = run.report["claims"]
+    assert claims["encode.lowest-rank"]["status"] == "not judged", claims["encode.lowest-rank"]
+    assert [c for c, r in claims.items() if r["status"] == "failed" and r["level"] == "train"], claims

@@ -27,10 +27,11 @@ MARK = "pattern-fixed:"
 SPLIT_CALLS = frozenset({"train", "encode"})
 
 
-def split_dependent_failures(results: Results) -> dict[str, list[str]]:
+def split_dependent_failures(results: Results, operations: frozenset[str] = SPLIT_CALLS) -> dict[str, list[str]]:
     """Claim -> its failed checks that a split could explain: an assertion (never an error) in a test of a
-    level that compares unsplit results, which called train or encode (or whose calls are unknown), on a claim
-    that does not hold whatever the split."""
+    level that compares unsplit results, which called train or encode, only those of them in ``operations``
+    (the ones the probe saw split; a test whose calls are unknown needs both), on a claim that does not hold
+    whatever the split."""
     found: dict[str, list[str]] = {}
     for nodeid, (level, _, outcome) in results.by_test.items():
         verdict = results.verdicts.get(nodeid)
@@ -38,7 +39,8 @@ def split_dependent_failures(results: Results) -> dict[str, list[str]]:
             continue
         if level not in BY_NAME or BY_NAME[level].split != UNSPLIT:
             continue
-        if verdict.calls and not SPLIT_CALLS & set(verdict.calls):
+        called = SPLIT_CALLS & set(verdict.calls) if verdict.calls else SPLIT_CALLS
+        if not called or not called <= operations:
             continue
         for claim in verdict.blamed:
             if claim not in SPLIT_FREE_CLAIMS:
@@ -52,7 +54,7 @@ def excused(results: Results) -> set[str]:
     seen = results.pattern_fixed
     if seen is None:
         return set()
-    dependent = split_dependent_failures(results)
+    dependent = split_dependent_failures(results, seen.operations)
     per_claim = results.per_claim()
     return {claim for claim, tests in dependent.items()
             if set(per_claim.get(claim, {}).get(Outcome.FAILED, [])) <= set(tests)}
@@ -77,9 +79,11 @@ def probe(results: Results, implementation) -> split_probe.PatternFixed | None:
     return answer or None
 
 
-def reason(pattern: str) -> str:
+def reason(pattern: str, operations: frozenset[str] = SPLIT_CALLS) -> str:
+    which = " and ".join(sorted(operations, key=["train", "encode"].index))
+    verb = "splits" if len(operations) == 1 else "split"
     return (f"looks pattern-fixed ({pattern}): declare FIXED_PATTERN = \"{pattern}\" (spec/CONTRACT.md) to have it "
-            f"judged level by level; train and encode split every text with {pattern}'s pattern although given none")
+            f"judged level by level; {which} {verb} every text with {pattern}'s pattern although given none")
 
 
 def short_reason(pattern: str) -> str:
@@ -90,4 +94,4 @@ def short_reason(pattern: str) -> str:
 def render(seen: split_probe.PatternFixed | None) -> list[str]:
     if seen is None:
         return []
-    return [reason(seen.pattern), f"  seen: {seen.seen}"]
+    return [reason(seen.pattern, seen.operations), f"  seen: {seen.seen}"]

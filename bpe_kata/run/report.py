@@ -54,7 +54,8 @@ def as_json(results: Results, info: dict) -> dict:
             "likely_mistakes_seen": teaching.as_json(results.diagnoses),
             "pattern_fixed": None if results.pattern_fixed is None else {
                 "pattern": results.pattern_fixed.pattern, "seen": results.pattern_fixed.seen,
-                "message": pattern_probe.reason(results.pattern_fixed.pattern)},
+                "operations": sorted(results.pattern_fixed.operations),
+                "message": pattern_probe.reason(results.pattern_fixed.pattern, results.pattern_fixed.operations)},
             "failures": results.failures, "skip_reasons": reasons,
             "document_keys": document_keys_in(claims)}
 
