@@ -340,3 +340,58 @@ def test_a_training_that_normalises_is_blamed_on_normalisation_not_on_the_claims
     assert failed == {"bytes.no-normalization"}, failed
     repaired = run.report["claims"]["surrogates.repaired"]
     assert repaired["status"] in ("not judged", "passed"), repaired
+
+
+@pytest.mark.parametrize(("level", "claim", "call", "likely"), [
+    ("roundtrip", "roundtrip.any-text", "train", None),  # minbpe_cpp: an exhaustion crash while a round trip trains
+    ("roundtrip", "roundtrip.any-text", "decode", "roundtrip.any-text"),
+    ("special", "special.atomic", "train", None),
+    ("special", "special.atomic", "encode", "special.atomic"),
+    ("pretrained", "pretrained.reproduce", "train", None),
+    ("persist", "persist.format", "save", "persist.format"),
+    ("persist", "persist.format", "train", None),
+    ("words", "words.toy-merges", "train", None),
+    ("words", "words.toy-merges", "train_words", "words.toy-merges"),
+    ("ties", "ties.lowest-pair", "train", "ties.lowest-pair"),
+])
+def test_the_later_levels_claims_are_about_their_own_calls(level, claim, call, likely):
+    """Issue 21, round 2's open item 2: a crash in a call a later level's claims are not about (train while a
+    round trip or a special-token test builds its table) has no likely claim there; its tests could not run."""
+    results = _error_results((f"t::{level}", level, (claim,), call, (call,)))
+    assert results.root_causes()[0]["likely_claim"] == likely
+    assert set(results.broken_claims()) == ({likely} if likely else set())
+
+
+#: A trainer whose ids start at 257 (train.ids-from-256, a prerequisite of persist.format) and a save that writes
+#: CRLF line ends (persist.format broken on its own, in a check that never trains).
+CRLF_SAVE = '''
+from pathlib import Path
+
+import reference
+from reference import *  # noqa: F403
+from tests.implementations.wrong_ids_from_257 import train as _from_257
+
+
+def train(text, vocab_size, **options):
+    return _from_257(text, vocab_size) if not options else reference.train(text, vocab_size, **options)
+
+
+def save(path, merges, **options):
+    reference.save(path, merges, **options)
+    Path(path).write_bytes(Path(path).read_bytes().replace(b"\\n", b"\\r\\n"))
+'''
+
+
+def test_a_check_made_on_a_spawned_child_records_its_calls(tmp_path):
+    """Round 2's open item 3: the child a test spawns for itself (other locale, hash seed, file-size limit) is
+    the implementation too, and its calls are recorded: a CRLF save seen only in the child's file is persist's
+    own failure, never "not judged" behind a trainer the test did not call."""
+    impl = tmp_path / "crlf_save.py"
+    impl.write_text(CRLF_SAVE, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", "-k",
+                          "utf8_with_newlines or consecutive_from_256", files=["spec/test_train.py",
+                                                                               "spec/test_persist.py"])
+    assert run.report is not None
+    claims = run.report["claims"]
+    assert claims["train.ids-from-256"]["status"] == "failed", claims
+    assert claims["persist.format"]["status"] == "failed", claims["persist.format"]

@@ -90,3 +90,130 @@ def test_the_hello_carries_the_fixed_pattern():
         assert impl.child.hello["fixed_pattern"] == "gpt2" and fixed_pattern.fixed_pattern(impl) == GPT2_SPLIT_PATTERN
     finally:
         impl.close()
+
+
+# --- pattern-fixed code plugged without its declaration (issue 21, round 2's open item 1) ---------------
+
+#: The right pattern-fixed implementation without its FIXED_PATTERN line: what a course solution is when
+#: plugged in as its author calls it. ``{pattern}`` and ``{extra}`` make the variants below.
+UNDECLARED = '''
+from spec import oracle
+from spec.oracle import build_vocab, decode, get_stats, merge  # noqa: F401
+from spec.patterns import PATTERNS
+{imports}
+
+PATTERN = PATTERNS[{pattern!r}]
+
+
+def train(text, vocab_size):
+    {train}
+
+
+def encode(text, merges):
+    {encode}
+'''
+#: Training inside chunks with ties to the pair counted last: no documented tie rule.
+LAST_COUNTED = '''
+from spec.oracle.chunks import covering_chunks
+
+
+def _tie_last(text, vocab_size):
+    chunks, merges = [list(c.encode("utf-8")) for c in covering_chunks(text, PATTERN)], {}
+    for idx in range(256, vocab_size):
+        stats = {}
+        for ids in chunks:
+            for pair in zip(ids, ids[1:]):
+                stats[pair] = stats.get(pair, 0) + 1
+        if not stats:
+            break
+        top = max(stats.values())
+        pair = [p for p, n in stats.items() if n == top][-1]
+        merges[pair] = idx
+        chunks = [oracle.merge(ids, pair, idx) for ids in chunks]
+    return merges
+'''
+RIGHT_TRAIN = "return oracle.train(text, vocab_size, pattern=PATTERN)"
+RIGHT_ENCODE = "return oracle.encode(text, merges, pattern=PATTERN)"
+
+
+def _undeclared(tmp_path, name: str, pattern: str = "gpt2", train: str = RIGHT_TRAIN, encode: str = RIGHT_ENCODE,
+                imports: str = "") -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text(UNDECLARED.format(pattern=pattern, train=train, encode=encode, imports=imports), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "gpt4"])
+def test_the_probe_names_the_published_pattern_an_undeclared_implementation_splits_with(tmp_path, pattern):
+    from spec.split_probe import looks_pattern_fixed
+
+    seen = looks_pattern_fixed(load_implementation(_undeclared(tmp_path, f"undeclared_{pattern}", pattern)))
+    assert seen is not None and seen.pattern == pattern, seen
+
+
+def test_the_probe_never_fires_on_code_that_does_not_split_nor_for_a_wrong_operation_of_a_splitter(tmp_path):
+    """Every implementation of the suite (right or wrong, none splitting without a pattern); a GPT-2 splitter
+    that is wrong elsewhere (ties to the last counted pair; an encode by frequency) is seen splitting only in
+    the operation that is right."""
+    from pathlib import Path
+
+    from spec.split_probe import looks_pattern_fixed
+    from tests.support import REPO_ROOT
+
+    suite = sorted(str(p) for p in (REPO_ROOT / "tests/implementations").glob("*_*.py") if not p.name.startswith("_"))
+    for path in ["reference", "spec.oracle", *suite]:
+        try:
+            seen = looks_pattern_fixed(load_implementation(path))
+        except Exception:  # a crash is "cannot tell" to the run (bpe_kata/run/teaching.py run_probe)
+            seen = None
+        assert seen is None, Path(path).name
+    last_counted = _undeclared(tmp_path, "ties_last", train="return _tie_last(text, vocab_size)", imports=LAST_COUNTED)
+    seen = looks_pattern_fixed(load_implementation(last_counted))
+    assert seen is not None and seen.operations == {"encode"}  # its train is not excused
+    by_frequency = _undeclared(tmp_path, "encode_frequency", encode="return _freq(text, merges)",
+                               imports="from tests.implementations.wrong_encode_by_frequency import encode as _freq")
+    seen = looks_pattern_fixed(load_implementation(by_frequency))
+    assert seen is not None and seen.operations == {"train"}  # its encode is not excused
+
+
+def test_an_undeclared_splitter_gets_one_honest_line_and_its_split_dependent_failures_are_not_judged(
+        tmp_path, spec_tests, capsys):
+    run = run_spec_inline(tmp_path, "--impl", _undeclared(tmp_path, "undeclared"), "-m", "not corpus",
+                          "--level", "encode", files=files_of_levels(spec_tests, ("train", "encode")), capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    failed = [c for c, r in run.report["claims"].items() if r["status"] == "failed"]
+    assert failed == [], failed
+    resting = {c: r for c, r in run.report["claims"].items() if r["status"] == "not judged"}
+    assert resting
+    assert all(r["not_judged_reason"].startswith("not judged: looks pattern-fixed (gpt2)") for r in resting.values())
+    assert run.report["pattern_fixed"]["pattern"] == "gpt2"
+    assert 'looks pattern-fixed (gpt2): declare FIXED_PATTERN = "gpt2"' in run.output
+    lines = [line for line in run.output.splitlines() if ": not judged: looks pattern-fixed" in line]
+    assert lines == sorted(lines)  # by claim id: the same order in every run
+
+
+def test_an_undeclared_splitter_with_a_real_defect_still_has_it_blamed(tmp_path, spec_tests):
+    """A split-free defect (no ValueError below 256) is judged beside the probe's line."""
+    impl = _undeclared(tmp_path, "undeclared_no_min", train="return oracle.train(text, max(vocab_size, 256), "
+                                                             "pattern=PATTERN)")
+    run = run_spec_inline(tmp_path, "--impl", impl, "-m", "not corpus", "--level", "train",
+                          files=files_of_levels(spec_tests, ("train",)))
+    failed = [c for c, r in run.report["claims"].items() if r["status"] == "failed"]
+    assert failed == ["train.min-vocab"], failed
+    assert run.report["pattern_fixed"]["pattern"] == "gpt2"
+
+
+def test_a_right_chunked_encode_beside_a_wrong_chunked_train_is_excused_alone(tmp_path, spec_tests):
+    """The probe asks train and encode apart: ties to the last counted pair keep train's failures blamed, while
+    the encode checks only a split explains (encode.lowest-rank on a spec table) are not judged."""
+    from spec.split_probe import looks_pattern_fixed
+
+    impl = _undeclared(tmp_path, "wrong_train_right_encode", train="return _tie_last(text, vocab_size)",
+                       imports=LAST_COUNTED)
+    seen = looks_pattern_fixed(load_implementation(impl))
+    assert seen is not None and seen.pattern == "gpt2" and seen.operations == {"encode"}
+    run = run_spec_inline(tmp_path, "--impl", impl, "-m", "not corpus", "--level", "encode",
+                          files=files_of_levels(spec_tests, ("train", "encode")))
+    claims = run.report["claims"]
+    assert claims["encode.lowest-rank"]["status"] == "not judged", claims["encode.lowest-rank"]
+    assert [c for c, r in claims.items() if r["status"] == "failed" and r["level"] == "train"], claims

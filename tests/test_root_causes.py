@@ -238,3 +238,27 @@ def test_an_adapter_that_raises_itself_gives_no_place_of_its_own(tmp_path):
         impl.train("ab", 300)
     verdict = judging.judge(caught.value, ("train.exhausted",), impl, "")
     assert verdict.where.startswith("? (") and "the adapter's own line" in verdict.where and verdict.call == "train"
+
+
+def _error_in(nodeid: str, level: str, claims: tuple[str, ...], cause: str, where: str, call: str) -> tuple:
+    return nodeid, level, claims, judging.Verdict(judging.ERROR, (), cause, where, cause, call, calls=(call,))
+
+
+def test_one_bug_split_by_what_hypothesis_drew_keeps_one_likely_claim_and_hides_nothing():
+    """Coordinator note (round 2): a strict decode whose errors fall into two causes (a second exception type or
+    place for one drawn example) gave the smaller cause the likely claim decode.join-then-decode, which then made
+    the real decode.replace-128 "not judged". The smaller cause's tests carry decode.replace-128 too: the bug seen
+    twice is the likelier reading, whichever examples were drawn."""
+    results = Results()
+    rows = [_error_in("t::case128", "decode", ("decode.replace-128",), "UnicodeDecodeError: x", "decode (b.py:5)",
+                      "decode"),
+            _error_in("t::anybytes", "decode", ("decode.replace-128",), "UnicodeDecodeError: y", "decode (b.py:5)",
+                      "decode"),
+            _error_in("t::lookup", "decode", ("decode.join-then-decode", "decode.replace-128"),
+                      "ExceptionGroup: two errors", "decode (b.py:5)", "decode")]
+    for nodeid, level, claims, verdict in rows:
+        results.by_test[nodeid] = (level, claims, Outcome.FAILED)
+        results.verdicts[nodeid] = verdict
+    assert len(results.root_causes()) == 2
+    assert {c["likely_claim"] for c in results.root_causes()} == {"decode.replace-128"}
+    assert results.broken_claims() == {"decode.replace-128": "root cause"} and results.not_judged() == {}

@@ -15,7 +15,18 @@ import pytest
 from bpe_kata.adapters import course_shapes
 from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
-from bpe_kata.run import expectations, judging, outcomes, recording, report, run_status, summary, teaching, tracebacks
+from bpe_kata.run import (
+    expectations,
+    judging,
+    outcomes,
+    pattern_probe,
+    recording,
+    report,
+    run_status,
+    summary,
+    teaching,
+    tracebacks,
+)
 from bpe_kata.run.outcomes import Outcome
 from bpe_kata.run.results import Results
 from spec import fixed_pattern
@@ -275,6 +286,7 @@ class KataRun:
         """Probe the implementation for the mistakes its broken claims point to (bpe_kata/run/teaching.py)."""
         if not self.diagnosed:
             self.diagnosed = True
+            self.results.pattern_fixed = pattern_probe.probe(self.results, self.implementation)
             self.results.diagnoses = teaching.diagnose(self.results.broken_claims(), self.implementation)
 
     def _run_record(self, judgement, complete: bool, status: int) -> dict:

@@ -8,7 +8,8 @@ import platform
 from pathlib import Path
 
 import spec
-from bpe_kata.run import atomic_file, teaching
+from bpe_kata.run import atomic_file, pattern_probe, teaching
+from bpe_kata.run.causes import resting_reason
 from bpe_kata.run.outcomes import ClaimOutcome, Outcome
 from bpe_kata.run.results import Results, level_status
 from spec.ledger import document_keys_in, load_claims
@@ -42,7 +43,8 @@ def as_json(results: Results, info: dict) -> dict:
         if cid in broken:
             claims[cid]["broken_by"] = broken[cid]
         if cid in resting:
-            claims[cid]["rests_on_broken"] = list(resting[cid])
+            claims[cid]["rests_on_broken"] = [c for c in resting[cid] if not c.startswith(pattern_probe.MARK)]
+            claims[cid]["not_judged_reason"] = resting_reason(resting[cid])
         if r[Outcome.FAILED]:
             claims[cid]["tie_rule_excuse"] = results.tie_rule_excuse(cid) or None
             claims[cid]["first_failure"] = results.failures.get(r[Outcome.FAILED][0], "")
@@ -50,6 +52,10 @@ def as_json(results: Results, info: dict) -> dict:
     return {**info, "levels": levels, "root_causes": results.root_causes(), "claims": claims,
             "likely_mistakes": [d.message for d in results.diagnoses],
             "likely_mistakes_seen": teaching.as_json(results.diagnoses),
+            "pattern_fixed": None if results.pattern_fixed is None else {
+                "pattern": results.pattern_fixed.pattern, "seen": results.pattern_fixed.seen,
+                "operations": sorted(results.pattern_fixed.operations),
+                "message": pattern_probe.reason(results.pattern_fixed.pattern, results.pattern_fixed.operations)},
             "failures": results.failures, "skip_reasons": reasons,
             "document_keys": document_keys_in(claims)}
 

@@ -34,6 +34,8 @@ class Results:
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # failed test -> why (bpe_kata/run/judging.py)
     #: likely mistakes confirmed on the implementation (bpe_kata/run/teaching.py), set once the run is over
     diagnoses: list = field(default_factory=list)
+    #: the published pattern the implementation looks fixed to (spec/split_probe.py), set once the run is over
+    pattern_fixed: object = None
 
     def record(self, rep, outcome: Outcome, level: str | None, claims: tuple[str, ...],
                verdict: Verdict | None = None) -> None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from bpe_kata.run import fix_first, teaching
-from bpe_kata.run.causes import claim_level, level_rank
+from bpe_kata.run import fix_first, pattern_probe, teaching
+from bpe_kata.run.causes import claim_level, level_rank, resting_reason
 from bpe_kata.run.outcomes import COLUMNS, ClaimOutcome, Outcome
 from bpe_kata.run.results import Results, level_status
 from spec.ledger import document_keys_in, load_claims
@@ -22,6 +22,7 @@ def render_table(results: Results, info: dict, hint: str = "") -> list[str]:
     lines += _render_document_keys(results)
     lines += ["", f"bpe-kata {info['suite_version']}: implementation {info['implementation']}"
                   f" ({info['module_file'] or info['module']})"]
+    lines += pattern_probe.render(results.pattern_fixed)  # code that splits although given no pattern
     lines += teaching.render(results.diagnoses)  # one sentence per confirmed likely mistake
     widths = dict(zip(COLUMNS, (8, 8, 13, 9)))
     header = f"{'level':<11}" + "".join(f"{column:>{width}}" for column, width in widths.items()) + "   status"
@@ -113,10 +114,12 @@ def _render_failures(results: Results) -> list[str]:
                 lines.append("      first failure:")
                 lines += _indented(first, "        ")
     if resting:
+        split = results.pattern_fixed is not None
         lines += ["", f"claims not judged ({len(resting)}): a check about them failed, but they rest on a claim "
-                      "broken in this run; fix that one first"]
-        for cid in sorted(resting, key=lambda c: level_rank(claim_level(c))):
-            lines.append(f"  {cid}: not judged: rests on {', '.join(resting[cid])}, which is broken")
+                      "broken in this run; fix that one first" + ("" if not split else
+                                                                  " (or on a split pattern nobody declared)")]
+        for cid in sorted(resting):  # by claim id: the same order in every run
+            lines.append(f"  {cid}: {resting_reason(resting[cid])}")
     likely = {cause["likely_claim"] for cause in causes}
     stopped = {cid: r for cid, r in per_claim.items()
                if r[ClaimOutcome.COULD_NOT_RUN] and not r[Outcome.FAILED] and cid not in likely and cid not in resting}

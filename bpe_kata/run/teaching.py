@@ -64,11 +64,17 @@ def load_mistakes(path: Path = TABLE_PATH) -> tuple[Mistake, ...]:
 
 def run_probe(name: str, implementation, seconds: float = PROBE_SECONDS) -> probes.Seen | None | bool:
     """The probe's answer; None when it cannot tell or raised; False when it ran out of time."""
+    return run_callable(lambda: probes.PROBES[name](implementation), name, seconds)
+
+
+def run_callable(question, name: str, seconds: float = PROBE_SECONDS):
+    """``question()``'s answer, asked in a thread with a time limit: None when it raised, False when it ran out
+    of time (the split-pattern probe, bpe_kata/run/pattern_probe.py, is asked the same way)."""
     answer: list = []
 
     def target() -> None:
         try:
-            answer.append(probes.PROBES[name](implementation))
+            answer.append(question())
         except BaseException:  # a probe never breaks the report; the client's faults are BaseException
             answer.append(None)
 

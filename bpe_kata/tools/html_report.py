@@ -76,8 +76,9 @@ def _claim_section(cid: str, claim: dict, stopped: bool = False, resting: bool =
              f'<p>{escape(claim.get("statement") or "(not in the ledger)")}</p>',
              f'<p class="source">source: {escape(sources)}</p>']
     if resting:
-        parts.append(f'<p><strong>not judged: rests on {escape(", ".join(claim.get("rests_on_broken") or []))}, '
-                     f'which is broken</strong></p>')
+        reason = claim.get("not_judged_reason") or \
+            f'not judged: rests on {", ".join(claim.get("rests_on_broken") or [])}, which is broken'
+        parts.append(f"<p><strong>{escape(reason)}</strong></p>")
     if claim.get("tie_rule_excuse"):
         parts.append(f'<p class="source">holds only under the {escape(claim["tie_rule_excuse"])} tie rule: a trainer '
                      f'whose default breaks ties another documented way may fail it</p>')

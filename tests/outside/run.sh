@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the spec on the outside implementations whose upstream is on this machine (see README.md).
 #   tests/outside/run.sh OUT_DIR [NAME...]
-#   NAME: minbpe_py kelhass_py cs336_kzaher cs336_as_given cs336_fixed minbpe_js sunadase_rs minbpe_cpp
+#   NAME: minbpe_py kelhass_py cs336_kzaher cs336_as_given cs336_fixed cs336_dilawarm minbpe_js sunadase_rs minbpe_cpp
 # Each run writes OUT_DIR/NAME.json (--bpe-report) and OUT_DIR/NAME.txt; a NAME whose environment
 # variable is unset is skipped with the reason. Runs one at a time (the machine is shared).
 set -u
@@ -18,6 +18,7 @@ for name in "${names[@]}"; do
     cs336_kzaher) var=CS336_KZAHER_SRC; impl=("$here/cs336_kzaher.py"); export CS336_MODE=declared ;;
     cs336_as_given) var=CS336_KZAHER_SRC; impl=("$here/cs336_kzaher.py"); export CS336_MODE=as-given ;;
     cs336_fixed)  var=CS336_KZAHER_SRC; impl=("$here/cs336_kzaher.py"); export CS336_MODE=fixed ;;
+    cs336_dilawarm) var=CS336_DILAWARM_SRC; impl=("$here/cs336_dilawarm.py") ;;
     minbpe_js)    var=MINBPE_JS_DIR;    impl=(--impl "cmd:node $here/minbpe_js_server.cjs") ;;
     sunadase_rs)  var=SUNADASE_RS_BIN;  impl=(--impl "cmd:${SUNADASE_RS_BIN:-}") ;;
     minbpe_cpp)   var=MINBPE_CPP_CLI;   impl=("$here/minbpe_cpp.py") ;;

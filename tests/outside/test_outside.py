@@ -56,6 +56,19 @@ def test_cs336_adapter_speaks_the_contract_types(on_path):
         impl.train("abc", 260)
 
 
+def test_second_cs336_adapter_speaks_the_contract_types(on_path):
+    _needs("CS336_DILAWARM_SRC")
+    impl = importlib.import_module("cs336_dilawarm")
+    merges = impl.train("the thin then the thin", 260)
+    assert sorted(merges.values()) == list(range(256, 256 + len(merges)))
+    ids = impl.encode("the thin", merges)
+    assert all(isinstance(i, int) for i in ids)
+    vocab = {i: bytes([i]) for i in range(256)}
+    for (left, right), idx in merges.items():
+        vocab[idx] = vocab[left] + vocab[right]
+    assert impl.decode(ids, vocab) == "the thin"
+
+
 @pytest.mark.parametrize("name", sorted(SERVERS))
 def test_server_answers_hello_and_train(name):
     var, command = SERVERS[name]
