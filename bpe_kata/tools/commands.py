@@ -246,6 +246,7 @@ def grade(argv: list[str]) -> int:
     parser.add_argument("--jobs", type=int, default=None, help="submissions run at once (default: the cores)")
     parser.add_argument("--csv", type=Path, help="also write the table as CSV")
     parser.add_argument("--html", type=Path, help="also write the table as a standalone HTML page")
+    parser.add_argument("--json", type=Path, help="also write the table as JSON (bpe_kata/schemas/grade.schema.json)")
     parser.add_argument("--reports", type=Path, metavar="DIR",
                         help="keep each submission's JSON and HTML report in DIR (the --html page links them)")
     parser.add_argument("--expect", type=Path, help="an expectations file, passed to every run")
@@ -266,6 +267,8 @@ def grade(argv: list[str]) -> int:
         grade_table.render_rich(outcomes, console)
     if options.csv:
         grade_table.write_csv(options.csv, outcomes)
+    if options.json:
+        grade_table.write_json(options.json, outcomes)
     if options.html:
         page = options.html.expanduser().resolve()
         page.write_text(grade_table.class_page(outcomes, page.parent), encoding="utf-8")
