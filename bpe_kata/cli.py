@@ -53,6 +53,8 @@ COMMANDS: dict[str, Command] = {
         "mutate [--gate] [mutmut options...]  mutation-test the reference against the spec (dev extra)",)),
     "matrix": Command("bpe_kata.tools.commands:matrix", (
         "matrix [--html F] [--json F]        the gate on every installed BPE library (matrix extra)",)),
+    "summary": Command("bpe_kata.tools.ci_summary:main", (
+        "summary REPORT [--markdown F] [--badge F]  a report as a CI job summary and a shields.io badge",)),
     "_graded": Command("bpe_kata.run.commands:graded"),  # one submission of `grade`, under its supervisor
 }
 
