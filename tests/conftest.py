@@ -50,6 +50,20 @@ def spec_tests(tmp_path_factory) -> dict[str, dict]:
 
 
 
+#: Tests of the built release share one build per worker (tests/packaging.py); they run on one worker.
+RELEASE_GROUP = "release"
+
+
+@pytest.fixture(scope="session")
+def release(tmp_path_factory):
+    """The wheel and sdist built from the clone, and a fresh environment outside it with the wheel installed."""
+    from tests.packaging import build_release
+
+    if not (Path(__file__).resolve().parent.parent / ".git").exists():
+        pytest.skip("needs the clone's git metadata to list what a release is built from")
+    return build_release(tmp_path_factory.mktemp("release"))
+
+
 # --- every report and grade table a test writes fits its schema ---------------------------------
 
 #: Larger JSON files are left alone (none of the suite's reports is near it; a corpus table may be).
