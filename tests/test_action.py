@@ -125,3 +125,26 @@ def test_the_summary_step_says_when_there_is_no_report(tmp_path):
     done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], env=env,
                           cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0 and "no report" in summary.read_text(encoding="utf-8")
+
+
+def test_the_gate_step_passes_the_inputs_as_words_and_never_evaluates_them(tmp_path):
+    """The gate step's command line, seen by a stand-in ``bpe-kata`` that prints its arguments."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "bpe-kata").write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$SEEN"\nexit 3\n', encoding="utf-8")
+    (fake / "bpe-kata").chmod(0o755)
+    step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "gate")
+    output, seen = tmp_path / "output", tmp_path / "seen"
+    env = {**os.environ, "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}", "SEEN": str(seen),
+           "GITHUB_OUTPUT": str(output), "BPE_KATA_IMPL": "cmd:node my dir/bpe.mjs", "BPE_KATA_LEVEL": "train",
+           "BPE_KATA_EXPECT": "known.toml", "BPE_KATA_OUT": "out",
+           "BPE_KATA_ARGS": "-m 'not corpus' --call-timeout 30 $(touch pwned) `touch pwned`"}
+    done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], env=env,
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr  # the gate's status is kept for the last step, not raised here
+    words = seen.read_text(encoding="utf-8").splitlines()
+    assert words[:2] == ["gate", "cmd:node my dir/bpe.mjs"]
+    assert words[words.index("--level") + 1] == "train" and words[words.index("--expect") + 1] == "known.toml"
+    assert words[-8:] == ["-m", "not corpus", "--call-timeout", "30", "$(touch", "pwned)", "`touch", "pwned`"]
+    assert "not corpus" in words and "$(touch" in words and not (tmp_path / "pwned").exists()
+    assert "status=3" in output.read_text(encoding="utf-8")
