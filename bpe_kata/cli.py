@@ -57,6 +57,8 @@ COMMANDS: dict[str, Command] = {
         "diff A B [--budget S] [--seed N]    differential testing of two tokenizers (--json, --save-case F)",)),
     "merge": Command("bpe_kata.tools.merge:main", (
         "merge OUT IN...                     join --shard K/N outputs of grade, mutate or matrix into one",)),
+    "summary": Command("bpe_kata.tools.ci_summary:main", (
+        "summary REPORT [--markdown F] [--badge F]  a report as a CI job summary and a shields.io badge",)),
     "_graded": Command("bpe_kata.run.commands:graded"),  # one submission of `grade`, under its supervisor
 }
 

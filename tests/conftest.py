@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import BESIDE_FILES, beside_root, nested_pytest
+from tests.support import BESIDE_FILES, assert_valid, beside_root, nested_pytest, written_kind
 
 
 def _missing_beside(item: pytest.Item) -> str | None:
@@ -49,6 +49,45 @@ def spec_tests(tmp_path_factory) -> dict[str, dict]:
     return json.loads(listing.read_text(encoding="utf-8"))
 
 
+
+#: Tests of the built release share one build per worker (tests/packaging.py); they run on one worker.
+RELEASE_GROUP = "release"
+
+
+@pytest.fixture(scope="session")
+def release(tmp_path_factory):
+    """The wheel and sdist built from the clone, and a fresh environment outside it with the wheel installed."""
+    from tests.packaging import build_release
+
+    if not (Path(__file__).resolve().parent.parent / ".git").exists():
+        pytest.skip("needs the clone's git metadata to list what a release is built from")
+    return build_release(tmp_path_factory.mktemp("release"))
+
+
+# --- every report and grade table a test writes fits its schema ---------------------------------
+
+#: Larger JSON files are left alone (none of the suite's reports is near it; a corpus table may be).
+SCHEMA_SCAN_LIMIT = 20_000_000
+
+
+@pytest.fixture(autouse=True)
+def _written_json_fits_its_schema(request: pytest.FixtureRequest):
+    """After a test that has a ``tmp_path``, the bpe-kata reports and grade tables it left there (written by
+    ``check``, ``gate`` or ``grade`` in a child process too) are validated against bpe_kata/schemas."""
+    folder = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
+    yield
+    if folder is None:
+        return
+    for path in sorted(folder.rglob("*.json")):
+        try:
+            if not path.is_file() or path.stat().st_size > SCHEMA_SCAN_LIMIT:
+                continue
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # not ours, or a test's deliberately broken file
+        kind = written_kind(data)
+        if kind is not None and not path.name.startswith(("bad", "broken", "forged")):
+            assert_valid(kind, data, str(path.relative_to(folder)))
 
 
 # --- no test may leave a process behind ---------------------------------------------------------

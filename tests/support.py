@@ -3,6 +3,7 @@ this process (nested ``pytest.main``) with a JSON report. Fixtures and hooks sta
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import os
@@ -55,6 +56,8 @@ def run_spec_inline(tmp_dir: Path, *args: str, files: list[str] | None = None,
     with spec_test_modules_under("fast"):
         code = nested_pytest(files or ["spec"], "--hypothesis-profile", "fast", "--bpe-report", str(report_path), *args)
     report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
+    if report is not None:
+        assert_valid("report", report)  # every report the suite's tests write fits its schema (docs/SCHEMAS.md)
     printed = capsys.readouterr() if capsys is not None else None
     return SpecRun(code, printed.out + printed.err if printed else "", report)
 
@@ -66,6 +69,38 @@ def run_gate_inline(tmp_dir: Path, impl: str, *args: str, files: list[str] | Non
     from bpe_kata.run.commands import GATE_OPTIONS
 
     return run_spec_inline(tmp_dir, "--impl", impl, *GATE_OPTIONS, *args, files=files, capsys=capsys)
+
+
+@functools.cache
+def schema_validator(name: str, ref: str = ""):
+    """A validator of the shipped schema ``name`` (bpe_kata/schemas), or of its part at ``ref`` (``#/$defs/...``);
+    built once: a message-by-message check would otherwise spend most of its time building validators."""
+    from jsonschema import Draft202012Validator
+
+    from bpe_kata import schemas
+
+    schema = schemas.load(name)
+    return Draft202012Validator({"$ref": ref, "$defs": schema["$defs"]} if ref else schema)
+
+
+def schema_errors(name: str, data, ref: str = "") -> list[str]:
+    """Where ``data`` breaks the shipped schema ``name`` (or its part at ``ref``), one line per error."""
+    validator = schema_validator(name, ref)
+    return [f"{'/'.join(map(str, error.absolute_path)) or '(top)'}: {error.message[:300]}"
+            for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))]
+
+
+def assert_valid(name: str, data, where: str = "") -> None:
+    errors = schema_errors(name, data)
+    assert not errors, f"{where or 'the data'} does not fit bpe_kata/schemas/{name}.schema.json:\n" + "\n".join(
+        errors[:10])
+
+
+def written_kind(data) -> str | None:
+    """Which schema a JSON file the suite wrote falls under: a report, a grade table, or none of ours."""
+    if not isinstance(data, dict) or data.get("suite") != "bpe-kata":
+        return None
+    return "grade" if "submissions" in data else "report" if "claims" in data or "levels" in data else None
 
 
 #: Plugins a nested run has no use for; each one costs registration and hooks on every test.

@@ -5,7 +5,8 @@ pyproject.toml. ``bpe-kata check`` and ``gate`` pass the packaged settings file 
 parent as rootdir (bpe_kata/run/pytest_args.py), so ids stay ``spec/test_x.py::...`` (expectations
 entries match) and the markers, plugins and timeout apply. The install is laid out offline by
 setuptools' ``build_py``: the same package and package-data selection a non-editable
-``pip install .`` copies into site-packages (a wheel build would need the network or ``wheel``).
+``pip install .`` copies into site-packages, without a build (tests/test_package.py builds and installs the
+real wheel).
 """
 
 from __future__ import annotations

@@ -35,6 +35,8 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monk
             str(tmp_path / "class.csv"),
             "--html",
             str(tmp_path / "class.html"),
+            "--json",
+            str(tmp_path / "class.json"),  # validated against its schema by tests/conftest.py
             "--reports",
             str(tmp_path / "reports"),
             "--",
@@ -75,6 +77,11 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monk
     assert stopped["exit_status"] == 1 and "wall limit" in stopped["sandbox"]["failure"]
     assert "pairs.adjacent-overlapping" in (tmp_path / "reports" / "02-wrong_pairs_no_overlap.html").read_text("utf-8")
     assert out.splitlines()[0].split()[:2] == ["submission", "facts"]
+    table = json.loads((tmp_path / "class.json").read_text("utf-8"))  # the same rows as the CSV, as values
+    assert [row["name"] for row in table["submissions"]] == list(rows)
+    assert [row["verdict"] for row in table["submissions"]] == ["green", "flagged", "incomplete", "timed out", "failed"]
+    assert table["submissions"][2]["cells"]["pairs"] == "not started" and table["levels"][:3] == ["facts", "bytes",
+                                                                                                 "pairs"]
 
 
 def _a_class_on_every_level():

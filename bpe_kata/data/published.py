@@ -29,7 +29,7 @@ from pathlib import Path
 from spec import patterns
 
 ENV_VAR = "BPE_KATA_TABLES"
-INSTALL_HINT = "pip install -e '.[test]'"
+INSTALL_HINT = "pip install 'bpe-kata[tables]'; in a clone, pip install -e '.[tables]'"
 
 
 class TableUnavailable(Exception):

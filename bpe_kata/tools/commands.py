@@ -253,7 +253,8 @@ def grade(argv: list[str]) -> int:
     parser.add_argument("--allow-unsandboxed", action="store_true", help=(
         "grade even where no sandbox layer is available (the default refuses: a submission could then "
         "rewrite reports, the suite or other rows)"))
-    parser.add_argument("--json", type=Path, help="also write the table as JSON (what `bpe-kata merge` joins)")
+    parser.add_argument("--json", type=Path, help=(
+        "also write the table as JSON (bpe_kata/schemas/grade.schema.json; what `bpe-kata merge` joins)"))
     parser.add_argument("--shard", metavar="K/N", help=(
         "grade only shard K of N, dealt by cost so the shards end together; with --json, its part for "
         "`bpe-kata merge` (docs/SCALE.md)"))

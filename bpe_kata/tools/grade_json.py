@@ -32,7 +32,11 @@ def graded(data: dict) -> Graded:
 
 
 def document(outcomes: list[Graded], head: dict | None = None) -> dict:
-    data: dict = {"kind": KIND, "rows": [row(o) for o in outcomes]}
+    """The one grade JSON (bpe_kata/schemas/grade.schema.json): the table as it reads
+    (``grade_table.as_json``) and, under ``rows``, each submission in full for merge and --costs."""
+    from bpe_kata.tools import grade_table
+
+    data: dict = {"kind": KIND, **grade_table.as_json(outcomes), "rows": [row(o) for o in outcomes]}
     if head is not None:
         data[sharding.HEADER] = head
     return data

@@ -1,5 +1,5 @@
 """The class table of ``bpe-kata grade``: the graded rows (bpe_kata/tools/grade.py) as text, on a terminal,
-as CSV and as one standalone HTML page.
+as CSV, as JSON (bpe_kata/schemas/grade.schema.json) and as one standalone HTML page.
 
 Every form is drawn from the same text cells (``rows``), so the terminal, the CSV and the page never
 disagree about a submission; fitting them to a width is bpe_kata/tools/grade_layout.py's job."""
@@ -7,6 +7,7 @@ disagree about a submission; fitting them to a width is bpe_kata/tools/grade_lay
 from __future__ import annotations
 
 import csv
+import json
 import os
 from html import escape
 from pathlib import Path
@@ -82,6 +83,28 @@ def write_csv(path: Path, outcomes: list[Graded]) -> None:
         writer = csv.writer(handle)
         writer.writerow(header)
         writer.writerows(body)
+
+
+def as_json(outcomes: list[Graded]) -> dict:
+    """The class table for tools (``grade --json``): each row's cells as the text table shows them, and the
+    values they are drawn from (bpe_kata/schemas/grade.schema.json)."""
+    import spec
+
+    levels = level_columns(outcomes)
+    return {"suite": "bpe-kata", "suite_version": spec.__version__, "levels": levels, "submissions": [
+        {"submission": o.submission, "name": o.name, "verdict": o.verdict, "detail": o.detail, "ended": o.ended,
+         "exit_code": o.exit_code, "complete": o.complete, "seconds": round(o.seconds, 3),
+         "similarity": o.similarity, "flags": list(o.flags), "cells": {level: o.cell(level) for level in levels},
+         "failed_claims": list(o.failed_claims), "likely_mistakes": list(o.mistakes),
+         "report_page": None if o.page is None else str(o.page)}
+        for o in outcomes]}
+
+
+def write_json(path: Path, outcomes: list[Graded]) -> None:
+    """The one grade JSON, unsharded (bpe_kata/tools/grade_json.py writes it, shard header and all)."""
+    from bpe_kata.tools import grade_json
+
+    grade_json.write(path, outcomes)
 
 
 def class_page(outcomes: list[Graded], where: Path | None = None) -> str:
