@@ -7,7 +7,6 @@ disagree about a submission; fitting them to a width is bpe_kata/tools/grade_lay
 from __future__ import annotations
 
 import csv
-import json
 import os
 from html import escape
 from pathlib import Path
