@@ -262,3 +262,23 @@ def test_one_bug_split_by_what_hypothesis_drew_keeps_one_likely_claim_and_hides_
     assert len(results.root_causes()) == 2
     assert {c["likely_claim"] for c in results.root_causes()} == {"decode.replace-128"}
     assert results.broken_claims() == {"decode.replace-128": "root cause"} and results.not_judged() == {}
+
+
+def test_a_crash_when_no_pair_is_left_is_blamed_on_its_own_worked_case_not_on_many_claim_tests_or_chunking():
+    """A minbpe-style trainer (``max()`` over no pairs) reached through the minbpe course shape: the worked cases
+    of exhaustion raise, and so do many-claim property tests listing train.ids-from-256 and tests of the chunking
+    claims (which rest on train's). The score once tied train.ids-from-256 with train.exhausted and ledger order
+    chose the former; with each test's vote shared among the claims it lists, and a prerequisite preferred among
+    claims whose own tests raised, it is train.exhausted."""
+    where, error = "train (regex.py:56)", "ValueError: max() arg is an empty sequence"
+    many = ("train.tie-recorded", "train.ids-from-256", "train.no-early-stop", "bytes.no-normalization")
+    rows = [_error_in(f"t::exhausted{k}", "train", ("train.exhausted",), error, where, "train") for k in range(3)]
+    rows += [_error_in(f"t::property{k}", "train", many, error, where, "train") for k in range(6)]
+    rows += [_error_in(f"t::chunks{k}", "regex", ("regex.gpt2-chunks",), error, where, "train") for k in range(8)]
+    results = Results()
+    for nodeid, level, claims, verdict in rows:
+        results.by_test[nodeid] = (level, claims, Outcome.FAILED)
+        results.verdicts[nodeid] = verdict
+    for k in range(3):  # train.ids-from-256 holds where training never runs out of pairs
+        results.by_test[f"t::fine{k}"] = ("train", ("train.ids-from-256",), Outcome.PASSED)
+    assert [c["likely_claim"] for c in results.root_causes()] == ["train.exhausted"]

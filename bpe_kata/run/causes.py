@@ -208,22 +208,33 @@ def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str
                   call: str = "", taken: set[str] = frozenset()) -> str | None:
     """The claim this error most likely breaks: the one it explains best, scored as the share of the claim's
     run tests it explains times their number (a share of one from a claim's single test is weaker evidence
-    than a share of one over four tests); ties go to the lowest level, then to ledger order. Only claims
+    than a share of one over four tests); ties go to the lowest level, then to ledger order. A test that
+    raised counts whole for a claim it alone checks and is shared among the claims it lists (its error
+    came before any of their assertions, so it witnesses each only in part); when some claims have a
+    test of their own that raised, the likely claim is one of them, and not one resting on another of
+    them (spec/claims.toml ``rests_on``): a trainer that crashes once no pair is left is blamed on the
+    worked case of exhaustion, not on a chunking claim whose tests train too. Only claims
     about the call that raised (``about_call``): a crash in train while a decode test builds its table
     breaks no decode claim, and when no claim of its tests is about that call, there is none. When a larger
     cause raised in the same call already most likely breaks one of these tests' claims (``taken``), that claim
     is this one's too: one bug whose errors fell into two causes (another exception type or wording for one
     example Hypothesis drew) keeps one likely claim, whichever examples were drawn."""
     ledger_order = {cid: i for i, cid in enumerate(load_claims())}
-    explained: dict[str, int] = defaultdict(int)
+    explained: dict[str, float] = defaultdict(float)
+    witnessed: set[str] = set()  # claims with a test of their own (no other claim about the call) that raised
     for nodeid in tests:
-        for claim in by_test[nodeid][1]:
-            if about_call(claim, call):
-                explained[claim] += 1
+        candidates = [claim for claim in by_test[nodeid][1] if about_call(claim, call)]
+        for claim in candidates:
+            explained[claim] += 1 / len(candidates)
+        if len(candidates) == 1:
+            witnessed.add(candidates[0])
     if not explained:
         return None
     if set(explained) & taken:
-        explained = defaultdict(int, {claim: n for claim, n in explained.items() if claim in taken})
+        explained = defaultdict(float, {claim: n for claim, n in explained.items() if claim in taken})
+    elif witnessed:  # of the claims whose own tests raised, the prerequisites: train's before a chunking claim's
+        roots = {claim for claim in witnessed if not _rests_on_any(claim, witnessed - {claim})}
+        explained = defaultdict(float, {claim: n for claim, n in explained.items() if claim in roots})
 
     def rank(claim: str) -> tuple:
         r = per_claim.get(claim, {})
@@ -232,6 +243,20 @@ def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str
         return (-explained[claim] ** 2 / max(run, 1), level_rank(level), ledger_order.get(claim, len(ledger_order)))
 
     return min(explained, key=rank)
+
+
+def _rests_on_any(cid: str, others: set[str]) -> bool:
+    """Whether ``cid`` rests, directly or through others, on one of ``others`` (spec/claims.toml)."""
+    graph = prerequisites()
+    seen, todo = set(), list(graph.get(cid, ()))
+    while todo:
+        other = todo.pop()
+        if other in others:
+            return True
+        if other not in seen:
+            seen.add(other)
+            todo.extend(graph.get(other, ()))
+    return False
 
 
 def claim_level(cid: str) -> str | None:
