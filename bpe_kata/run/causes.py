@@ -212,8 +212,8 @@ def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str
     raised counts whole for a claim it alone checks and is shared among the claims it lists (its error
     came before any of their assertions, so it witnesses each only in part); when some claims have a
     test of their own that raised, the likely claim is one of them, and not one resting on another of
-    them (spec/claims.toml ``rests_on``): a trainer that crashes once no pair is left is blamed on the
-    worked case of exhaustion, not on a chunking claim whose tests train too. Only claims
+    them of an earlier level (spec/claims.toml ``rests_on``): a trainer that crashes once no pair is left
+    is blamed on the worked case of exhaustion, not on a chunking claim whose tests train too. Only claims
     about the call that raised (``about_call``): a crash in train while a decode test builds its table
     breaks no decode claim, and when no claim of its tests is about that call, there is none. When a larger
     cause raised in the same call already most likely breaks one of these tests' claims (``taken``), that claim
@@ -232,8 +232,10 @@ def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str
         return None
     if set(explained) & taken:
         explained = defaultdict(float, {claim: n for claim, n in explained.items() if claim in taken})
-    elif witnessed:  # of the claims whose own tests raised, the prerequisites: train's before a chunking claim's
-        roots = {claim for claim in witnessed if not _rests_on_any(claim, witnessed - {claim})}
+    elif witnessed:  # of the claims whose own tests raised, the earlier level's prerequisites: train's before
+        # a chunking claim's (within one level the score decides: the ledger cannot tell which sibling broke)
+        roots = {claim for claim in witnessed
+                 if not _rests_on_any(claim, {o for o in witnessed if _level_rank_of(o) < _level_rank_of(claim)})}
         explained = defaultdict(float, {claim: n for claim, n in explained.items() if claim in roots})
 
     def rank(claim: str) -> tuple:
@@ -243,6 +245,10 @@ def _likely_claim(tests: list[str], by_test: dict, per_claim: dict[str, dict[str
         return (-explained[claim] ** 2 / max(run, 1), level_rank(level), ledger_order.get(claim, len(ledger_order)))
 
     return min(explained, key=rank)
+
+
+def _level_rank_of(cid: str) -> int:
+    return level_rank(claim_level(cid))
 
 
 def _rests_on_any(cid: str, others: set[str]) -> bool:
