@@ -274,9 +274,12 @@ def encodes_first_fit_by_position(impl) -> Seen | None:
 def encodes_longest_match(impl) -> Seen | None:
     # the first: longest match differs from rank order, but merging by frequency (ties to the greatest pair)
     # also gives the whole token; the second: longest match alone gives [258] (rank order, frequency with
-    # either tie and first fit by position give [256, 256]), so only a longest-match encode reproduces both
+    # either tie and first fit by position give [256, 256]), so only a longest-match encode reproduces both;
+    # the third: the longest first token leaves three tokens where two would do, so an encode that picks the
+    # fewest tokens (a dynamic program over the vocabulary), which matches the first two, does not match it
     probes = [("abc", {(97, 98): 256, (98, 99): 257, (97, 257): 258}),
-              ("abab", {(97, 98): 256, (98, 256): 257, (97, 257): 258})]
+              ("abab", {(97, 98): 256, (98, 256): 257, (97, 257): 258}),
+              ("abcde", {(98, 99): 256, (97, 98): 257, (257, 99): 258, (256, 100): 259, (259, 101): 260})]
     seen = []
     for text, merges in probes:
         got = shapes.ids_of(_call(impl, "encode", text, dict(merges)))

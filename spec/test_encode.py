@@ -50,9 +50,13 @@ def test_encode_merges_odd_runs_from_the_left(bpe, training_text, text, vocab_si
     expected = oracle.encode(text, merges)
     result = ids_of(bpe.encode(text, dict(merges)))
     # confirmed on the plainest run too: an encode that applies, at each position, the first merge in table order
-    # can match the from-the-right replay on some texts while taking aaa from the left (its mistake is the rank)
+    # can match the from-the-right replay on some texts while taking aaa from the left (its mistake is the rank);
+    # and on a run where merging from the right differs from the fewest tokens: an encode that picks the shortest
+    # tokenization (a dynamic program over the vocabulary) takes aaa as [97, 256] too, but it does not merge
+    five = {(97, 97): 256, (256, 97): 257}
     from_the_right = (result != expected and result == mistakes.encode_merging_from_the_right(text, merges)
-                      and ids_of(bpe.encode("aaa", {(97, 97): 256})) == [97, 256])
+                      and ids_of(bpe.encode("aaa", {(97, 97): 256})) == [97, 256]
+                      and ids_of(bpe.encode("aaaaa", five)) == mistakes.encode_merging_from_the_right("aaaaa", five))
     with checking("merge.left-to-right" if from_the_right else "encode.lowest-rank"):
         expect_equal(result, expected, "ids" + (" (what merging runs from the right gives)" if from_the_right else ""),
                      merges=merges)

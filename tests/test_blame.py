@@ -395,3 +395,26 @@ def test_a_check_made_on_a_spawned_child_records_its_calls(tmp_path):
     claims = run.report["claims"]
     assert claims["train.ids-from-256"]["status"] == "failed", claims
     assert claims["persist.format"]["status"] == "failed", claims["persist.format"]
+
+
+def test_an_encode_by_fewest_tokens_is_not_blamed_on_merging_from_the_left(tmp_path):
+    """A public minbpe port encodes with the fewest tokens of the vocabulary (a dynamic program): on odd runs
+    it gives what merging from the right gives (aaa as [97, 256]), but it merges nothing; the odd-runs check
+    blames merge.left-to-right only when a run of five is merged from the right too."""
+    module = tmp_path / "fewest_tokens.py"
+    module.write_text(
+        "from spec.oracle.core import build_vocab, decode, get_stats, merge, train  # noqa: F401\n"
+        "def encode(text, merges):\n"
+        "    vocab = {token: idx for idx, token in build_vocab(merges).items()}\n"
+        "    data = text.encode('utf-8')\n"
+        "    best = [[]] + [None] * len(data)\n"
+        "    for end in range(1, len(data) + 1):\n"
+        "        for start in range(end):\n"
+        "            if best[start] is not None and data[start:end] in vocab and (\n"
+        "                    best[end] is None or len(best[start]) + 1 < len(best[end])):\n"
+        "                best[end] = best[start] + [vocab[data[start:end]]]\n"
+        "    return best[len(data)]\n", encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(module), "-k", "odd_runs", files=["spec/test_encode.py"])
+    assert run.report is not None and run.returncode == 1, run.output[-3000:]
+    statuses = {cid: row["status"] for cid, row in run.report["claims"].items()}
+    assert statuses["encode.lowest-rank"] == "failed" and statuses["merge.left-to-right"] != "failed"

@@ -141,3 +141,50 @@ def test_new_writes_a_starter_in_each_shape_that_starts_not_started(tmp_path, ca
     assert "NotImplementedError" in not_started_reason(cs336, BY_NAME["bytes"])
     assert "NotImplementedError" in not_started_reason(minbpe, BY_NAME["pairs"])
     assert learner.new_command(["x", "--shape", "fastbpe"]) == 2
+
+
+def test_a_port_whose_encode_needs_state_only_its_load_builds_is_given_the_table_through_load(tmp_path):
+    """A minbpe port whose encode reads ``vocab_rev``, which only its own train and load build: given merges
+    as attributes it cannot encode, so the adapter writes the table as minbpe's .model file and calls its
+    load (seen on a public port); the learner's encode is then judged, not an AttributeError."""
+    from bpe_kata.adapters import course_minbpe
+
+    (tmp_path / "port.py").write_text('''
+class Tokenizer:
+    def __init__(self, pattern=None):
+        self.pattern, self.merges, self.special_tokens = pattern, {}, {}
+
+    def train(self, text, vocab_size, verbose=False):
+        raise NotImplementedError
+
+    def load(self, model_file):
+        with open(model_file, encoding="utf-8") as f:
+            assert f.readline().strip() == "minbpe v1"
+            self.pattern = f.readline().rstrip("\\n")
+            for _ in range(int(f.readline())):
+                f.readline()
+            self.merges = {tuple(map(int, line.split())): 256 + k for k, line in enumerate(f)}
+        self.vocab_rev = {pair: idx for pair, idx in self.merges.items()}
+
+    def encode(self, text):
+        ids = list(text.encode("utf-8"))
+        while True:
+            pairs = [p for p in zip(ids, ids[1:]) if p in self.vocab_rev]
+            if not pairs:
+                return ids
+            best = min(pairs, key=self.vocab_rev.get)
+            out, i = [], 0
+            while i < len(ids):
+                if tuple(ids[i:i + 2]) == best:
+                    out.append(self.vocab_rev[best])
+                    i += 2
+                else:
+                    out.append(ids[i])
+                    i += 1
+            ids = out
+
+    def decode(self, ids):
+        raise NotImplementedError
+''', encoding="utf-8")
+    module = course_minbpe.build(tmp_path / "port.py", "Tokenizer", f"minbpe:{tmp_path / 'port.py'}")
+    assert module.encode("aaab", {(97, 97): 256, (256, 97): 257}) == [257, 98]

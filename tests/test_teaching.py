@@ -106,6 +106,21 @@ def _merge_raising_on_absent(ids, pair, idx):
     return oracle.merge(ids, pair, idx)
 
 
+def _encode_fewest_tokens(text, merges):
+    """An encode that is not BPE: the tokenization with the fewest tokens of the vocabulary (a dynamic
+    program, as one public minbpe port does)."""
+    vocab = {token: idx for idx, token in oracle.build_vocab(merges).items()}
+    data = text.encode("utf-8")
+    best: list[list[int] | None] = [[]] + [None] * len(data)
+    for end in range(1, len(data) + 1):
+        for start in range(end):
+            piece = data[start:end]
+            if best[start] is not None and piece in vocab and (
+                    best[end] is None or len(best[start]) + 1 < len(best[end])):
+                best[end] = best[start] + [vocab[piece]]
+    return best[len(data)]
+
+
 def _merge_duplicating(ids, pair, idx):
     out = oracle.merge(ids, pair, idx)
     return [x for i in out for x in ((i, i) if i == idx else (i,))]
@@ -121,6 +136,9 @@ def _merge_duplicating(ids, pair, idx):
     (_oracle_with(encode=mistakes.encode_first_fit_by_position), {"encode.lowest-rank", "merge.left-to-right"},
      ["encode by first fit at each position"]),
     (_oracle_with(merge=_merge_duplicating), {"encode.lowest-rank", "merge.left-to-right"}, []),
+    # takes aaa as [97, 256] and matches longest match on short probes, but neither merges from the right
+    # nor takes the longest token: no line rather than a wrong one
+    (_oracle_with(encode=_encode_fewest_tokens), {"encode.lowest-rank", "encode.priority-not-longest"}, []),
     (_oracle_with(train=lambda text, vocab_size: oracle.train(text, vocab_size, tie_rule="bytes-greatest")),
      {"train.tie-first-counted"}, []),
     (_oracle_with(train=lambda text, vocab_size: dict(list(oracle.train(text, 300).items())[:vocab_size - 256])
