@@ -153,24 +153,20 @@ def import_package(folder: Path, name: str | None = None) -> types.ModuleType:
         return held
     spec = importlib.util.spec_from_file_location(name, folder / "__init__.py",
                                                   submodule_search_locations=[str(folder)])
-    if spec is None or spec.loader is None:
-        raise ShapeError(f"{folder}: Python cannot load this package")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
+    return _execute(spec, name, f"{folder}: Python cannot load this package")
 
 
 def import_package_file(path: Path) -> types.ModuleType:
     """A lone module file (no package around it), under a private name so that it hides no other module."""
     name = "bpe_kata_course_" + "".join(c if c.isalnum() else "_" for c in path.stem)
     spec = importlib.util.spec_from_file_location(name, path)
+    return _execute(spec, name, f"{path}: Python cannot load this file")
+
+
+def _execute(spec, name: str, cannot: str) -> types.ModuleType:
+    """Run a module from its spec under ``name``, leaving no half-imported module behind if it raises."""
     if spec is None or spec.loader is None:
-        raise ShapeError(f"{path}: Python cannot load this file")
+        raise ShapeError(cannot)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:

@@ -87,24 +87,10 @@ def rank_file(name: str) -> bytes:
 @cache
 def encoding(name: str):
     """tiktoken's own Encoding ``name``, its file read served from the verified bytes."""
-    import tiktoken
-    import tiktoken.load
-    from tiktoken_ext import openai_public
+    from bpe_kata.data.tiktoken_tables import served_from
 
-    by_hash = {HASHES[name]: name}
-
-    def read_local(blobpath: str, expected_hash: str | None = None) -> bytes:
-        if expected_hash not in by_hash:
-            raise TableUnavailable(f"tiktoken wants {blobpath} (sha256 {expected_hash}), which is not {name}'s file")
-        return rank_file(by_hash[expected_hash])
-
-    original = tiktoken.load.read_file_cached
-    tiktoken.load.read_file_cached = read_local
-    try:
-        params = openai_public.ENCODING_CONSTRUCTORS[name]()
-    finally:
-        tiktoken.load.read_file_cached = original
-    return tiktoken.Encoding(**params)
+    return served_from(name, lambda sha256: rank_file(name) if sha256 == HASHES[name] else None,
+                       f"which is not {name}'s file")
 
 
 @dataclass(frozen=True)

@@ -17,19 +17,29 @@ from bpe_kata.data.published import FILES, INSTALL_HINT, TableUnavailable, read_
 def encoding(name: str):
     """tiktoken's Encoding ``name`` ("gpt2", "cl100k_base"); TableUnavailable when it cannot be built."""
     try:
-        import tiktoken
-        import tiktoken.load
-        from tiktoken_ext import openai_public
+        import tiktoken.load  # noqa: F401 - present, or the install hint below
+        from tiktoken_ext import openai_public  # noqa: F401
     except ImportError as error:
         raise TableUnavailable(
             f"tiktoken is not installed ({error}): pip install tiktoken (or {INSTALL_HINT})") from None
     by_hash = {file.sha256: file.filename for file in FILES.values()}
+    return served_from(name, lambda sha256: read_verified(by_hash[sha256]) if sha256 in by_hash else None,
+                       "which the suite does not ship; tiktoken's registry changed: pin tiktoken to the range in "
+                       "pyproject.toml")
+
+
+def served_from(name: str, local, missing: str):
+    """tiktoken's own Encoding ``name`` built with every file it would download served by ``local(sha256)``
+    (verified bytes, or None when there are none: TableUnavailable, ``missing`` saying why)."""
+    import tiktoken
+    import tiktoken.load
+    from tiktoken_ext import openai_public
 
     def read_local(blobpath: str, expected_hash: str | None = None) -> bytes:
-        if expected_hash not in by_hash:
-            raise TableUnavailable(f"tiktoken wants {blobpath} (sha256 {expected_hash}), which the suite does "
-                                   "not ship; tiktoken's registry changed: pin tiktoken to the range in pyproject.toml")
-        return read_verified(by_hash[expected_hash])
+        data = local(expected_hash)
+        if data is None:
+            raise TableUnavailable(f"tiktoken wants {blobpath} (sha256 {expected_hash}), {missing}")
+        return data
 
     original = tiktoken.load.read_file_cached
     tiktoken.load.read_file_cached = read_local
