@@ -16,18 +16,12 @@ from __future__ import annotations
 __bpe_kata_adapter__ = True  # its frames are the adapter's, not the solution's (bpe_kata/run/frames.py)
 
 import os
-import sys
-import tempfile
-import types
 
+from _cs336_shape import byte_tables, register_package, train_through_file
 from _upstream import upstream
 
 _root = upstream("CS336_KZAHER_SRC", "cs336_basics/train_bpe.py")
-# The package's __init__ reads its installed version (it expects `pip install -e .`, which would also
-# pull torch); the tokenizer modules need none of that, so the package is registered by path alone.
-_package = types.ModuleType("cs336_basics")
-_package.__path__ = [str(_root / "cs336_basics")]
-sys.modules.setdefault("cs336_basics", _package)
+register_package(_root)
 
 from cs336_basics import bpe_constants  # noqa: E402  (upstream, unchanged)
 from cs336_basics.bpe_tokenizer import BpeTokenizer  # noqa: E402
@@ -57,37 +51,16 @@ def _its_pattern(pattern) -> None:
         raise NotImplementedError("this solution always pre-tokenizes with GPT-2's pattern")
 
 
-def _vocab(merges) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
-    vocab = {b: bytes([b]) for b in range(256)}
-    pairs = []
-    for (left, right), idx in sorted(merges.items(), key=lambda item: item[1]):
-        vocab[idx] = vocab[left] + vocab[right]
-        pairs.append((vocab[left], vocab[right]))
-    return vocab, pairs
-
-
 def train(text, vocab_size, *, pattern=None, tie_rule=None):
     _its_pattern(pattern)
     if tie_rule not in (None, "bytes-greatest"):
         raise NotImplementedError(f"tie rule {tie_rule!r}: this solution breaks ties by bytes-greatest only")
-    fd, path = tempfile.mkstemp(suffix=".txt")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8"))
-        _, merges = train_bpe(path, vocab_size, [], num_processes=1)
-    finally:
-        os.unlink(path)
-    ids = {bytes([b]): b for b in range(256)}
-    table = {}
-    for idx, (left, right) in enumerate(merges, start=256):
-        table[ids[left], ids[right]] = idx
-        ids[left + right] = idx
-    return table
+    return train_through_file(train_bpe, text, vocab_size, num_processes=1)
 
 
 def encode(text, merges, *, pattern=None):
     _its_pattern(pattern)
-    vocab, pairs = _vocab(merges)
+    vocab, pairs = byte_tables(merges)
     return BpeTokenizer(vocab, pairs).encode(text)
 
 
