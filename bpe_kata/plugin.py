@@ -15,7 +15,7 @@ import pytest
 from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
 from bpe_kata.data import corpora
-from bpe_kata.run import bounded_diff, expectations
+from bpe_kata.run import bounded_diff, expectations, traceback_cache
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment
 from bpe_kata.run.kata_run import KataRun
 from bpe_kata.run.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
@@ -97,6 +97,7 @@ MARKERS = (
 @pytest.hookimpl(tryfirst=True)  # before Hypothesis's own: its --hypothesis-profile wins over the environment
 def pytest_configure(config: pytest.Config) -> None:
     load_profile_from_environment()
+    traceback_cache.install()  # a failing run formats hundreds of tracebacks through the same few files
     for line in MARKERS:
         config.addinivalue_line("markers", line)
     level = config.getoption("--level")

@@ -22,15 +22,60 @@ def _missing_beside(item: pytest.Item) -> str | None:
     return None if (beside_root() / marker.args[0]).exists() else marker.args[0]
 
 
+def heavy_left_out(config: pytest.Config) -> bool:
+    """A plain run leaves the heavy group out; ``--heavy`` or a ``-m`` expression naming it decides otherwise."""
+    return not config.getoption("heavy", False) and "heavy" not in (config.getoption("markexpr", "") or "")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Checks of files that travel beside the repository (the claims inventory, the source documents)
-    are left out where those files are absent: a fresh clone has nothing to skip."""
-    kept, dropped = [], []
+    are left out where those files are absent: a fresh clone has nothing to skip. The heavy group is left
+    out of a plain run, and counted, so the summary can say what did not run and how to run it."""
+    leave_heavy_out = heavy_left_out(config)
+    kept, dropped, heavy = [], [], []
     for item in items:
-        (dropped if _missing_beside(item) else kept).append(item)
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
+        if _missing_beside(item):
+            dropped.append(item)
+        elif leave_heavy_out and item.get_closest_marker("heavy") is not None:
+            heavy.append(item)
+        else:
+            kept.append(item)
+    if dropped or heavy:
+        config.hook.pytest_deselected(items=dropped + heavy)
         items[:] = kept
+    config.stash[HEAVY_LEFT_OUT] = len(heavy)
+    if hasattr(config, "workeroutput"):  # an xdist worker: the controller prints the summary
+        config.workeroutput["heavy_left_out"] = len(heavy)
+
+
+HEAVY_LEFT_OUT = pytest.StashKey[int]()
+
+#: Measured on the 2-core machine (benchmarks/README.md, "The suite's own tests"); said where the group is left out.
+HEAVY_GROUP_TIME = "about 4 minutes on 2 cores"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """The controller of an xdist run: its workers collected and counted; keep their counts."""
+    counts = node.config.stash.setdefault(WORKER_HEAVY_COUNTS, {})
+    counts[id(node)] = getattr(node, "workeroutput", {}).get("heavy_left_out", 0)
+
+
+WORKER_HEAVY_COUNTS = pytest.StashKey[dict]()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """Never silently skipped: a plain run says how many heavy tests it left out and how to run them."""
+    if not heavy_left_out(config):
+        return
+    left_out = config.stash.get(HEAVY_LEFT_OUT, None)
+    if left_out is None:  # under xdist the workers collected; each reports the same count back
+        left_out = max(config.stash.get(WORKER_HEAVY_COUNTS, {}).values(), default=None)
+    if not left_out:
+        return
+    terminalreporter.write_line(
+        f"heavy group: {left_out} tests not run here ({HEAVY_GROUP_TIME}): `pytest -m heavy` runs them, "
+        "`pytest --heavy` runs everything; CI always runs them", yellow=True)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -86,7 +86,7 @@ class Runner:
                 self.failed = step["name"]
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 @pytest.mark.xdist_group(RELEASE_GROUP)
 def test_the_actions_steps_gate_summarise_and_badge_then_fail(release, tmp_path):
     """One run of every step on a failing implementation (the wheel's gate of a green one is tests/test_package.py's):

@@ -125,6 +125,7 @@ def test_a_multi_claim_test_failing_one_assertion_blames_only_that_claim(tmp_pat
     assert list(claims["train.tie-recorded"]["tests"]) == ["not checked"]
 
 
+@pytest.mark.heavy
 def test_errors_are_grouped_by_root_cause_with_the_claim_they_most_likely_break(tmp_path, capsys):
     """A minbpe-like trainer: one ValueError from max() behind failures over several levels."""
     files = ["spec/test_train.py", "spec/test_decode.py", "spec/test_encode.py", "spec/test_roundtrip.py"]
@@ -328,6 +329,7 @@ def test_a_crash_in_another_call_breaks_no_claim_of_the_test():
     assert results.broken_claims() == {}
 
 
+@pytest.mark.heavy
 def test_a_training_that_normalises_is_blamed_on_normalisation_not_on_the_claims_of_its_inputs(tmp_path):
     """A train that NFC-normalises its text breaks every property test that trains on generated Unicode,
     the surrogate and split-pattern ones included (found when a test's examples changed): those claims rest

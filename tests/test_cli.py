@@ -235,6 +235,7 @@ def test_check_reference_on_one_claim_is_green(capsys):
     assert "1 passed" in output
 
 
+@pytest.mark.heavy
 def test_learner_with_the_starter_sees_not_started_not_errors(tmp_path):
     """The kata's first step exactly as a learner takes it: a copied starter, a real ``bpe-kata check``."""
     learner = tmp_path / "mysol"

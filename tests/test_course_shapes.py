@@ -30,6 +30,7 @@ def _failed(run) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "protocol"])
+@pytest.mark.heavy
 def test_a_right_cs336_solution_is_green_where_its_fixed_pattern_allows(tmp_path, spec_tests, isolated):
     levels = (*CS336_JUDGED, "train", *CS336_NOT_STARTED)
     run = run_spec_inline(tmp_path, "--impl", CS336_RIGHT, "-m", "not corpus", *(["--isolated"] if isolated else []),
@@ -55,6 +56,7 @@ def test_the_cs336_classic_mistake_is_caught_on_its_claim_in_the_learners_file(t
     assert "cs336_wrong/cs336_basics/tokenizer.py" in cause["where"] and "adapters" not in cause["where"], cause
 
 
+@pytest.mark.heavy
 def test_a_right_minbpe_solution_is_green_where_its_shape_allows(tmp_path, spec_tests):
     levels = (*MINBPE_GREEN, "special", "persist", "stream")
     run = run_spec_inline(tmp_path, "--impl", MINBPE_RIGHT, "-m", "not corpus",

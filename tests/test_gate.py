@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from tests.support import REPO_ROOT, run_gate_inline
 
 RED_TEAM = REPO_ROOT / "tests" / "red_team"
@@ -43,6 +45,7 @@ def test_an_exit_at_exit_changes_nothing(tmp_path):
     assert_failed_and_complete(run, "merge.left-to-right")
 
 
+@pytest.mark.heavy
 def test_an_exit_mid_call_fails_that_test_and_the_run_goes_on(tmp_path):
     run = run_gate_inline(tmp_path, red("exit_mid_call"), "--claim", "bytes.*", *WRONG_MERGE,
                           files=["spec/test_bytes.py", "spec/test_merge.py"])
@@ -51,6 +54,7 @@ def test_an_exit_mid_call_fails_that_test_and_the_run_goes_on(tmp_path):
     assert run.claim_status("merge.left-to-right") == "passed"  # a new child served the later tests
 
 
+@pytest.mark.heavy
 def test_a_hang_times_out_and_the_run_completes(tmp_path):
     run = run_gate_inline(tmp_path, red("hangs"), "--call-timeout", "2", "--claim", "merge.pure",
                           "--claim", "pairs.adjacent-overlapping", files=["spec/test_merge.py", "spec/test_pairs.py"])
@@ -59,6 +63,7 @@ def test_a_hang_times_out_and_the_run_completes(tmp_path):
     assert run.claim_status("pairs.adjacent-overlapping") == "passed"
 
 
+@pytest.mark.heavy
 def test_debug_prints_on_stdout_change_nothing(tmp_path):
     run = run_gate_inline(tmp_path, red("prints"), "--claim", "merge.*", "--claim", "bytes.*",
                           "--claim", "train.deterministic", files=["spec/test_bytes.py", "spec/test_merge.py",

@@ -47,6 +47,7 @@ def scratch(tmp_path) -> Path:
     return tmp_path
 
 
+@pytest.mark.heavy
 def test_the_recipe_from_a_scratch_folder(scratch):
     """The file itself writes the expectations; the same file served through cmd: is gated with them."""
     first = gate(scratch, "my_bpe.py", "--write-expect", "bpe-kata-expect.toml", "-n", "0")

@@ -88,6 +88,7 @@ def headless(url: str, *extra: str) -> str:
 
 
 @pytest.mark.skipif(browser() is None, reason="no headless browser installed (apt-get install -y chromium)")
+@pytest.mark.heavy
 def test_a_browser_filters_by_level(wrong_run, tmp_path):
     _, page = wrong_run
     before = sections(page.read_text(encoding="utf-8"))
@@ -100,6 +101,7 @@ def test_a_browser_filters_by_level(wrong_run, tmp_path):
 
 
 @pytest.mark.skipif(browser() is None, reason="no headless browser installed (apt-get install -y chromium)")
+@pytest.mark.heavy
 def test_a_browser_draws_the_page(wrong_run, tmp_path):
     _, page = wrong_run
     shot = tmp_path / "report.png"

@@ -43,6 +43,7 @@ def mistake_claims(stem: str) -> tuple[str, ...]:
     return importlib.import_module(f"tests.implementations.{stem}").MISTAKE_CLAIMS
 
 
+@pytest.mark.heavy
 @pytest.mark.xdist_group(PUBLISHED_TABLES_GROUP)
 def test_the_oracle_is_green_on_every_level(tmp_path):
     """The base of every known-wrong implementation, in the mode their tests run (small examples).
@@ -90,6 +91,7 @@ def test_the_first_counted_only_claims_are_those_the_ledger_marks():
     assert marked == FIRST_COUNTED_ONLY
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("stem", RIGHT_OTHER_TIE_RULE)
 def test_right_implementation_with_another_default_tie_rule_fails_only_first_counted_claims(tmp_path, spec_tests, stem):
     """Every level it implements whose tests train, corpus tests included: a tie rule shows only through train."""
@@ -113,11 +115,31 @@ def test_right_implementation_with_another_default_tie_rule_fails_only_first_cou
         assert not_green == {}, run.report["levels"]
 
 
+#: The known-wrong implementations a plain `pytest` runs: one per level that has any, so every level's mistakes
+#: are shown caught on each change; the heavy group (`pytest -m heavy`, CI) runs every one of them.
+FAST_SAMPLE = ("wrong_train_normalizes", "wrong_pairs_no_overlap", "wrong_merge_mutates", "wrong_tie_last_counted",
+               "wrong_decode_per_token", "wrong_encode_longest_match", "wrong_surrogates_as_question_marks",
+               "wrong_regex_train_ignores_pattern", "wrong_special_as_bytes", "wrong_save_in_place",
+               "wrong_stream_per_token", "wrong_pretrained_no_pattern", "wrong_words_no_marker",
+               "wrong_ties_wrong_rule")
+
+
+def level_of_mistake(stem: str) -> str:
+    return mistake_claims(stem)[0].partition(".")[0]
+
+
+def test_the_fast_sample_has_one_known_wrong_implementation_per_level():
+    """A plain run catches a mistake on every level that has known-wrong implementations, and no more."""
+    assert set(FAST_SAMPLE) <= set(WRONG)
+    assert sorted(level_of_mistake(stem) for stem in FAST_SAMPLE) == sorted({level_of_mistake(stem) for stem in WRONG})
+
+
 def wrong_param(stem: str):
     """A known-wrong stem; one with a pretrained mistake runs beside the spec's pretrained tests,
-    on the xdist worker that has the published tables loaded already."""
+    on the xdist worker that has the published tables loaded already. Outside the fast sample: heavy."""
     pretrained = any(claim.startswith("pretrained.") for claim in mistake_claims(stem))
-    return pytest.param(stem, marks=[pytest.mark.xdist_group(PUBLISHED_TABLES_GROUP)] if pretrained else [])
+    marks = [pytest.mark.xdist_group(PUBLISHED_TABLES_GROUP)] if pretrained else []
+    return pytest.param(stem, marks=marks + ([] if stem in FAST_SAMPLE else [pytest.mark.heavy]))
 
 
 #: What a claim may be, besides failed, in a known-wrong run: its mistake is the only thing blamed.
@@ -154,6 +176,7 @@ PROBES = ["wrong_merge_duplicates_symbol", "wrong_merge_overlapping_runs", "wron
 PROBE_LEVELS = [name for name in ALL_LEVEL_NAMES if name not in ("pretrained", "persist", "words", "facts")]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("stem", PROBES)
 def test_probe_fails_exactly_its_claims_on_every_level(tmp_path, spec_tests, stem):
     run = run_spec_inline(tmp_path, "--impl", str(IMPLEMENTATIONS / f"{stem}.py"), "-m", "not corpus",
@@ -175,7 +198,8 @@ CAUGHT_BY_PROPERTIES = ("wrong_train_normalizes", "wrong_regex_train_normalizes"
                         "wrong_regex_chunk_ties_by_frequency")
 
 
-@pytest.mark.parametrize("stem", CAUGHT_BY_PROPERTIES)
+@pytest.mark.parametrize("stem", [stem if stem == "wrong_encode_merges_from_right" else
+                                  pytest.param(stem, marks=pytest.mark.heavy) for stem in CAUGHT_BY_PROPERTIES])
 def test_generated_inputs_alone_catch_the_mistake(tmp_path, spec_tests, stem):
     """The worked cases left out (-k 'not case'): the property tests must fail on the mistake's first claim."""
     claim = mistake_claims(stem)[0]
@@ -184,7 +208,8 @@ def test_generated_inputs_alone_catch_the_mistake(tmp_path, spec_tests, stem):
     assert run.returncode == 1 and run.claim_status(claim) == "failed", run.report and run.report["claims"]
 
 
-@pytest.mark.parametrize("stem", RIGHT)
+@pytest.mark.parametrize("stem", [stem if stem == "right_counter" else pytest.param(stem, marks=pytest.mark.heavy)
+                                  for stem in RIGHT])
 def test_right_implementation_written_differently_passes_every_core_level(tmp_path, spec_tests, stem):
     """Corpus tests are left out: these are deliberately slow textbook-style trainers."""
     run = run_spec_inline(
@@ -236,6 +261,7 @@ def test_starter_reports_every_level_not_started(tmp_path):
     assert {level: len(reasons) for level, reasons in run.report["skip_reasons"].items()} == dict.fromkeys(statuses, 1)
 
 
+@pytest.mark.heavy
 def test_documents_shaped_trainer_fails_only_the_claim_its_empty_max_breaks(tmp_path, spec_tests):
     """minbpe's shape (``max`` over the pair counts, no empty check) over the whole core: one claim broken.
 

@@ -60,6 +60,7 @@ def test_js_translates_the_specs_own_published_patterns():
 @needs_node
 @pytest.mark.skipif(not has_cmd_runner(),
                     reason="the --impl cmd: runner (bpe_kata/child/client.py) is not on this branch yet")
+@pytest.mark.heavy
 def test_js_is_green_on_the_core_and_regex_through_the_protocol(tmp_path, spec_tests):
     """Small examples only: the corpus tests (whole books) run in `bpe-kata check --impl cmd:...`."""
     command = f"cmd:{shlex.quote(NODE)} {shlex.quote(str(JS / 'bpe.mjs'))}"

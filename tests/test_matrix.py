@@ -90,6 +90,7 @@ def test_the_notes_file_names_only_ledger_claims_and_known_classes():
             assert note["note"]
 
 
+@pytest.mark.heavy
 def test_a_broken_library_never_stops_the_others():
     rows = [matrix.Row("reference", "reference", "0"), matrix.Row(str(ROOT / "tests/red_team/exit_at_import.py"),
                                                                      "exits", "0")]
@@ -117,6 +118,7 @@ def two_libraries(tmp_path_factory):
     return done.stdout, json.loads((tmp / "m.json").read_text()), tmp / "m.html"
 
 
+@pytest.mark.heavy
 def test_the_matrix_names_each_library_its_tie_rule_and_its_differences(two_libraries):
     out, data, _ = two_libraries
     rows = {r["library"]: r for r in data["rows"]}
@@ -176,6 +178,7 @@ def test_everything_from_a_library_is_escaped():
 
 
 @pytest.mark.skipif(browser() is None, reason="no headless browser installed (apt-get install -y chromium)")
+@pytest.mark.heavy
 def test_a_browser_opens_one_librarys_cells(two_libraries, tmp_path):
     _, _, page = two_libraries
     dom = headless(page.as_uri() + "#open=rustbpe", str(tmp_path / "profile"), "--dump-dom")

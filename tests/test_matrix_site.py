@@ -128,6 +128,7 @@ def test_history_without_a_site_is_refused(tmp_path, capsys):
 
 
 @pytest.mark.skipif(browser() is None, reason="no headless browser installed (apt-get install -y chromium)")
+@pytest.mark.heavy
 def test_a_browser_opens_the_site_with_every_row(site, tmp_path):
     data = json.loads((site / "matrix.json").read_text(encoding="utf-8"))
     dom = headless((site / "index.html").as_uri() + "#open=all", str(tmp_path / "profile"), "--dump-dom")

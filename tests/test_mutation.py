@@ -450,6 +450,7 @@ def test_test_durations_are_scaled_down_to_the_recording_runs_cpu_time_never_up(
     assert mutmut_runner.scale_to_cpu_time(unknown) == 1.0 and unknown.duration_by_test == {"a": 4.0}
 
 
+@pytest.mark.heavy
 def test_the_tuned_run_fits_the_installed_mutmut():
     pytest.importorskip("mutmut")
     import subprocess

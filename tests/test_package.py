@@ -21,7 +21,7 @@ from tests.conftest import RELEASE_GROUP
 from tests.packaging import DATA_FILES
 from tests.support import REPO_ROOT, assert_valid
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group(RELEASE_GROUP)]
+pytestmark = [pytest.mark.heavy, pytest.mark.xdist_group(RELEASE_GROUP)]
 
 VERSION = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 

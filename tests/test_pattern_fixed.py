@@ -31,6 +31,7 @@ def test_the_levels_that_hold_whatever_the_split_are_the_ones_judged():
 
 
 @pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "protocol"])
+@pytest.mark.heavy
 def test_a_right_pattern_fixed_implementation_is_green_where_judged(tmp_path, spec_tests, isolated):
     run = _run(tmp_path, spec_tests, RIGHT, *(["--isolated"] if isolated else []))
     assert run.report is not None
@@ -203,6 +204,7 @@ def test_an_undeclared_splitter_with_a_real_defect_still_has_it_blamed(tmp_path,
     assert run.report["pattern_fixed"]["pattern"] == "gpt2"
 
 
+@pytest.mark.heavy
 def test_a_right_chunked_encode_beside_a_wrong_chunked_train_is_excused_alone(tmp_path, spec_tests):
     """The probe asks train and encode apart: ties to the last counted pair keep train's failures blamed, while
     the encode checks only a split explains (encode.lowest-rank on a spec table) are not judged."""

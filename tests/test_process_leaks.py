@@ -32,7 +32,7 @@ def nested(tmp_path: Path, test_body: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_a_run_whose_test_leaves_a_detached_process_fails_and_names_it(tmp_path):
     done = nested(tmp_path, '''
         import subprocess, sys
@@ -46,7 +46,7 @@ def test_a_run_whose_test_leaves_a_detached_process_fails_and_names_it(tmp_path)
     assert not [command for command in _all_commands() if "left-behind" in command]  # and it was killed
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_a_run_that_stops_what_it_starts_passes(tmp_path):
     done = nested(tmp_path, '''
         import subprocess, sys

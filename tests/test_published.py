@@ -58,6 +58,7 @@ def test_gpt2_alphabet_is_a_printable_stand_in_for_every_byte():
     assert (table[ord("A")], table[ord(" ")], table[0]) == ("A", "\u0120", "\u0100")
 
 
+@pytest.mark.heavy
 def test_recovering_gpt2_merges_from_its_ranks_gives_its_published_merge_list():
     """The check on recovery itself: GPT-2 publishes both its ranks and its merges.
 

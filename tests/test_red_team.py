@@ -45,7 +45,7 @@ needs_namespaces = pytest.mark.skipif(not NAMESPACES, reason="no mount namespace
                                       "Unix sockets under /run stay reachable")
 #: One worker runs them all, one after another: each checks that no attack process is left, which
 #: another attack running beside it would spoil.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("red_team")]
+pytestmark = [pytest.mark.heavy, pytest.mark.xdist_group("red_team")]
 
 
 def bpe_kata() -> str:

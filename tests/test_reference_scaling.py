@@ -52,6 +52,7 @@ def operations(char: str) -> dict[str, Callable[[str], object]]:
 @pytest.mark.parametrize("char", ["a"])
 @pytest.mark.parametrize("name", ["train, no pattern", "train, GPT-4 split", "encode, no pattern",
                                   "encode, GPT-4 split"])
+@pytest.mark.heavy
 def test_a_run_four_times_as_long_takes_less_than_eight_times_the_time(name: str, char: str) -> None:
     operation = operations(char)[name]
     operation(char * 1000)  # warm up: imports, compiled pattern

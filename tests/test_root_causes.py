@@ -150,6 +150,7 @@ def test_errors_where_the_place_says_nothing_stay_apart_by_their_wording(where):
         ("RuntimeError: vocab_size below 256: 100", 1)]
 
 
+@pytest.mark.heavy
 def test_a_gate_run_through_the_protocol_names_both_bugs_at_their_own_lines(tmp_path, spec_tests, capsys):
     _write(tmp_path, {"two_bugs.py": TWO_BUGS})
     run = run_spec_inline(tmp_path, "--impl", str(tmp_path / "two_bugs.py"), "--isolated", "--level", "decode",

@@ -29,7 +29,7 @@ def _check(folder: Path, *args: str) -> list[str]:
     return run.stdout.splitlines()
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_a_failing_run_shows_the_implementations_frames_and_ends_with_the_verdict(tmp_path):
     short, full = _check(tmp_path), _check(tmp_path, "--tb=long")
     text = "\n".join(short)

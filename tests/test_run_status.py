@@ -40,6 +40,7 @@ def test_expected_failures_pass_the_gate(tmp_path, suffix):
                for reason in run.report["expectations"]["expected_failures"].values())
 
 
+@pytest.mark.heavy
 def test_an_unexpected_pass_is_reported_and_fails_with_strict_expect(tmp_path):
     expect = write_expect(tmp_path, {"claim": "merge.*", "reason": "wrong merge"},
                           {"claim": "pairs.*", "reason": "stale: pairs were fixed"})
@@ -58,6 +59,7 @@ def test_a_run_that_stops_early_never_exits_zero(tmp_path):
     assert run.report["complete"] is False and run.report["finished"] < run.report["selected"]
 
 
+@pytest.mark.heavy
 def test_not_started_levels_fail_the_gate_unless_expected(tmp_path):
     run = run_gate_inline(tmp_path, "solutions.starter", "--level", "pairs", "-m", "not corpus")
     assert run.returncode == 1 and run.level_status("pairs") == "not started"

@@ -70,6 +70,7 @@ def test_the_published_schemas_are_the_shipped_ones():
 # --- the report ---------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_gate_and_check_reports_fit_the_schema_and_a_changed_one_does_not(tmp_path):
     expect = tmp_path / "expect.toml"
     expect.write_text('[[expected]]\nclaim = "merge.*"\nreason = "known"\n', encoding="utf-8")
@@ -127,6 +128,7 @@ def _protocol_errors(direction: str, message: dict, op: str | None) -> list[str]
     "boom.py",  # Error, with its frame and type
     "tests/implementations/wrong_encode_mutates_merges.py",  # ChangedInput
 ])
+@pytest.mark.heavy
 def test_every_protocol_message_of_a_run_fits_the_schema(tmp_path, impl):
     """The worked examples (``-k _case``) exchange every operation with small values; the properties' hundreds
     of large tables would spend a minute in the validator and show no shape the examples do not."""

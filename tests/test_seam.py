@@ -62,6 +62,7 @@ def crossings(source: str, forbidden: tuple[str, ...]) -> list[str]:
 
 
 @pytest.mark.parametrize("side", sorted(FORBIDDEN))
+@pytest.mark.heavy
 def test_no_side_reaches_back(side: str) -> None:
     problems = [f"{path.relative_to(ROOT)}:{problem}" for path in _python_files(side)
                 for problem in crossings(path.read_text(encoding="utf-8"), FORBIDDEN[side])]

@@ -150,7 +150,7 @@ def cells(table: dict) -> list[list[str]]:
     return [row[:-1] for row in body]
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_sharded_grade_merges_to_the_unsharded_table(tmp_path):
     runs = [subprocess.Popen([*BPE_KATA, "grade", *SUBMISSIONS, "--jobs", "1", "--plain", "--json",
                               str(tmp_path / f"{name}.json"), *shard, *SPEC_OPTIONS], cwd=ROOT,
@@ -263,9 +263,9 @@ def test_a_shard_refuses_the_gate_and_wants_a_results_file(tmp_path, recorded_mu
 FAST = ("rustbpe", "sentencepiece")
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(any(importlib.util.find_spec(name) is None for name in FAST),
                     reason="the matrix extra's rustbpe and sentencepiece are not installed")
+@pytest.mark.heavy
 def test_sharded_matrix_merges_to_the_unsharded_matrix(tmp_path):
     only = [arg for name in FAST for arg in ("--only", name)]
     gate = ["--", "--level", "train", "-m", "not corpus", "--hypothesis-profile", "fast"]
@@ -296,7 +296,7 @@ def test_sharded_matrix_merges_to_the_unsharded_matrix(tmp_path):
 # --- one real mutation shard --------------------------------------------------------------------------
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 @pytest.mark.skipif(importlib.util.find_spec("mutmut") is None, reason="mutmut (the dev extra) is not installed")
 @pytest.mark.skipif(not os.environ.get("BPE_KATA_REAL_MUTMUT"),
                     reason="a real mutmut shard runs the whole spec once for mutmut's statistics (about 6 min at "

@@ -181,7 +181,7 @@ def test_an_own_module_named_like_the_suite_is_not_flagged(tmp_path):
     assert similarity.flags(tmp_path / "sub.py", supervisor.reference_dir())[0] == []
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_verify_report_accepts_a_real_report_and_refuses_a_changed_one(tmp_path):
     command = [sys.executable, "-m", "bpe_kata.cli"]
     done = subprocess.run([*command, "gate", "reference", "--level", "bytes", "-q", "-n", "0", "-p", "no:cacheprovider",
@@ -201,7 +201,7 @@ def test_verify_report_accepts_a_real_report_and_refuses_a_changed_one(tmp_path)
     assert forged.returncode == 1 and "changed during the run" in forged.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_the_wall_limit_stops_a_run_and_says_so(tmp_path):
     """The child hangs at import; every other limit is far away (the hello's is --call-timeout 600,
     the time budget 1500 s), so the 8 s wall limit is what must stop the run, however slow the machine."""

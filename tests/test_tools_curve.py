@@ -54,6 +54,7 @@ def test_the_terminal_chart_and_json(tmp_path, capsys):
     assert [p["vocab_size"] for p in points] == [256, 300] and points[1]["bytes_per_token"] > 1
 
 
+@pytest.mark.heavy
 def test_the_plot_is_written_as_png_and_svg(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     for name, magic in (("c.png", b"\x89PNG"), ("c.svg", b"<?xml")):

@@ -39,6 +39,7 @@ def test_the_same_seed_gives_the_same_divergence():
     assert first.given == again.given
 
 
+@pytest.mark.heavy
 def test_reference_and_oracle_do_not_diverge_within_a_small_budget():
     result = diff_of("reference", "spec.oracle", budget=4.0, examples=5)  # small rounds: every operation has its turn
     assert result.found == []
@@ -88,6 +89,7 @@ def test_text_output_shows_ids_with_their_bytes(capsys):
     assert ">>" in out and "first difference at position" in out and "encode.lowest-rank" in out
 
 
+@pytest.mark.heavy
 def test_no_divergence_exits_zero(capsys):
     assert diff.main(["reference", "spec.oracle", "--budget", "2", "--only", "encode"]) == 0
     assert "0 divergence(s)" in capsys.readouterr().out
@@ -113,6 +115,7 @@ def test_missing_arguments_are_a_usage_error():
     assert raised.value.code == 2
 
 
+@pytest.mark.heavy
 def test_a_saved_file_is_a_side_with_its_own_table(tmp_path):
     from spec import oracle
 
@@ -125,6 +128,7 @@ def test_a_saved_file_is_a_side_with_its_own_table(tmp_path):
         resolve(f"file:{tmp_path / 'missing.bpe'}")
 
 
+@pytest.mark.heavy
 def test_a_published_tokenizer_agrees_with_the_reference_on_its_table():
     from bpe_kata.data import pretrained
 
@@ -138,6 +142,7 @@ def test_a_published_tokenizer_agrees_with_the_reference_on_its_table():
 
 
 @pytest.mark.parametrize("name", ["r50k_base", "p50k_base", "o200k_base"])
+@pytest.mark.heavy
 def test_more_published_tables_are_verified_and_agree_with_the_reference(name):
     from bpe_kata.data import published_more
     from bpe_kata.data.published import TableUnavailable
@@ -163,6 +168,7 @@ def test_a_rank_file_that_is_not_the_published_one_is_refused(monkeypatch):
         published_more.rank_file.cache_clear()
 
 
+@pytest.mark.heavy
 def test_two_published_tables_differ_by_their_tables_not_by_a_claim():
     from bpe_kata.data import pretrained
 
@@ -176,6 +182,7 @@ def test_two_published_tables_differ_by_their_tables_not_by_a_claim():
     assert result.compared["decode"].startswith("not compared")
 
 
+@pytest.mark.heavy
 def test_a_side_in_a_child_process_is_compared_through_the_protocol():
     side = resolve("cmd:python -m bpe_kata.child.server spec.oracle")
     try:

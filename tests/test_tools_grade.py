@@ -16,7 +16,7 @@ HANGS = '"""Hangs on import."""\nimport time\ntime.sleep(3600)\n'
 CRASHES = '"""Kills its interpreter on import."""\nimport os\nos._exit(3)\n'
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "160")  # the full table (the short form: test_the_plain_table_fits_the_terminal...)
     (tmp_path / "hangs.py").write_text(HANGS, encoding="utf-8")
@@ -128,8 +128,8 @@ def test_the_rich_table_fits_the_terminal():
     assert max(map(len, text.splitlines())) <= 120 and "fac" in text and "gr…" not in text and "F12" in text
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="needs chromium (headless) to measure the page")
+@pytest.mark.heavy
 def test_the_class_page_fits_a_1280_pixel_screen(tmp_path):
     from bpe_kata.tools import grade_table
 
