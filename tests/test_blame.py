@@ -277,6 +277,7 @@ def test_not_implemented_inside_an_exception_group_is_not_started_but_not_with_a
     assert not judging.only_not_implemented(ValueError()) and not judging.only_not_implemented(None)
 
 
+@pytest.mark.heavy
 def test_a_not_implemented_group_reaching_pytest_makes_the_level_not_started(tmp_path):
     """Two distinct NotImplementedErrors in one Hypothesis test come as one ExceptionGroup."""
     learner = tmp_path / "half.py"
@@ -384,6 +385,7 @@ def save(path, merges, **options):
 '''
 
 
+@pytest.mark.heavy
 def test_a_check_made_on_a_spawned_child_records_its_calls(tmp_path):
     """Round 2's open item 3: the child a test spawns for itself (other locale, hash seed, file-size limit) is
     the implementation too, and its calls are recorded: a CRLF save seen only in the child's file is persist's
@@ -399,6 +401,7 @@ def test_a_check_made_on_a_spawned_child_records_its_calls(tmp_path):
     assert claims["persist.format"]["status"] == "failed", claims["persist.format"]
 
 
+@pytest.mark.heavy
 def test_an_encode_by_fewest_tokens_is_not_blamed_on_merging_from_the_left(tmp_path):
     """A public minbpe port encodes with the fewest tokens of the vocabulary (a dynamic program): on odd runs
     it gives what merging from the right gives (aaa as [97, 256]), but it merges nothing; the odd-runs check

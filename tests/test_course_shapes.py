@@ -45,6 +45,7 @@ def test_a_right_cs336_solution_is_green_where_its_fixed_pattern_allows(tmp_path
     assert _failed(run) == {} and run.report["root_causes"] == []
 
 
+@pytest.mark.heavy
 def test_the_cs336_classic_mistake_is_caught_on_its_claim_in_the_learners_file(tmp_path, spec_tests):
     """Strict UTF-8 in decode (the handout asks for errors="replace"): decode.replace-128, raised in the
     learner's tokenizer.py, although every call went through the adapter and tests/adapters.py."""
@@ -69,6 +70,7 @@ def test_a_right_minbpe_solution_is_green_where_its_shape_allows(tmp_path, spec_
     assert _failed(run) == {}
 
 
+@pytest.mark.heavy
 def test_a_call_the_shape_cannot_express_is_not_started_through_the_protocol_too(tmp_path, spec_tests):
     """Isolated, a NotImplementedError in a started level is a failure; the adapter's refusal is not."""
     run = run_spec_inline(tmp_path, "--impl", MINBPE_RIGHT, "--isolated", "-m", "not corpus",

@@ -208,8 +208,8 @@ def test_generated_inputs_alone_catch_the_mistake(tmp_path, spec_tests, stem):
     assert run.returncode == 1 and run.claim_status(claim) == "failed", run.report and run.report["claims"]
 
 
-@pytest.mark.parametrize("stem", [stem if stem == "right_counter" else pytest.param(stem, marks=pytest.mark.heavy)
-                                  for stem in RIGHT])
+@pytest.mark.heavy
+@pytest.mark.parametrize("stem", RIGHT)
 def test_right_implementation_written_differently_passes_every_core_level(tmp_path, spec_tests, stem):
     """Corpus tests are left out: these are deliberately slow textbook-style trainers."""
     run = run_spec_inline(
@@ -226,6 +226,7 @@ def test_right_implementation_written_differently_passes_every_core_level(tmp_pa
     assert [run.level_status(level) for level in CORE] == ["green"] * len(CORE), run.report["levels"]
 
 
+@pytest.mark.heavy
 def test_wrong_implementation_given_as_a_file_anywhere_on_disk(tmp_path):
     """A self-contained learner file outside the repository: the oracle's core, with strict decoding."""
     source = inspect.getsource(spec.oracle.core).replace('errors="replace"', 'errors="strict"')

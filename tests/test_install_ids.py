@@ -51,6 +51,7 @@ def _copy_sources(target: Path) -> None:
             (target / name).write_bytes(source.read_bytes())
 
 
+@pytest.mark.heavy
 def test_an_installed_copy_gives_the_clones_test_ids_and_settings(tmp_path):
     if not (REPO_ROOT / ".git").exists():
         pytest.skip("needs the clone's git metadata to list the package's files")

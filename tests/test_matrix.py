@@ -157,6 +157,7 @@ def cells(html: str) -> dict[str, list[bool]]:
     return parser.rows
 
 
+@pytest.mark.heavy
 def test_the_page_holds_every_failure_with_expected_and_actual(two_libraries):
     _, data, page = two_libraries
     html = page.read_text(encoding="utf-8")

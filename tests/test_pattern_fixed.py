@@ -44,6 +44,7 @@ def test_a_right_pattern_fixed_implementation_is_green_where_judged(tmp_path, sp
     assert run.report["likely_mistakes"] == []
 
 
+@pytest.mark.heavy
 def test_a_wrong_pattern_fixed_implementation_is_caught_on_its_claim(tmp_path, spec_tests):
     run = _run(tmp_path, spec_tests, WRONG, "--level", "roundtrip")
     failed = {c: r["level"] for c, r in run.report["claims"].items() if r["status"] == "failed"}
@@ -177,6 +178,7 @@ def test_the_probe_never_fires_on_code_that_does_not_split_nor_for_a_wrong_opera
     assert seen is not None and seen.operations == {"train"}  # its encode is not excused
 
 
+@pytest.mark.heavy
 def test_an_undeclared_splitter_gets_one_honest_line_and_its_split_dependent_failures_are_not_judged(
         tmp_path, spec_tests, capsys):
     run = run_spec_inline(tmp_path, "--impl", _undeclared(tmp_path, "undeclared"), "-m", "not corpus",
@@ -193,6 +195,7 @@ def test_an_undeclared_splitter_gets_one_honest_line_and_its_split_dependent_fai
     assert lines == sorted(lines)  # by claim id: the same order in every run
 
 
+@pytest.mark.heavy
 def test_an_undeclared_splitter_with_a_real_defect_still_has_it_blamed(tmp_path, spec_tests):
     """A split-free defect (no ValueError below 256) is judged beside the probe's line."""
     impl = _undeclared(tmp_path, "undeclared_no_min", train="return oracle.train(text, max(vocab_size, 256), "

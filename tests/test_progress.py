@@ -51,6 +51,7 @@ def test_the_delay_comes_from_the_environment(monkeypatch, value, expected):
     assert progress.delay_from_environment() == expected
 
 
+@pytest.mark.heavy
 def test_the_line_crosses_output_capture_and_an_xdist_worker(tmp_path, capfd, monkeypatch):
     """A spec run on one xdist worker, capture on: the worker's line reaches this process's stderr."""
     try:

@@ -29,7 +29,7 @@ def test_without_expectations_a_failure_fails_the_gate(tmp_path):
     assert run.returncode == 1 and run.report["expectations"]["unexpected_failures"]
 
 
-@pytest.mark.parametrize("suffix", [".toml", ".json"])
+@pytest.mark.parametrize("suffix", [".toml", pytest.param(".json", marks=pytest.mark.heavy)])
 def test_expected_failures_pass_the_gate(tmp_path, suffix):
     expect = write_expect(tmp_path, {"claim": "merge.*", "reason": "scans from the right, on purpose"},
                           {"claim": "train.wikipedia-walkthrough", "reason": "same mistake"}, suffix=suffix)

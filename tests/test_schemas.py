@@ -196,6 +196,7 @@ def test_the_expectations_schema_accepts_what_expect_accepts(tmp_path, entry, ac
     assert (not schema_errors("expectations", {"expected": [entry]})) is accepted
 
 
+@pytest.mark.heavy
 def test_write_expect_writes_a_file_that_fits_the_schema(tmp_path):
     written = tmp_path / "written.toml"
     run_spec_inline(tmp_path, "--impl", "tests/implementations/wrong_merge_end_guard.py", "--level", "merge",

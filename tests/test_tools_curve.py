@@ -62,6 +62,7 @@ def test_the_plot_is_written_as_png_and_svg(tmp_path, capsys):
         assert (tmp_path / name).read_bytes().startswith(magic)
 
 
+@pytest.mark.heavy
 def test_the_users_points_stay_visible_on_the_published_ones():
     """A right implementation's points fall exactly on the published ones: those are drawn behind and hollow."""
     pytest.importorskip("matplotlib")

@@ -33,6 +33,7 @@ def test_the_planted_one_merge_divergence_is_found_and_shrunk():
     assert found.divergence.a.value != found.divergence.b.value
 
 
+@pytest.mark.heavy
 def test_the_same_seed_gives_the_same_divergence():
     first = diff_of("reference", PLANTED, operations=("encode",), seed=5).found[0].divergence
     again = diff_of("reference", PLANTED, operations=("encode",), seed=5).found[0].divergence
@@ -55,6 +56,7 @@ def test_another_documented_tie_rule_is_a_documented_alternative():
     assert "lowest-pair" in found.verdict.note
 
 
+@pytest.mark.heavy
 def test_saved_case_validates_passes_on_the_reference_and_fails_on_the_planted_one(tmp_path, capsys):
     jsonschema = pytest.importorskip("jsonschema")
     target = tmp_path / "found.json"
@@ -71,6 +73,7 @@ def test_saved_case_validates_passes_on_the_reference_and_fails_on_the_planted_o
         runner.run(case, resolve(PLANTED).impl)
 
 
+@pytest.mark.heavy
 def test_json_output_has_the_divergence_side_by_side(capsys):
     status = diff.main(["reference", PLANTED, "--only", "encode", "--budget", "10", "--json"])
     assert status == 1
@@ -155,6 +158,7 @@ def test_more_published_tables_are_verified_and_agree_with_the_reference(name):
     assert result.found == [] and result.examples["encode"] > 0
 
 
+@pytest.mark.heavy
 def test_a_rank_file_that_is_not_the_published_one_is_refused(monkeypatch):
     from bpe_kata.data import published_more
     from bpe_kata.data.published import TableUnavailable

@@ -36,8 +36,29 @@ def tool(function: Callable[[list[str]], int]) -> Callable[[list[str]], int]:
     def command(argv: list[str]) -> int:
         try:
             return function(argv)
+        finally:
+            _close_children()
+    return with_messages(command, function.__name__)
+
+
+#: Children the running command connected (a ``cmd:`` implementation): closed when the command ends, so a
+#: command called in-process (the suite's tests, another tool) leaves no child behind.
+_CHILDREN: list = []
+
+
+def _close_children() -> None:
+    while _CHILDREN:
+        _CHILDREN.pop().close()
+
+
+def with_messages(command: Callable[[list[str]], int], name: str) -> Callable[[list[str]], int]:
+    """``Stop``, a missing extra and a closed pipe as the command line shows them."""
+    @functools.wraps(command)
+    def messages(argv: list[str]) -> int:
+        try:
+            return command(argv)
         except Stop as stop:
-            print(f"bpe-kata {function.__name__}: {stop}", file=sys.stderr)
+            print(f"bpe-kata {name}: {stop}", file=sys.stderr)
             return stop.status
         except MissingExtra as error:
             print(str(error), file=sys.stderr)
@@ -46,14 +67,12 @@ def tool(function: Callable[[list[str]], int]) -> Callable[[list[str]], int]:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
 
-    return command
+    return messages
 
 
 def _impl(value: str | None):
     """The implementation by the plugin's route (bpe_kata/child/launch.py): a ``cmd:`` one connected, and
     closed when the command ends."""
-    import atexit
-
     from bpe_kata.child import launch
     from bpe_kata.child.client import IsolatedImplementation, IsolationFault
     from bpe_kata.run.loader import ImplementationNotFound
@@ -64,7 +83,7 @@ def _impl(value: str | None):
     try:
         implementation = launch.start(value, cwd=os.getcwd())
         if isinstance(implementation, IsolatedImplementation):
-            atexit.register(implementation.close)
+            _CHILDREN.append(implementation)
             implementation.connect()
     except ImplementationNotFound as error:
         raise Stop(str(error), 2) from None
