@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""The same verdicts before and after a speed change: every implementation the suite ships, checked by this
+tree and by a baseline checkout, claim by claim.
+
+A change made for speed (shared work, caches, fewer processes) must not change what the spec says of any
+implementation. This runs ``bpe-kata check IMPL --bpe-report FILE`` in both trees, with the derandomized
+``fast`` Hypothesis profile so both draw the same examples, and compares the status of every claim and level.
+Corpus tests are left out by default (``--corpus`` keeps them): the right implementations in tests/ are
+deliberately slow trainers.
+
+Usage:
+    python benchmarks/verdicts_before_after.py --baseline ../before --baseline-python ../before/.venv/bin/python
+    python benchmarks/verdicts_before_after.py --baseline ../before --only wrong_merge --gate
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def implementations() -> list[str]:
+    """What the suite ships: the reference, the oracle, the starter and every file in tests/implementations."""
+    shipped = ["reference", "spec.oracle", "solutions.starter"]
+    shipped += [f"tests/implementations/{path.name}" for path in sorted((REPO_ROOT / "tests/implementations").glob("*.py"))
+                if path.stem.startswith(("wrong_", "right_"))]
+    return shipped
+
+
+def verdict(root: Path, python: str, impl: str, options: list[str], folder: Path) -> dict:
+    """Claim and level statuses of one run (or the run's failure to report)."""
+    report = folder / f"{abs(hash((str(root), impl)))}.json"
+    command = [python, "-m", "bpe_kata.cli", "check", impl, "-n", "0", "-q", "-p", "no:cacheprovider",
+               "--hypothesis-profile", "fast", "--bpe-report", str(report), *options]
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "BPE_IMPL", "HYPOTHESIS_PROFILE")}
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=900)
+    if not report.exists():
+        return {"exit": done.returncode, "error": (done.stdout + done.stderr)[-400:]}
+    data = json.loads(report.read_text(encoding="utf-8"))
+    return {"exit": done.returncode,
+            "claims": {claim: row["status"] for claim, row in data["claims"].items()},
+            "levels": {level: row["status"] for level, row in data["levels"].items()}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--baseline", type=Path, required=True, help="the checkout before the change")
+    parser.add_argument("--baseline-python", default=sys.executable, help="the Python that has the baseline installed")
+    parser.add_argument("--only", default="", help="only implementations whose name contains this")
+    parser.add_argument("--corpus", action="store_true", help="keep the corpus tests (slow for the textbook trainers)")
+    parser.add_argument("--gate", action="store_true", help="run through the gate (isolated, sandboxed) instead")
+    parser.add_argument("--jobs", type=int, default=2, help="runs at once (default 2)")
+    args = parser.parse_args(argv)
+    if not (args.baseline / "pyproject.toml").is_file():
+        parser.error(f"--baseline {args.baseline}: not a checkout of the project")
+    options = [] if args.corpus else ["-m", "not corpus"]
+    if args.gate:
+        options = ["--isolated", *options]
+    chosen = [impl for impl in implementations() if args.only in impl]
+    sides = {"this": (REPO_ROOT, sys.executable), "baseline": (args.baseline.resolve(), args.baseline_python)}
+    print(f"{len(chosen)} implementations, {' '.join(options) or 'all tests'}; load {os.getloadavg()[0]:.1f}")
+    differing = 0
+    with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(args.jobs) as pool:
+        for impl in chosen:
+            futures = {side: pool.submit(verdict, root, python, str(impl), options, Path(folder))
+                       for side, (root, python) in sides.items()}
+            this, baseline = futures["this"].result(), futures["baseline"].result()
+            if this == baseline:
+                print(f"  same       {impl}  (exit {this['exit']}, {len(this.get('claims', {}))} claims)")
+                continue
+            differing += 1
+            print(f"  DIFFERENT  {impl}")
+            for key in ("exit", "error"):
+                if this.get(key) != baseline.get(key):
+                    print(f"      {key}: this {this.get(key)!r} / baseline {baseline.get(key)!r}")
+            for key in ("claims", "levels"):
+                mine, theirs = this.get(key, {}), baseline.get(key, {})
+                for name in sorted(set(mine) | set(theirs)):
+                    if mine.get(name) != theirs.get(name):
+                        print(f"      {key[:-1]} {name}: this {mine.get(name)} / baseline {theirs.get(name)}")
+    print(f"{len(chosen) - differing} of {len(chosen)} the same; {differing} different; "
+          f"load {os.getloadavg()[0]:.1f}")
+    return 1 if differing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
