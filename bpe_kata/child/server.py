@@ -79,6 +79,7 @@ class Server:
     def __init__(self, impl, name: str) -> None:
         self.impl, self.name = impl, name
         self.definitions: dict[str, tuple[GuardedTable, dict, int]] = {}
+        self.signatures: dict[int, tuple[object, inspect.Signature]] = {}  # id(function) -> (function, its signature)
 
     def handle(self, message: dict) -> dict:
         request_id = message.get("id")
@@ -123,7 +124,7 @@ class Server:
         positional = [values.pop(name) for name in POSITIONAL[op] if name in values]
         if op != "stream_decode":
             try:
-                inspect.signature(function).bind(*positional, **values)
+                self.signature(function).bind(*positional, **values)
             except TypeError as error:
                 raise NotServed(protocol.NOT_IMPLEMENTED, f"{op}: {error}") from None
             except ValueError:
@@ -140,6 +141,18 @@ class Server:
                 f"{op} returned {type(result).__name__} {str(result)[:200]!r}, "
                 f"which is not the contract's result ({type(error).__name__}: {error})",
             ) from error
+
+    def signature(self, function) -> inspect.Signature:
+        """``inspect.signature(function)``, read once per plain function (a module that rebinds a name
+        gets its new function's own; any other callable is read every time, as it raises)."""
+        if not inspect.isfunction(function):
+            return inspect.signature(function)
+        known = self.signatures.get(id(function))
+        if known is not None and known[0] is function:
+            return known[1]
+        signature = inspect.signature(function)
+        self.signatures[id(function)] = (function, signature)
+        return signature
 
     def hello(self, args: dict) -> dict:
         if args.get("protocol") != protocol.PROTOCOL_VERSION:

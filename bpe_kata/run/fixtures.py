@@ -7,6 +7,8 @@ modules ask for them by name); the run's state they read lives in ``KataRun``.
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from bpe_kata.child import client as isolated_client
@@ -207,8 +209,14 @@ def encoded(implementation, corpus_table, corpus, progress):
                 if count % 500 == 0:
                     step.update(f"{count:,} of {total:,} pieces")
 
+            each = None
+            if isinstance(implementation, isolated_client.IsolatedImplementation):  # one child, calls pipelined
+                def each(texts: list[str]):
+                    with contextlib.closing(implementation.encode_each(texts, merges)) as answers:
+                        for ids in answers:
+                            yield shapes.ids_of(ids)
             return spec_pieces.encode_checked(lambda text: shapes.ids_of(implementation.encode(text, merges)), pieces,
-                                              f"a piece of {name}, at vocab_size {vocab_size}", merges, tick)
+                                              f"a piece of {name}, at vocab_size {vocab_size}", merges, tick, each)
 
     return encode
 
