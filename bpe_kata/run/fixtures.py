@@ -200,7 +200,9 @@ def encoded(implementation, corpus_table, corpus, progress):
         return cache[key]
 
     def encode_in_pieces(name: str, vocab_size: int, merges: dict) -> list[int]:
-        expected = replayed(name, "spec", merges)
+        # the spec's own table and replay, the same every run: kept on disk (bpe_kata/data/corpus_tables.py)
+        expected = corpus_tables.replayed(name, corpus(name), shapes.merges_of(merges),
+                                          lambda: replayed(name, "spec", merges))
         pieces = spec_pieces.token_aligned_pieces(corpus(name), expected, oracle.build_vocab(merges))
         distinct = len({text for text, _ in pieces})
         with progress(f"encoding {name} at vocab_size {vocab_size} with the implementation's encode, "
