@@ -8,6 +8,7 @@ expects, is served from the verified local copy, so nothing is ever downloaded.
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 
 from bpe_kata.data import value_cache
@@ -93,3 +94,46 @@ def _registry_params(name: str, local, missing: str) -> dict:
         return openai_public.ENCODING_CONSTRUCTORS[name]()
     finally:
         tiktoken.load.read_file_cached = original
+
+
+#: Texts at least this long (the corpora) have their tiktoken ids kept on disk.
+REMEMBERED_CHARS = 1 << 16
+
+
+class RememberedEncoding:
+    """tiktoken's Encoding as the spec uses it, with its ids for whole corpora kept on disk.
+
+    ``encode(text)`` of a text of ``REMEMBERED_CHARS`` or more, with tiktoken's default policy,
+    is stored under the encoding's cache key and the text's SHA-256 (bpe_kata/data/value_cache.py)
+    and read back only when the stored ids decode, through tiktoken, to exactly that text. Every
+    other call, and every other attribute, is the Encoding's own.
+    """
+
+    def __init__(self, encoding, cache_key: str) -> None:
+        self._encoding, self._key = encoding, cache_key
+
+    def __getattr__(self, name: str):
+        value = getattr(self._encoding, name)
+        if callable(value):  # a bound method stays the same: looked up once (100,000 calls in a test)
+            setattr(self, name, value)
+        return value
+
+    def encode(self, text: str, **policy) -> list[int]:
+        if policy or len(text) < REMEMBERED_CHARS:
+            return self._encoding.encode(text, **policy)
+        data = text.encode("utf-8")
+        size = self._encoding.n_vocab
+
+        def spells_the_text(ids: object) -> bool:
+            return (type(ids) is list and value_cache.all_of(ids, int) and all(0 <= i < size for i in ids)
+                    and self._encoding.decode_bytes(ids) == data)
+
+        key = value_cache.key_of(self._key, hashlib.sha256(data).hexdigest())
+        return list(value_cache.cached("tiktoken-ids", key, lambda: self._encoding.encode(text), spells_the_text))
+
+
+@cache
+def remembered(name: str) -> RememberedEncoding | object:
+    """``encoding(name)``, its whole-corpus encodings kept on disk where the table has a cache key."""
+    key = _cache_key(name)
+    return encoding(name) if key is None else RememberedEncoding(encoding(name), key)

@@ -247,7 +247,7 @@ def published(request: pytest.FixtureRequest):
 
     def get(name: str):
         try:
-            return pretrained.load(name), tiktoken_tables.encoding(name)
+            return pretrained.load(name), tiktoken_tables.remembered(name)
         except TableUnavailable as error:
             if require:
                 pytest.fail(f"published table unavailable (--require-data): {error}", pytrace=False)
