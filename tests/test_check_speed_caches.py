@@ -1,6 +1,6 @@
 """The work ``check`` and ``gate`` share instead of redoing (issue 27): the disk caches of values
 the spec computes for itself (bpe_kata/data/value_cache.py and its users) and the pipelined calls
-of one child (bpe_kata/child/process.py ``Child.pipelined``). Each test can fail for a cache that
+of one child (bpe_kata/child/pipeline.py). Each test can fail for a cache that
 serves a stale or corrupted value, or a pipeline that changes what the calls answer."""
 
 from __future__ import annotations
