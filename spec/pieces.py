@@ -13,7 +13,8 @@ up to the whole corpus's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from spec import compare
 
@@ -47,15 +48,27 @@ def token_aligned_pieces(text: str, ids: Sequence[int], token_bytes: Mapping[int
 
 
 def encode_checked(encode: Callable[[str], Sequence[int]], pieces: Sequence[tuple[str, list[int]]], where: str,
-                   merges: Mapping, tick: Callable[[int, int], None] = lambda count, total: None) -> list[int]:
+                   merges: Mapping, tick: Callable[[int, int], None] = lambda count, total: None,
+                   encode_each: Callable[[list[str]], Iterator[Sequence[int]]] | None = None) -> list[int]:
     """The implementation's ``encode`` of each distinct piece, each checked exactly against the piece's
     expected ids (an AssertionError names the first piece that differs, ``where`` says of what); the
-    ids of the whole text, the pieces' joined. ``tick(count, total)`` follows the distinct pieces."""
+    ids of the whole text, the pieces' joined. ``tick(count, total)`` follows the distinct pieces.
+
+    ``encode_each(texts)``, when given, makes the same calls in the same order and yields their
+    results one by one (an isolated child answers them pipelined); it is closed at the first piece
+    that differs, so nothing after it is checked, as with ``encode``."""
     distinct = {text: want for text, want in pieces}
     done: dict[str, list[int]] = {}
-    for count, (text, want) in enumerate(distinct.items(), start=1):
-        got = encode(text)
-        compare.expect_equal(got, want, f"encode({text!r}), {where}", merges=merges)
-        done[text] = got
-        tick(count, len(distinct))
+    if encode_each is None:
+        for count, (text, want) in enumerate(distinct.items(), start=1):
+            got = encode(text)
+            compare.expect_equal(got, want, f"encode({text!r}), {where}", merges=merges)
+            done[text] = got
+            tick(count, len(distinct))
+    else:
+        with contextlib.closing(encode_each(list(distinct))) as answers:
+            for count, ((text, want), got) in enumerate(zip(distinct.items(), answers), start=1):
+                compare.expect_equal(got, want, f"encode({text!r}), {where}", merges=merges)
+                done[text] = got
+                tick(count, len(distinct))
     return [idx for text, _ in pieces for idx in done[text]]

@@ -8,14 +8,15 @@ whose faults fail the test (bpe_kata/child/faults.py).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bpe_kata.child import protocol, results
+from bpe_kata.child import pipeline, protocol, results
 from bpe_kata.child.faults import (
     CallTimedOut,
     ChangedInput,
@@ -100,6 +101,18 @@ class IsolatedImplementation:
         values = {**dict(zip(names, args)), **kwargs}
         request = {name: self._argument(op, name, value) for name, value in values.items()}
         return self.loaded(op, self.child.request(op, request))
+
+    def encode_each(self, texts: Iterable[str], merges: Mapping) -> Iterator[list[int]]:
+        """``encode(text, merges)`` for each text, in order, the calls pipelined
+        (bpe_kata/child/pipeline.py): the same requests, answers and faults as one call after another, without
+        a round trip's wait between them. Stopping early kills the child (a new one answers next)."""
+        if "encode" not in self.features:
+            raise NotImplementedError("encode: not among the implementation's hello features")
+        table = self._argument("encode", "merges", merges)  # a big table is defined before the first call
+        requests = ({"text": self._argument("encode", "text", text), "merges": table} for text in texts)
+        with contextlib.closing(pipeline.pipelined(self.child, "encode", requests)) as answers:
+            for value in answers:
+                yield self.loaded("encode", value)
 
     def loaded(self, op: str, value: Any) -> Any:
         """The result as a Python value, once it fits its operation's shape (bpe_kata.child.results): a

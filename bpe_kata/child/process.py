@@ -15,6 +15,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -77,6 +78,7 @@ class Child:
         self.log = tempfile.TemporaryFile()  # the child's stderr, across restarts
         self.next_id = 0
         self.buffer = b""
+        self.lines: deque[bytes] = deque()  # whole lines read ahead of their turn (bpe_kata/child/pipeline.py)
         self.starts = 0
         self.started_at = 0  # where this child's part of the log begins
 
@@ -96,6 +98,7 @@ class Child:
             raise ChildExited(f"could not start {shlex.join(self.command)}: {error}") from None
         os.set_blocking(self.process.stdin.fileno(), False)
         self.buffer, self.starts = b"", self.starts + 1
+        self.lines.clear()
         hello = self._exchange("hello", {"protocol": protocol.PROTOCOL_VERSION},
                                max(self.call_timeout, MIN_START_TIMEOUT))
         if not isinstance(hello, dict) or hello.get("protocol") != protocol.PROTOCOL_VERSION:

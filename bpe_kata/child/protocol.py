@@ -193,9 +193,13 @@ def is_ref(value: Any) -> bool:
     return isinstance(value, dict) and set(value) == {"ref"} and isinstance(value["ref"], str)
 
 
+#: One encoder for every line (``json.dumps`` with options builds a new one per call).
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))
+
+
 def encode_line(message: dict) -> bytes:
     """One message as one line. ASCII escapes keep lone surrogates (``\\ud800``) intact."""
-    return json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
+    return _LINE_ENCODER.encode(message).encode("ascii") + b"\n"
 
 
 def decode_line(line: bytes | str) -> dict:

@@ -79,6 +79,8 @@ class Server:
     def __init__(self, impl, name: str) -> None:
         self.impl, self.name = impl, name
         self.definitions: dict[str, tuple[GuardedTable, dict, int]] = {}
+        self.signatures: dict[int, tuple[object, inspect.Signature]] = {}  # id(function) -> (function, its signature)
+        self.bindings: dict[tuple, tuple[object, str | None]] = {}  # (id(function), shape of call) -> refusal
 
     def handle(self, message: dict) -> dict:
         request_id = message.get("id")
@@ -122,12 +124,9 @@ class Server:
         function = self.function(op)
         positional = [values.pop(name) for name in POSITIONAL[op] if name in values]
         if op != "stream_decode":
-            try:
-                inspect.signature(function).bind(*positional, **values)
-            except TypeError as error:
-                raise NotServed(protocol.NOT_IMPLEMENTED, f"{op}: {error}") from None
-            except ValueError:
-                pass  # no signature to check: call it
+            refusal = self.binding(function, len(positional), tuple(values))
+            if refusal is not None:
+                raise NotServed(protocol.NOT_IMPLEMENTED, f"{op}: {refusal}")
         given = {**dict(zip(POSITIONAL[op], positional)), **values}
         snapshots = {name: _snapshot(value) for name, value in given.items() if name not in refs}
         result = function(*positional, **values)
@@ -140,6 +139,38 @@ class Server:
                 f"{op} returned {type(result).__name__} {str(result)[:200]!r}, "
                 f"which is not the contract's result ({type(error).__name__}: {error})",
             ) from error
+
+    def binding(self, function, positional: int, keywords: tuple[str, ...]) -> str | None:
+        """Why ``function`` cannot take this many positional arguments and these keywords (the
+        ``TypeError`` of binding its signature), or None when it can or has no signature to read.
+        Whether a call binds depends on those alone, never on the values: read once per shape
+        of call for a plain function."""
+        key = (id(function), positional, keywords)
+        known = self.bindings.get(key) if inspect.isfunction(function) else None
+        if known is not None and known[0] is function:
+            return known[1]
+        try:
+            self.signature(function).bind(*range(positional), **dict.fromkeys(keywords))
+            refusal = None
+        except TypeError as error:
+            refusal = str(error)
+        except ValueError:
+            refusal = None  # no signature to check: call it
+        if inspect.isfunction(function):
+            self.bindings[key] = (function, refusal)
+        return refusal
+
+    def signature(self, function) -> inspect.Signature:
+        """``inspect.signature(function)``, read once per plain function (a module that rebinds a name
+        gets its new function's own; any other callable is read every time, as it raises)."""
+        if not inspect.isfunction(function):
+            return inspect.signature(function)
+        known = self.signatures.get(id(function))
+        if known is not None and known[0] is function:
+            return known[1]
+        signature = inspect.signature(function)
+        self.signatures[id(function)] = (function, signature)
+        return signature
 
     def hello(self, args: dict) -> dict:
         if args.get("protocol") != protocol.PROTOCOL_VERSION:

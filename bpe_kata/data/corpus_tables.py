@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
+from bpe_kata.data import value_cache
 from bpe_kata.data.corpora import user_cache_dir, write_cache_file
-from spec import fast_train
+from spec import fast_train, replay
 
 Pair = tuple[int, int]
 
@@ -63,3 +65,21 @@ def _read(path: Path, vocab_size: int) -> list[tuple[Pair, int]] | None:
         merges.append(((row[0], row[1]), idx))
     return merges
 
+
+
+def replayed(name: str, text: str, merges: list[tuple[Pair, int]], compute: Callable[[], list[int]]) -> list[int]:
+    """``compute()``, the spec's replay of ``merges`` over a corpus (spec/replay.py), kept on disk
+    keyed by the corpus's SHA-256, the table and the replay's source; a stored sequence is used
+    only when its tokens spell the corpus under that table."""
+    data = text.encode("utf-8")
+    key = value_cache.key_of(name, hashlib.sha256(data).hexdigest(), repr(merges),
+                             value_cache.source_digest(replay.__file__))
+    token = {idx: bytes([idx]) for idx in range(256)}
+    for (left, right), idx in merges:
+        token[idx] = token[left] + token[right]
+
+    def spells_the_corpus(ids: object) -> bool:
+        return (type(ids) is list and value_cache.all_of(ids, int) and all(idx in token for idx in ids)
+                and b"".join(token[idx] for idx in ids) == data)
+
+    return value_cache.cached("replay", key, compute, spells_the_corpus)

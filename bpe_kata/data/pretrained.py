@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from bpe_kata.data import value_cache
 from bpe_kata.data.corpora import user_cache_dir, write_cache_file
 from bpe_kata.data.published import TOKENIZERS, TableUnavailable, read_verified
 
@@ -62,14 +63,59 @@ def split_pattern(name: str) -> str:
 
 @cache
 def load(name: str) -> PublishedTable:
-    """The named published table, verified and converted once per process."""
+    """The named published table, verified and converted once per process.
+
+    The files are read and their SHA-256 checked on every load; the conversion (half a second for
+    both tables) is kept on disk (bpe_kata/data/value_cache.py), keyed by the files' hashes and
+    this converter's source, and its shape checked when read back."""
     if name not in TOKENIZERS:
         raise ValueError(f"unknown published table {name!r}; known: {', '.join(TABLE_NAMES)}")
     tokenizer = TOKENIZERS[name]
-    parsed = tokenizer.parse(*(read_verified(file.filename) for file in tokenizer.files))
+    files = [read_verified(file.filename) for file in tokenizer.files]  # each is checked to have its sha256
+    key = value_cache.key_of(name, *(file.sha256 for file in tokenizer.files), _converter_digest())
+    merges, specials, published, token_bytes = value_cache.cached(
+        "published", key, lambda: _as_data(_convert(name, files)), _is_table_data)
+    table = PublishedTable(name, {(a, b): idx for idx, (a, b) in enumerate(merges, start=256)}, dict(specials),
+                           tuple(published), tuple(token_bytes))
+    if len(table.merges) != len(merges):
+        raise TableUnavailable(f"{name}: a merge appears twice")
+    return table
+
+
+def _convert(name: str, files: list[bytes]) -> PublishedTable:
+    tokenizer = TOKENIZERS[name]
+    parsed = tokenizer.parse(*files)
     # A table that only ranks its tokens (cl100k_base) has its merges recovered, keyed by its rank file.
     splits = parsed.splits if parsed.splits is not None else cached_splits(parsed.ranks, tokenizer.files[0].sha256)
     return to_contract(name, parsed.ranks, splits, {**parsed.special_tokens, **tokenizer.special_tokens})
+
+
+@cache
+def _converter_digest() -> str:
+    """The code a stored table comes from: this converter, the parsers and the patterns."""
+    from bpe_kata.data import published as published_module
+
+    return value_cache.source_digest(__file__, published_module.__file__)
+
+
+def _as_data(table: PublishedTable) -> tuple:
+    """A table as plain data for the cache: merges as pairs in id order (ids 256, 257, ...)."""
+    merges = sorted(table.merges.items(), key=lambda item: item[1])
+    return ([pair for pair, _ in merges], table.special_tokens, list(table.published_ids), list(table.token_bytes))
+
+
+def _is_table_data(value: object) -> bool:
+    """A stored table's shape (its bytes are checked against their SHA-256 before this): pairs of
+    ids, one published id and one token per id."""
+    if not (isinstance(value, tuple) and len(value) == 4):
+        return False
+    merges, specials, published, token_bytes = value
+    if not (type(merges) is list and type(specials) is dict and type(published) is list and type(token_bytes) is list):
+        return False
+    return (len(published) == len(token_bytes) == 256 + len(merges)
+            and all(type(pair) is tuple and len(pair) == 2 for pair in merges)
+            and value_cache.all_of(published, int) and value_cache.all_of(token_bytes, bytes)
+            and value_cache.all_of(specials, str) and value_cache.all_of(specials.values(), int))
 
 
 def to_contract(name: str, ranks: Mapping[bytes, int], splits: list[tuple[bytes, bytes]],

@@ -7,6 +7,7 @@ Each is ``(argv) -> exit status``; bpe_kata/cli.py holds the one table of subcom
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -30,8 +31,27 @@ def check(argv: list[str]) -> int:
               "Useful options: --level NAME, --claim ID, --require-data, --bpe-report FILE, --bpe-html FILE, -x, -q\n"
               "All pytest options are accepted; see `pytest --help` (section bpe-kata).")
         return 0
+    _bytecode_elsewhere()
     return int(pytest.main([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *pytest_args.defaults(argv),
                             *impl_args, *argv]))
+
+
+def _bytecode_elsewhere() -> None:
+    """Where ``PYTHONDONTWRITEBYTECODE`` is set, keep the bytecode in a cache folder instead
+    (``PYTHONPYCACHEPREFIX``, under the user cache), as ``gate`` does for its verdict process.
+
+    Without it every process of a run, each pytest-xdist worker included, compiles the suite and
+    rewrites the spec's asserts again on every run (about 0.4 CPU-s each); with it nothing is
+    written beside the sources either, which is what the setting asks. A prefix already chosen is kept.
+    """
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    from bpe_kata.data.corpora import user_cache_dir
+
+    prefix = str(user_cache_dir() / "pycache")
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix  # the workers pytest-xdist starts inherit both
+    sys.dont_write_bytecode, sys.pycache_prefix = False, prefix
 
 
 #: In-process runs have no per-call limit; a test that hangs fails after this many seconds

@@ -7,6 +7,8 @@ modules ask for them by name); the run's state they read lives in ``KataRun``.
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from bpe_kata.child import client as isolated_client
@@ -198,7 +200,9 @@ def encoded(implementation, corpus_table, corpus, progress):
         return cache[key]
 
     def encode_in_pieces(name: str, vocab_size: int, merges: dict) -> list[int]:
-        expected = replayed(name, "spec", merges)
+        # the spec's own table and replay, the same every run: kept on disk (bpe_kata/data/corpus_tables.py)
+        expected = corpus_tables.replayed(name, corpus(name), shapes.merges_of(merges),
+                                          lambda: replayed(name, "spec", merges))
         pieces = spec_pieces.token_aligned_pieces(corpus(name), expected, oracle.build_vocab(merges))
         distinct = len({text for text, _ in pieces})
         with progress(f"encoding {name} at vocab_size {vocab_size} with the implementation's encode, "
@@ -207,8 +211,14 @@ def encoded(implementation, corpus_table, corpus, progress):
                 if count % 500 == 0:
                     step.update(f"{count:,} of {total:,} pieces")
 
+            each = None
+            if isinstance(implementation, isolated_client.IsolatedImplementation):  # one child, calls pipelined
+                def each(texts: list[str]):
+                    with contextlib.closing(implementation.encode_each(texts, merges)) as answers:
+                        for ids in answers:
+                            yield shapes.ids_of(ids)
             return spec_pieces.encode_checked(lambda text: shapes.ids_of(implementation.encode(text, merges)), pieces,
-                                              f"a piece of {name}, at vocab_size {vocab_size}", merges, tick)
+                                              f"a piece of {name}, at vocab_size {vocab_size}", merges, tick, each)
 
     return encode
 
@@ -237,7 +247,7 @@ def published(request: pytest.FixtureRequest):
 
     def get(name: str):
         try:
-            return pretrained.load(name), tiktoken_tables.encoding(name)
+            return pretrained.load(name), tiktoken_tables.remembered(name)
         except TableUnavailable as error:
             if require:
                 pytest.fail(f"published table unavailable (--require-data): {error}", pytrace=False)
