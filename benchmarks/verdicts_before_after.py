@@ -30,7 +30,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 def implementations() -> list[str]:
     """What the suite ships: the reference, the oracle, the starter and every file in tests/implementations."""
     shipped = ["reference", "spec.oracle", "solutions.starter"]
-    shipped += [f"tests/implementations/{path.name}" for path in sorted((REPO_ROOT / "tests/implementations").glob("*.py"))
+    folder = REPO_ROOT / "tests" / "implementations"
+    shipped += [f"tests/implementations/{path.name}" for path in sorted(folder.glob("*.py"))
                 if path.stem.startswith(("wrong_", "right_"))]
     return shipped
 
