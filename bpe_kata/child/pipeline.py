@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from bpe_kata.child import protocol
-from bpe_kata.child.faults import CallTimedOut, ChildExited, IsolationFault, OverBudget, ProtocolError
-from bpe_kata.child.process import BUDGET, MAX_LINE, Child, _shown
+from bpe_kata.child.faults import CallTimedOut, IsolationFault, OverBudget, ProtocolError
+from bpe_kata.child.process import BUDGET, Child, _shown
 
 #: ``pipelined``: at most this many requests written ahead of their answers. Enough to keep
 #: a child busy while the previous answers travel back; few enough that a caller stopping at a
@@ -115,16 +115,7 @@ def _await(child: Child, what: str, request_id: int, line_end: int, pending: byt
                 del pending[:count]
                 written += count if written >= 0 else 0
             if readable:
-                chunk = os.read(in_fd, 1 << 20)
-                if len(child.buffer) + len(chunk) > MAX_LINE:
-                    raise ProtocolError(f"{what}: the child sent a line longer than {MAX_LINE >> 20} MiB: "
-                                        f"{_shown(child.buffer)}")
-                if not chunk:
-                    if child.buffer.strip():
-                        raise ProtocolError(f"{what}: the child's last line has no line end: "
-                                            f"{_shown(child.buffer)}")
-                    raise ChildExited(f"{what}: the child exited without answering ({child._exit_status()})"
-                                      + child.log_tail())
+                chunk = child._read_chunk(in_fd, what)
                 *complete, child.buffer = (child.buffer + chunk).split(b"\n")
                 child.lines.extend(complete)
     except CallTimedOut:

@@ -245,17 +245,22 @@ class Child:
             readable, _, _ = select.select([fd], [], [], remaining)
             if not readable:
                 continue
-            chunk = os.read(fd, 1 << 20)
-            if len(self.buffer) + len(chunk) > MAX_LINE:
-                raise ProtocolError(f"{what}: the child sent a line longer than {MAX_LINE >> 20} MiB: "
-                                    f"{_shown(self.buffer)}")
-            if not chunk:
-                if self.buffer.strip():
-                    raise ProtocolError(f"{what}: the child's last line has no line end: {_shown(self.buffer)}")
-                raise ChildExited(
-                    f"{what}: the child exited without answering ({self._exit_status()})" + self.log_tail()
-                )
-            self.buffer += chunk
+            self.buffer += self._read_chunk(fd, what)
+
+    def _read_chunk(self, fd: int, what: str) -> bytes:
+        """What the child wrote on stdout since the last read (after ``select`` saw it readable): never an
+        end of output (the child's exit is the call's fault) nor a line past ``MAX_LINE``."""
+        chunk = os.read(fd, 1 << 20)
+        if len(self.buffer) + len(chunk) > MAX_LINE:
+            raise ProtocolError(f"{what}: the child sent a line longer than {MAX_LINE >> 20} MiB: "
+                                f"{_shown(self.buffer)}")
+        if not chunk:
+            if self.buffer.strip():
+                raise ProtocolError(f"{what}: the child's last line has no line end: {_shown(self.buffer)}")
+            raise ChildExited(
+                f"{what}: the child exited without answering ({self._exit_status()})" + self.log_tail()
+            )
+        return chunk
 
     def _response_of(self, line: bytes, request_id: int, what: str) -> dict:
         try:
