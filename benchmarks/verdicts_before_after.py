@@ -5,8 +5,10 @@ tree and by a baseline checkout, claim by claim.
 A change made for speed (shared work, caches, fewer processes) must not change what the spec says of any
 implementation. This runs ``bpe-kata check IMPL --bpe-report FILE`` in both trees, with the derandomized
 ``fast`` Hypothesis profile so both draw the same examples, and compares the status of every claim and level.
-Corpus tests are left out by default (``--corpus`` keeps them): the right implementations in tests/ are
-deliberately slow trainers.
+Both sides run under one ``PYTHONHASHSEED`` (``--hash-seed``, default 0): a known-wrong implementation whose
+mistake follows set order (wrong_merge_hash_seed_overlaps) fails differently under each seed, and a different
+draw is not a different verdict. Corpus tests are left out by default (``--corpus`` keeps them): the right
+implementations in tests/ are deliberately slow trainers.
 
 Usage:
     python benchmarks/verdicts_before_after.py --baseline ../before --baseline-python ../before/.venv/bin/python
@@ -36,12 +38,13 @@ def implementations() -> list[str]:
     return shipped
 
 
-def verdict(root: Path, python: str, impl: str, options: list[str], folder: Path) -> dict:
+def verdict(root: Path, python: str, impl: str, options: list[str], folder: Path, hash_seed: str) -> dict:
     """Claim and level statuses of one run (or the run's failure to report)."""
     report = folder / f"{abs(hash((str(root), impl)))}.json"
     command = [python, "-m", "bpe_kata.cli", "check", impl, "-n", "0", "-q", "-p", "no:cacheprovider",
                "--hypothesis-profile", "fast", "--bpe-report", str(report), *options]
     env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "BPE_IMPL", "HYPOTHESIS_PROFILE")}
+    env["PYTHONHASHSEED"] = hash_seed
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=900)
     if not report.exists():
         return {"exit": done.returncode, "error": (done.stdout + done.stderr)[-400:]}
@@ -59,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", action="store_true", help="keep the corpus tests (slow for the textbook trainers)")
     parser.add_argument("--gate", action="store_true", help="run through the gate (isolated, sandboxed) instead")
     parser.add_argument("--jobs", type=int, default=2, help="runs at once (default 2)")
+    parser.add_argument("--hash-seed", default="0", help="PYTHONHASHSEED of both sides' runs (default 0)")
     args = parser.parse_args(argv)
     if not (args.baseline / "pyproject.toml").is_file():
         parser.error(f"--baseline {args.baseline}: not a checkout of the project")
@@ -71,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     differing = 0
     with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(args.jobs) as pool:
         for impl in chosen:
-            futures = {side: pool.submit(verdict, root, python, str(impl), options, Path(folder))
+            futures = {side: pool.submit(verdict, root, python, str(impl), options, Path(folder), args.hash_seed)
                        for side, (root, python) in sides.items()}
             this, baseline = futures["this"].result(), futures["baseline"].result()
             if this == baseline:
