@@ -43,6 +43,7 @@ def test_small_values_keep_pytests_own_explanation(pytestconfig):
 
 
 @pytest.mark.timeout(240)
+@pytest.mark.heavy
 def test_a_wrong_implementation_fails_fast_under_ci(tmp_path, monkeypatch):
     """pytest's full diff of 50,000 ids against 33,333 (computed whenever $CI is set) ran past pytest-timeout's
     ten minutes in CI; bounded, the same failing test takes about a second."""

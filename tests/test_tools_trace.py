@@ -68,6 +68,7 @@ def test_the_starter_says_train_is_not_started(tmp_path, capsys):
 
 
 @pytest.mark.corpus("tinyshakespeare")
+@pytest.mark.heavy
 def test_tiny_shakespeare_starts_with_the_documents_list(capsys):
     try:
         CorpusFinder().path("tinyshakespeare")
