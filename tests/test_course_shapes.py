@@ -78,6 +78,7 @@ def test_a_call_the_shape_cannot_express_is_not_started_through_the_protocol_too
     assert run.level_status("special") == "partly started" and _failed(run) == {}
 
 
+@pytest.mark.heavy
 def test_the_minbpe_classic_mistake_is_caught_on_its_claim_in_the_learners_file(tmp_path, spec_tests):
     """The course's ``max(stats, key=stats.get)`` with no pair left: train.exhausted, placed in its file."""
     run = run_spec_inline(tmp_path, "--impl", MINBPE_WRONG, "-m", "not corpus", "--level", "train",

@@ -251,6 +251,7 @@ def test_wrong_implementation_given_as_a_file_anywhere_on_disk(tmp_path):
     assert run.claim_status("merge.left-to-right") == "passed"
 
 
+@pytest.mark.heavy
 def test_starter_reports_every_level_not_started(tmp_path):
     run = run_spec_inline(tmp_path, "--impl", "solutions.starter", "-m", "not corpus")
     assert run.returncode == 0
