@@ -22,6 +22,16 @@ def _missing_beside(item: pytest.Item) -> str | None:
     return None if (beside_root() / marker.args[0]).exists() else marker.args[0]
 
 
+HEAVY_MARKER = ("heavy: the suite's exhaustive sweeps and long-budget runs (every implementation on every level, "
+                "builds, browsers, time limits): left out of a plain `pytest`, run by `pytest -m heavy` and by CI")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The suite's own option (not `bpe-kata check`'s: this file is loaded only for the suite's tests)."""
+    parser.addoption("--heavy", action="store_true", default=False,
+                     help="also run the suite's heavy group (tests marked heavy); `-m heavy` runs only that group")
+
+
 def heavy_left_out(config: pytest.Config) -> bool:
     """A plain run leaves the heavy group out; ``--heavy`` or a ``-m`` expression naming it decides otherwise."""
     return not config.getoption("heavy", False) and "heavy" not in (config.getoption("markexpr", "") or "")
@@ -159,6 +169,7 @@ def processes_marked(mark: str) -> dict[int, str]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", HEAVY_MARKER)
     # Only the run's own process sets the mark: an xdist worker or a nested pytest.main inherits
     # it, and under mutmut (its forked children share one process tree) the check stays off.
     if hasattr(config, "workerinput") or LEAK_MARK in os.environ or "mutmut" in sys.modules \
