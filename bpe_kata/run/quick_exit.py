@@ -1,0 +1,49 @@
+"""End a pytest-xdist worker of a spec run without tearing the interpreter down.
+
+A worker ends holding everything the spec loaded (published tables of 100,000 merges, their
+vocabularies, the corpora and their encodings); Python's shutdown frees it object by object,
+about 0.3 s per worker that the run's controller waits for before it can print the verdict.
+The worker's results have reached the controller by then (xdist sends them when the session
+finishes) and every child process it started is closed (fixtures and ``pytest_unconfigure``),
+so once the exit handlers registered after this one have run, the rest of shutdown has nothing
+to save: the streams are flushed, logging is shut down, and the process ends at once.
+
+Not armed where something may still need a normal shutdown: outside a worker, under coverage
+or any other tracer (its data is written at exit), or when ``BPE_KATA_FULL_EXIT`` is set.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import sys
+
+#: Set (to anything) to keep the normal shutdown, e.g. to debug what a worker does at exit.
+KEEP_ENV = "BPE_KATA_FULL_EXIT"
+
+
+def wanted(environ: dict[str, str] | os._Environ = os.environ) -> bool:
+    """A worker of this run, with nothing that writes its data at exit watching."""
+    return (bool(environ.get("PYTEST_XDIST_WORKER")) and not environ.get(KEEP_ENV)
+            and sys.gettrace() is None and "coverage" not in sys.modules)
+
+
+def arm() -> bool:
+    """Register the quick exit as the next exit handler to run (handlers run last in, first out,
+    so the ones registered from now on still run before it). True if armed."""
+    if not wanted():
+        return False
+    atexit.register(_exit_now)
+    return True
+
+
+def _exit_now() -> None:
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # closed, or a pipe nobody reads any more
+            pass
+    logging.shutdown()
+    os._exit(0)
