@@ -12,7 +12,8 @@ import contextlib
 import os
 import shlex
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,13 @@ from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSI
 __all__ = ["BUDGET", "DEFAULT_CALL_TIMEOUT", "CallTimedOut", "ChangedInput", "ChildExited", "ImplementationError",
            "IsolatedImplementation", "IsolationFault", "OverBudget", "ProtocolError", "parse_command",
            "python_path_env", "server_command"]
+
+
+#: ``encode_each`` in batches: the first holds this many texts; each next one doubles while a batch is
+#: answered in under half of ``BATCH_SECONDS`` and halves past it, up to ``MAX_BATCH``. A batch not
+#: answered within ``BATCH_LIMIT`` (or the call limit, if lower) is given up and its texts asked one by
+#: one: a call that hangs costs at most that much more than without batches.
+FIRST_BATCH, MAX_BATCH, BATCH_SECONDS, BATCH_LIMIT = 16, 1024, 0.5, 10.0
 
 
 def server_command(value: str) -> list[str]:
@@ -59,6 +67,7 @@ class IsolatedImplementation:
         self.__file__ = None
         self.features: tuple[str, ...] = ()
         self.code_points = False  # the child reads {"code_points": [...]} texts (its hello says so)
+        self.batched: tuple[str, ...] = ()  # operations it also takes as batches (its hello's "batch")
         self.tables: dict[int, tuple[object, str, int]] = {}  # id(table) -> (table, name, len)
 
     def connect(self) -> IsolatedImplementation:
@@ -70,6 +79,8 @@ class IsolatedImplementation:
                 raise ProtocolError(f"the hello answer has no list of features: {hello!r}")
             self.features = tuple(features)
             self.code_points = hello.get("code_points") is True
+            batch = hello.get("batch")
+            self.batched = tuple(op for op in protocol.BATCHES if isinstance(batch, list) and op in batch)
             if isinstance(hello.get("fixed_pattern"), str):  # optional: the split pattern it always uses
                 self.FIXED_PATTERN = hello["fixed_pattern"]
             for op in protocol.OPERATIONS:
@@ -103,16 +114,56 @@ class IsolatedImplementation:
         return self.loaded(op, self.child.request(op, request))
 
     def encode_each(self, texts: Iterable[str], merges: Mapping) -> Iterator[list[int]]:
-        """``encode(text, merges)`` for each text, in order, the calls pipelined
+        """``encode(text, merges)`` for each text, in order: in batches where the child takes them
+        (``_encode_batches``), else (and from a batch that failed on) one call per text, pipelined
         (bpe_kata/child/pipeline.py): the same requests, answers and faults as one call after another, without
-        a round trip's wait between them. Stopping early kills the child (a new one answers next)."""
+        a round trip's wait between them. Stopping early with calls in flight kills the child (a new one
+        answers next)."""
         if "encode" not in self.features:
             raise NotImplementedError("encode: not among the implementation's hello features")
+        texts = list(texts)
         table = self._argument("encode", "merges", merges)  # a big table is defined before the first call
+        if "encode" in self.batched:
+            answered = yield from self._encode_batches(texts, table)
+            texts = texts[answered:]
         requests = ({"text": self._argument("encode", "text", text), "merges": table} for text in texts)
         with contextlib.closing(pipeline.pipelined(self.child, "encode", requests)) as answers:
             for value in answers:
                 yield self.loaded("encode", value)
+
+    def _encode_batches(self, texts: list[str], table: Any) -> Generator[list[int], None, int]:
+        """The texts' ids, batch by batch (docs/PROTOCOL.md, "Batches"); how many texts were answered.
+
+        A batch is one request, so batches are kept short in time: each is sized from how long the last
+        one took (``BATCH_SECONDS``). A batch answered by an error, a crash, a changed input or not
+        within ``BATCH_LIMIT`` is not judged: the caller asks its texts, and all after them, again one
+        call at a time, each with its own time limit, so every fault is its own call's, as without
+        batches. A malformed answer and a spent budget are the child's and the run's, as for any call."""
+        answered, size = 0, FIRST_BATCH
+        while answered < len(texts):
+            batch = texts[answered:answered + size]
+            started = time.monotonic()
+            try:
+                if self.child.process is None:
+                    self.child.start()
+                values = self.child._exchange(protocol.BATCHES["encode"], {
+                    "texts": [self._argument("encode", "text", text) for text in batch], "merges": table},
+                    min(self.child.call_timeout, BATCH_LIMIT))
+            except (OverBudget, ProtocolError):
+                raise
+            except (IsolationFault, ImplementationError, NotImplementedError, ValueError, KeyError, TypeError):
+                return answered
+            if type(values) is not list or len(values) != len(batch):
+                self.child.kill()
+                raise ProtocolError(f"{protocol.BATCHES['encode']}: expected an array of {len(batch)} results, got "
+                                    f"{_shown(response=values)}")
+            took = time.monotonic() - started
+            for value in values:
+                yield self.loaded("encode", value)
+            answered += len(batch)
+            size = min(size * 2, MAX_BATCH) if took < BATCH_SECONDS / 2 else max(1, size // 2) if took > BATCH_SECONDS \
+                else size
+        return answered
 
     def loaded(self, op: str, value: Any) -> Any:
         """The result as a Python value, once it fits its operation's shape (bpe_kata.child.results): a

@@ -31,6 +31,9 @@ KEYWORD_FEATURES: dict[str, dict[str, str]] = {
 OPERATIONS = ("get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load",
               "train_words", "segment_word")
 ALL_FEATURES = (*OPERATIONS, "StreamDecoder", *sorted({f for m in KEYWORD_FEATURES.values() for f in m.values()}))
+#: Optional batches (docs/PROTOCOL.md, "Batches"): a child whose hello lists ``"batch": ["encode"]`` also
+#: takes ``encode_batch``, the ``encode(text, merges)`` of each of several texts in one request.
+BATCHES: dict[str, str] = {"encode": "encode_batch"}
 
 
 @dataclass(frozen=True)

@@ -118,6 +118,8 @@ class Server:
             return self.hello(args)
         if op == "define":
             return self.define(args)
+        if op == protocol.BATCHES["encode"]:
+            return self.encode_batch(args)
         if op not in ARGUMENTS:
             raise NotServed(protocol.OTHER_ERROR, f"unknown op {op!r}")
         values, refs = self.arguments(op, args)
@@ -182,12 +184,21 @@ class Server:
             "version": getattr(self.impl, "__version__", None),
             "features": features_of(self.impl),
             "code_points": True,
+            "batch": [op for op in protocol.BATCHES if callable(getattr(self.impl, op, None))],
             **(
                 {"fixed_pattern": self.impl.FIXED_PATTERN}
                 if isinstance(getattr(self.impl, "FIXED_PATTERN", None), str)
                 else {}
             ),
         }
+
+    def encode_batch(self, args: dict) -> list:
+        """Each text's ``encode(text, merges)``, as separate requests would have it; the first
+        text whose call fails answers for the whole batch (the suite then asks one by one)."""
+        texts = args.get("texts")
+        if set(args) != {"texts", "merges"} or not isinstance(texts, list):
+            raise NotServed(protocol.OTHER_ERROR, "encode_batch takes texts (an array) and merges, nothing else")
+        return [self.dispatch("encode", {"text": text, "merges": args["merges"]}) for text in texts]
 
     def define(self, args: dict) -> None:
         kind = DEFINABLE.get(args.get("kind"))
