@@ -125,7 +125,7 @@ class RememberedEncoding:
         size = self._encoding.n_vocab
 
         def spells_the_text(ids: object) -> bool:
-            return (type(ids) is list and value_cache.all_of(ids, int) and all(0 <= i < size for i in ids)
+            return (type(ids) is list and value_cache.all_of(ids, int) and (not ids or 0 <= min(ids) and max(ids) < size)
                     and self._encoding.decode_bytes(ids) == data)
 
         key = value_cache.key_of(self._key, hashlib.sha256(data).hexdigest())

@@ -92,7 +92,7 @@ def cached(kind: str, key: str, compute: Callable[[], T], valid: Callable[[objec
 
 
 def all_of(values: Iterable[object], kind: type | tuple[type, ...]) -> bool:
-    """Every value is of ``kind`` exactly (``bool`` is not an ``int`` here): for ``valid`` checks."""
-    if isinstance(kind, tuple):
-        return all(type(value) in kind for value in values)
-    return all(type(value) is kind for value in values)
+    """Every value is of ``kind`` exactly (``bool`` is not an ``int`` here): for ``valid`` checks.
+    The types are gathered at C speed (a million ids are read back per run)."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return set(map(type, values)).issubset(kinds)
