@@ -199,10 +199,11 @@ class IsolatedImplementation:
         implementation = self
 
         class StreamDecoder:
-            """Each feed and flush replays the ids so far in one fresh decoder in the child."""
+            """Each feed and flush replays the ids so far in one fresh decoder in the child. The vocabulary is
+            read once, when the decoder is made (as a decoder in the same process would take it), not per feed."""
 
             def __init__(self, vocab) -> None:
-                self.vocab, self.ids = vocab, []
+                self.vocab, self.ids = implementation._argument("stream_decode", "vocab", vocab), []
 
             def feed(self, token_id: int) -> str:
                 self.ids.append(token_id)
@@ -213,7 +214,8 @@ class IsolatedImplementation:
                 return self._replay()[1]
 
             def _replay(self) -> tuple[list[str], str]:
-                feeds, flushed = implementation.call("stream_decode", self.vocab, list(self.ids))
+                feeds, flushed = implementation.loaded("stream_decode", implementation.child.request(
+                    "stream_decode", {"vocab": self.vocab, "ids": ARGUMENTS["stream_decode"]["ids"].dump(self.ids)}))
                 if len(feeds) != len(self.ids):
                     implementation.child.kill()
                     raise ProtocolError(f"stream_decode: {len(feeds)} feeds for {len(self.ids)} ids")
