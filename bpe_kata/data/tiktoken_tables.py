@@ -125,8 +125,8 @@ class RememberedEncoding:
         size = self._encoding.n_vocab
 
         def spells_the_text(ids: object) -> bool:
-            return (type(ids) is list and value_cache.all_of(ids, int) and (not ids or 0 <= min(ids) and max(ids) < size)
-                    and self._encoding.decode_bytes(ids) == data)
+            return (type(ids) is list and value_cache.all_of(ids, int)
+                    and (not ids or 0 <= min(ids) and max(ids) < size) and self._encoding.decode_bytes(ids) == data)
 
         key = value_cache.key_of(self._key, hashlib.sha256(data).hexdigest())
         return list(value_cache.cached("tiktoken-ids", key, lambda: self._encoding.encode(text), spells_the_text))
