@@ -120,7 +120,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     """A pytest-xdist worker is done: its results are sent and its children closed (bpe_kata/run/quick_exit.py)."""
-    quick_exit.arm()
+    quick_exit.arm(config)
 
 
 def _implementation(config: pytest.Config, value: str):

@@ -15,31 +15,49 @@ from bpe_kata.run import quick_exit
 WORKER = {"PYTEST_XDIST_WORKER": "gw0"}
 
 
-@pytest.mark.parametrize("environ, expected", [
-    (WORKER, True),
-    ({}, False),  # the controller, or a run without xdist: it prints the verdict after the workers end
-    ({**WORKER, quick_exit.KEEP_ENV: "1"}, False),
-])
-def test_only_a_worker_ends_quickly(environ, expected, monkeypatch):
+class Config:
+    """A pytest config as xdist leaves it: a worker's has ``workerinput``."""
+
+    def __init__(self, worker: bool) -> None:
+        if worker:
+            self.workerinput = {"workerid": "gw0"}
+
+
+@pytest.fixture
+def untraced(monkeypatch):
     monkeypatch.delitem(sys.modules, "coverage", raising=False)
     monkeypatch.setattr(sys, "gettrace", lambda: None)
-    assert quick_exit.wanted(environ) is expected
+
+
+@pytest.mark.parametrize("worker, environ, expected", [
+    (True, {}, True),
+    (False, {}, False),  # the controller, or a run without xdist: it prints the verdict after the workers end
+    (False, WORKER, False),  # a run started from inside a worker inherits its variable, not its role
+    (True, {quick_exit.KEEP_ENV: "1"}, False),
+])
+def test_only_a_worker_ends_quickly(untraced, worker, environ, expected):
+    assert quick_exit.wanted(Config(worker), environ) is expected
 
 
 def test_a_worker_under_coverage_or_a_tracer_shuts_down_normally(monkeypatch):
     monkeypatch.setattr(sys, "gettrace", lambda: None)
     monkeypatch.setitem(sys.modules, "coverage", object())
-    assert not quick_exit.wanted(WORKER)
+    assert not quick_exit.wanted(Config(True), {})
     monkeypatch.delitem(sys.modules, "coverage")
     monkeypatch.setattr(sys, "gettrace", lambda: print)
-    assert not quick_exit.wanted(WORKER)
+    assert not quick_exit.wanted(Config(True), {})
 
 
 PROGRAM = textwrap.dedent("""
     import atexit, sys
     from bpe_kata.run import quick_exit
     atexit.register(lambda: print("registered before: runs only in a normal shutdown", flush=True))
-    print("armed:", quick_exit.arm())
+    class Config:
+        pass
+    config = Config()
+    if len(sys.argv) > 1:
+        config.workerinput = {}
+    print("armed:", quick_exit.arm(config))
     atexit.register(lambda: print("registered after: runs first"))
     sys.stdout.write("buffered, no newline")
 """)
@@ -47,11 +65,27 @@ PROGRAM = textwrap.dedent("""
 
 @pytest.mark.parametrize("worker", [True, False])
 def test_the_quick_exit_flushes_output_and_runs_the_handlers_after_it(worker):
-    env = {key: value for key, value in os.environ.items() if key not in (*WORKER, quick_exit.KEEP_ENV)}
-    env.update(WORKER if worker else {})
-    done = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True, env=env,
+    env = {key: value for key, value in os.environ.items() if key != quick_exit.KEEP_ENV}
+    done = subprocess.run([sys.executable, "-c", PROGRAM, *(["worker"] if worker else [])], capture_output=True,
+                          text=True, env=env,
                           cwd=quick_exit.__file__.rsplit("/bpe_kata/", 1)[0], timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"armed: {worker}\n")
     assert "buffered, no newline" in done.stdout and "registered after: runs first" in done.stdout
     assert ("registered before: runs only in a normal shutdown" in done.stdout) is not worker
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_a_run_started_inside_a_worker_keeps_its_exit_status(workers):
+    """``bpe-kata check`` of a known-wrong implementation fails with status 1, also where the environment
+    says it runs in a pytest-xdist worker (a test of this suite shelling out) and with its own workers."""
+    from tests.support import REPO_ROOT
+
+    env = {**os.environ, **WORKER}
+    env.pop(quick_exit.KEEP_ENV, None)
+    wrong = "tests/implementations/wrong_merge_mutates.py"
+    done = subprocess.run([sys.executable, "-m", "bpe_kata.cli", "check", wrong, "--level", "merge", "-q",
+                           "-p", "no:cacheprovider", "-n", workers], cwd=REPO_ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "FAILED" in done.stdout

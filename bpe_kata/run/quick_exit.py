@@ -9,7 +9,10 @@ so once the exit handlers registered after this one have run, the rest of shutdo
 to save: the streams are flushed, logging is shut down, and the process ends at once.
 
 Not armed where something may still need a normal shutdown: outside a worker, under coverage
-or any other tracer (its data is written at exit), or when ``BPE_KATA_FULL_EXIT`` is set.
+or any other tracer (its data is written at exit), or when ``BPE_KATA_FULL_EXIT`` is set. A worker
+is known by its pytest config (xdist gives it ``workerinput``), never by the environment: a run
+started from inside a worker (a test that runs ``bpe-kata check``) inherits ``PYTEST_XDIST_WORKER``
+and must still end with its own exit status.
 """
 
 from __future__ import annotations
@@ -18,21 +21,22 @@ import atexit
 import logging
 import os
 import sys
+from collections.abc import Mapping
 
 #: Set (to anything) to keep the normal shutdown, e.g. to debug what a worker does at exit.
 KEEP_ENV = "BPE_KATA_FULL_EXIT"
 
 
-def wanted(environ: dict[str, str] | os._Environ = os.environ) -> bool:
-    """A worker of this run, with nothing that writes its data at exit watching."""
-    return (bool(environ.get("PYTEST_XDIST_WORKER")) and not environ.get(KEEP_ENV)
+def wanted(config: object, environ: Mapping[str, str] = os.environ) -> bool:
+    """``config`` is a pytest-xdist worker's, with nothing that writes its data at exit watching."""
+    return (hasattr(config, "workerinput") and not environ.get(KEEP_ENV)
             and sys.gettrace() is None and "coverage" not in sys.modules)
 
 
-def arm() -> bool:
+def arm(config: object) -> bool:
     """Register the quick exit as the next exit handler to run (handlers run last in, first out,
     so the ones registered from now on still run before it). True if armed."""
-    if not wanted():
+    if not wanted(config):
         return False
     atexit.register(_exit_now)
     return True
