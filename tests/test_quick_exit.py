@@ -75,7 +75,7 @@ def test_the_quick_exit_flushes_output_and_runs_the_handlers_after_it(worker):
     assert ("registered before: runs only in a normal shutdown" in done.stdout) is not worker
 
 
-@pytest.mark.parametrize("workers", ["0", "2"])
+@pytest.mark.parametrize("workers", ["0", pytest.param("2", marks=pytest.mark.heavy)])
 def test_a_run_started_inside_a_worker_keeps_its_exit_status(workers):
     """``bpe-kata check`` of a known-wrong implementation fails with status 1, also where the environment
     says it runs in a pytest-xdist worker (a test of this suite shelling out) and with its own workers."""
