@@ -5,8 +5,9 @@ vocabularies, the corpora and their encodings); Python's shutdown frees it objec
 about 0.3 s per worker that the run's controller waits for before it can print the verdict.
 The worker's results have reached the controller by then (xdist sends them when the session
 finishes) and every child process it started is closed (fixtures and ``pytest_unconfigure``),
-so once the exit handlers registered after this one have run, the rest of shutdown has nothing
-to save: the streams are flushed, logging is shut down, and the process ends at once.
+so once every exit handler has run (pytest's removal of its temporary folders' locks among them),
+the rest of shutdown has nothing to save: the streams are flushed and the process ends at once,
+without the module teardown and garbage collection that follow the handlers.
 
 Not armed where something may still need a normal shutdown: outside a worker, under coverage
 or any other tracer (its data is written at exit), or when ``BPE_KATA_FULL_EXIT`` is set. A worker
@@ -18,7 +19,6 @@ and must still end with its own exit status.
 from __future__ import annotations
 
 import atexit
-import logging
 import os
 import sys
 from collections.abc import Mapping
@@ -34,8 +34,8 @@ def wanted(config: object, environ: Mapping[str, str] = os.environ) -> bool:
 
 
 def arm(config: object) -> bool:
-    """Register the quick exit as the next exit handler to run (handlers run last in, first out,
-    so the ones registered from now on still run before it). True if armed."""
+    """Register the quick exit as an exit handler: when it runs, the others run too, then the process
+    ends. True if armed."""
     if not wanted(config):
         return False
     atexit.register(_exit_now)
@@ -43,11 +43,12 @@ def arm(config: object) -> bool:
 
 
 def _exit_now() -> None:
+    atexit.unregister(_exit_now)
+    atexit._run_exitfuncs()  # the handlers registered before this one, which would run after it
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         try:
             if stream is not None:
                 stream.flush()
         except (OSError, ValueError):  # closed, or a pipe nobody reads any more
             pass
-    logging.shutdown()
     os._exit(0)
