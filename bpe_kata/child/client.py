@@ -146,6 +146,7 @@ class IsolatedImplementation:
             try:
                 if self.child.process is None:
                     self.child.start()
+                # ``request`` with a shorter limit: a batch that is slow is given up before the call limit
                 values = self.child._exchange(protocol.BATCHES["encode"], {
                     "texts": [self._argument("encode", "text", text) for text in batch], "merges": table},
                     min(self.child.call_timeout, BATCH_LIMIT))
@@ -161,8 +162,10 @@ class IsolatedImplementation:
             for value in values:
                 yield self.loaded("encode", value)
             answered += len(batch)
-            size = min(size * 2, MAX_BATCH) if took < BATCH_SECONDS / 2 else max(1, size // 2) if took > BATCH_SECONDS \
-                else size
+            if took < BATCH_SECONDS / 2:
+                size = min(size * 2, MAX_BATCH)
+            elif took > BATCH_SECONDS:
+                size = max(1, size // 2)
         return answered
 
     def loaded(self, op: str, value: Any) -> Any:
