@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from bpe_kata.child import protocol
-from bpe_kata.child.faults import CallTimedOut, IsolationFault, OverBudget, ProtocolError
-from bpe_kata.child.process import BUDGET, Child, _shown
+from bpe_kata.child.faults import CallTimedOut, ProtocolError
+from bpe_kata.child.process import Child, _shown
 
 #: ``pipelined``: at most this many requests written ahead of their answers. Enough to keep
 #: a child busy while the previous answers travel back; few enough that a caller stopping at a
@@ -79,18 +79,9 @@ def _await(child: Child, what: str, request_id: int, line_end: int, pending: byt
     """Write what is pending while waiting for the answer to ``request_id`` (whose line ends at byte
     ``line_end`` of the requests); the answer and the bytes written so far (-1 once the child stopped
     reading: its answers so far are still read, then its exit is the fault of the call under way).
-    Limits as ``Child._send_and_wait``."""
-    remaining = BUDGET.remaining()
-    if remaining is not None and remaining <= 0:
-        child.kill()
-        raise OverBudget(f"{what}: the run's time budget ({BUDGET.total:g} s of child time, --time-budget) "
-                         "is spent; this call and every later one fail")
-    timeout = child.call_timeout
-    limited = remaining is not None and remaining < timeout
-    start = time.monotonic()
-    deadline = start + (remaining if limited else timeout)
-    out_fd, in_fd = child.process.stdin.fileno(), child.process.stdout.fileno()
-    try:
+    Limits and faults as for one call (``Child.limited``)."""
+    with child.limited(what, child.call_timeout) as deadline:
+        out_fd, in_fd = child.process.stdin.fileno(), child.process.stdout.fileno()
         while True:
             while child.lines:  # whole lines already read, oldest first
                 line = child.lines.popleft()
@@ -118,14 +109,3 @@ def _await(child: Child, what: str, request_id: int, line_end: int, pending: byt
                 chunk = child._read_chunk(in_fd, what)
                 *complete, child.buffer = (child.buffer + chunk).split(b"\n")
                 child.lines.extend(complete)
-    except CallTimedOut:
-        child.kill()
-        if limited:
-            raise OverBudget(f"{what}: the run's time budget ({BUDGET.total:g} s of child time, --time-budget) "
-                             "ran out during this call") from None
-        raise
-    except IsolationFault:
-        child.kill()
-        raise
-    finally:
-        BUDGET.used += time.monotonic() - start

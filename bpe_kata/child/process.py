@@ -8,6 +8,7 @@ child look like an implementation module.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import shlex
@@ -16,7 +17,7 @@ import subprocess
 import tempfile
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from bpe_kata.child import protocol
@@ -179,7 +180,13 @@ class Child:
         line = protocol.encode_line({"id": request_id, "op": op, "args": args})
         return self._send_and_wait(line, request_id, op, timeout)
 
-    def _send_and_wait(self, line: bytes, request_id: int, what: str, timeout: float) -> Any:
+    @contextlib.contextmanager
+    def limited(self, what: str, timeout: float) -> Iterator[float]:
+        """One call's deadline: ``timeout`` from now, or sooner where the run's budget ends first.
+
+        A spent budget fails the call before it starts; a fault kills the child (the next call starts a new
+        one), and a time limit that was the budget's is "over budget"; the time spent counts against the budget.
+        Single calls and pipelined ones (bpe_kata/child/pipeline.py) share these rules."""
         remaining = BUDGET.remaining()
         if remaining is not None and remaining <= 0:
             self.kill()
@@ -187,10 +194,8 @@ class Child:
                              "is spent; this call and every later one fail")
         limited = remaining is not None and remaining < timeout
         start = time.monotonic()
-        deadline = start + (remaining if limited else timeout)
         try:
-            self._write(line, deadline, what)
-            response = self._read_response(request_id, deadline, what)
+            yield start + (remaining if limited else timeout)
         except CallTimedOut:
             self.kill()
             if limited:
@@ -202,6 +207,11 @@ class Child:
             raise
         finally:
             BUDGET.used += time.monotonic() - start
+
+    def _send_and_wait(self, line: bytes, request_id: int, what: str, timeout: float) -> Any:
+        with self.limited(what, timeout) as deadline:
+            self._write(line, deadline, what)
+            response = self._read_response(request_id, deadline, what)
         if response.get("ok") is True and "result" in response:
             return response["result"]
         if response.get("ok") is False and isinstance(response.get("error"), dict):
