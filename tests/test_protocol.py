@@ -30,8 +30,10 @@ vocabularies = st.dictionaries(st.integers(0, 9999), st.binary(max_size=6), max_
 
 
 def through_a_line(kind: protocol.Kind, value):
-    """dump, one protocol line there and back, load: what the other side gets."""
-    line = protocol.encode_line({"id": 1, "ok": True, "result": kind.dump(value)})
+    """dump, one protocol line there and back (by the encoder the kind is written with), load: what the other
+    side gets."""
+    encode = protocol.encode_plain_line if kind.plain else protocol.encode_line
+    line = encode({"id": 1, "ok": True, "result": kind.dump(value)})
     return kind.load(protocol.decode_line(line)["result"])
 
 
@@ -62,6 +64,83 @@ def test_word_level_values_and_the_loaded_tokenizer():
     assert through_a_line(protocol.LOADED, loaded) == loaded
     assert through_a_line(protocol.SPECIAL_SET, "all") == "all"
     assert through_a_line(protocol.SPECIAL_SET, frozenset({"<|x|>"})) == {"<|x|>"}
+
+
+plain_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(-(2**70), 2**70) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(plain_values)
+def test_a_plain_line_reads_back_as_the_standard_line(value):
+    """The fast encoder (orjson where installed) writes the same JSON as the standard one, in ASCII on one
+    line: lone surrogates, non-ASCII text and ints past 64 bits included (those go to the standard one)."""
+    message = {"id": 1, "ok": True, "result": value}
+    line = protocol.encode_plain_line(message)
+    assert line.isascii() and line.endswith(b"\n") and line.count(b"\n") == 1
+    assert protocol.decode_line(line) == protocol.decode_line(protocol.encode_line(message))
+
+
+def test_without_orjson_a_plain_line_is_the_standard_line(monkeypatch):
+    message = {"id": 1, "args": {"text": "caf\u00e9 \ud800", "ids": [1, 2**70], "merges": {"ref": "m"}}}
+    monkeypatch.setattr(protocol, "orjson", None)
+    assert protocol.encode_plain_line(message) == protocol.encode_line(message)
+
+
+def test_a_value_that_is_not_plain_is_written_by_the_standard_encoder():
+    """Subclasses, dataclass and datetime values are never orjson's to write: it would not write them as
+    ``json`` does (or ``json`` refuses them): the standard encoder has the last word."""
+    import datetime
+    import enum
+
+    class Count(enum.IntEnum):
+        TWO = 2
+
+    class Text(str):
+        pass
+
+    for value in (Count.TWO, Text("ab"), [Text("x")], {"k": Count.TWO}):
+        message = {"id": 1, "ok": True, "result": value}
+        assert protocol.encode_plain_line(message) == protocol.encode_line(message)
+    with pytest.raises(TypeError):
+        protocol.encode_plain_line({"id": 1, "result": datetime.date(2026, 12, 2)})
+
+
+#: A value each plain kind's dump takes, with the loose types a caller may hand it (floats, bools, tuples).
+PLAIN_SAMPLES = {
+    "TEXT": "ab", "OPTIONAL_TEXT": None, "INT": 3.0, "PATH": __import__("pathlib").Path("x"), "IDS": (1, True, 2.0),
+    "PAIR": (1.0, 2), "MERGES": {(1, 2.0): 256.0}, "VOCAB": {1.0: b"a"}, "SPECIALS": {"<|x|>": 300.0},
+    "SPECIAL_SET": {"<|x|>"}, "CORPUS": {"low": 5.0}, "WORD_PAIRS": [(("l", "o"), 7)], "STATS": {(1, 2): 3.0},
+    "WORD_MERGES": [(("l", "o"), 7.0)], "WORDS": ["lo"], "NULL": None, "STREAM": (["a"], "b"),
+}
+
+
+def test_every_plain_kind_dumps_only_plain_values():
+    """What encode_plain_line relies on: a plain kind's dump is str, int, list, dict and None all through
+    (no float, no value passed on as given), whatever loose types it was handed."""
+    def plain(value) -> bool:
+        if type(value) in (list, tuple):
+            return all(map(plain, value))
+        if type(value) is dict:
+            return all(type(k) is str and plain(v) for k, v in value.items())
+        return value is None or type(value) in (str, int, bool)
+
+    kinds = {name: kind for name, kind in vars(protocol).items() if isinstance(kind, protocol.Kind)}
+    assert {name for name, kind in kinds.items() if kind.plain} == set(PLAIN_SAMPLES)
+    for name, sample in PLAIN_SAMPLES.items():
+        assert plain(kinds[name].dump(sample)), name
+
+
+def test_load_and_hello_answer_with_the_standard_encoder():
+    """A load's pattern goes back as the implementation gave it (not plain): never through orjson."""
+    impl = type(sys)("nan_pattern")
+    impl.load = lambda path: ({(97, 98): 256}, float("nan"), {})
+    impl.__version__ = 1.5
+    server = Server(impl, "nan_pattern")
+    assert b"NaN" in server.answer({"id": 1, "op": "load", "args": {"path": "x"}})
+    assert b'"version":1.5' in server.answer({"id": 2, "op": "hello", "args": {"protocol": protocol.PROTOCOL_VERSION}})
 
 
 def test_a_line_that_is_not_an_object_is_refused():

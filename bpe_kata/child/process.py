@@ -159,7 +159,7 @@ class Child:
 
     def define(self, name: str, kind: str, value: Any) -> None:
         line_id = self._new_id()
-        line = protocol.encode_line(
+        line = protocol.encode_plain_line(
             {"id": line_id, "op": "define", "args": {"name": name, "kind": kind, "value": value}}
         )
         if self.process is None:
@@ -177,7 +177,7 @@ class Child:
 
     def _exchange(self, op: str, args: dict, timeout: float) -> Any:
         request_id = self._new_id()
-        line = protocol.encode_line({"id": request_id, "op": op, "args": args})
+        line = protocol.encode_plain_line({"id": request_id, "op": op, "args": args})
         return self._send_and_wait(line, request_id, op, timeout)
 
     @contextlib.contextmanager
@@ -225,19 +225,18 @@ class Child:
         fd = self.process.stdin.fileno()
         view = memoryview(data)
         while view:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise CallTimedOut(f"{what}: the child read no more of the request within {self.call_timeout:g} s")
-            _, writable, _ = select.select([], [fd], [], remaining)
-            if not writable:
-                continue
-            try:
+            try:  # the pipe has room for most requests: waiting first would cost a system call each
                 view = view[os.write(fd, view):]
-            except BlockingIOError:
                 continue
+            except BlockingIOError:
+                pass
             except (BrokenPipeError, OSError):
                 raise ChildExited(f"{what}: the child exited before reading the request ({self._exit_status()})"
                                   + self.log_tail()) from None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise CallTimedOut(f"{what}: the child read no more of the request within {self.call_timeout:g} s")
+            select.select([], [fd], [], remaining)
 
     def _read_response(self, request_id: int, deadline: float, what: str) -> dict:
         fd = self.process.stdout.fileno()
