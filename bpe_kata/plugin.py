@@ -15,7 +15,7 @@ import pytest
 from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
 from bpe_kata.data import corpora
-from bpe_kata.run import bounded_diff, expectations, quick_exit, traceback_cache
+from bpe_kata.run import bounded_diff, expectations, gc_policy, quick_exit, traceback_cache
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment
 from bpe_kata.run.kata_run import KataRun
 from bpe_kata.run.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
@@ -115,6 +115,11 @@ def pytest_configure(config: pytest.Config) -> None:
     isolated_client.BUDGET.total = config.getoption("--time-budget")
     config.pluginmanager.register(KataRun(config, value, _implementation(config, value), _expectations(config)),
                                   KataRun.NAME)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc_policy.settle()  # the modules and items collection loaded stay out of every later collection
 
 
 @pytest.hookimpl(trylast=True)

@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 
 from bpe_kata.child import protocol
 from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
-from bpe_kata.run import frames
+from bpe_kata.run import frames, gc_policy
 
 #: The server's own files: never the implementation's frame.
 SERVER_FILES = frozenset(str(Path(__file__).resolve().parent / name) for name in ("server.py", "protocol.py"))
@@ -212,6 +212,7 @@ class Server:
             raise NotServed(protocol.OTHER_ERROR, "define needs a name and a kind among " + ", ".join(DEFINABLE))
         table = kind.load(args["value"])
         self.definitions[args["name"]] = (GuardedTable(table), table, len(table))
+        gc_policy.freeze()
 
     def arguments(self, op: str, args: dict) -> tuple[dict[str, Any], dict[str, str]]:
         """Python values of the request's arguments, and which of them came from a definition."""
@@ -296,6 +297,7 @@ def serve(value: str, requests: BinaryIO, responses: BinaryIO) -> int:
     except ImplementationNotFound as error:
         impl, failure = None, str(error)
     server = Server(impl, value) if impl is not None else None
+    gc_policy.settle()  # the implementation's modules, and the tables defined later, stay out of collections
     for line in requests:
         if not line.strip():
             continue
