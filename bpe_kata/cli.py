@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
+from typing import NoReturn
 
 
 @dataclass(frozen=True)
@@ -88,5 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     return command.function()(argv[1:])
 
 
+def run() -> NoReturn:
+    """The ``bpe-kata`` console script: ``main``, then the process ends without tearing the interpreter
+    down (bpe_kata/run/quick_exit.py). ``main`` itself returns, for callers in a process that goes on."""
+    from bpe_kata.run import quick_exit
+
+    quick_exit.end_command(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -1,5 +1,5 @@
-"""The quick end of a pytest-xdist worker (bpe_kata/run/quick_exit.py): only where nothing needs the
-normal shutdown, and never losing what the worker printed or the exit handlers registered after it."""
+"""The quick end of a pytest-xdist worker and of the ``bpe-kata`` command (bpe_kata/run/quick_exit.py): only
+where nothing needs the normal shutdown, and never losing what was printed or an exit handler."""
 
 from __future__ import annotations
 
@@ -96,3 +96,44 @@ def test_a_run_started_inside_a_worker_keeps_its_exit_status(workers):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
     assert "FAILED" in done.stdout
+
+
+COMMAND = textwrap.dedent("""
+    import atexit, sys, threading, time
+    from bpe_kata.run import quick_exit
+
+    class Held:
+        def __del__(self):
+            print("freed at teardown", flush=True)
+
+    held = Held()
+    atexit.register(lambda: print("handler ran"))
+    if "thread" in sys.argv:
+        threading.Thread(target=time.sleep, args=(0.3,)).start()
+    sys.stdout.write("buffered, no newline")
+    quick_exit.end_command(3)
+""")
+
+
+@pytest.mark.parametrize("case, quick", [("plain", True), ("thread", False), ("keep", False)])
+def test_the_console_script_ends_with_its_status_after_its_handlers(case, quick):
+    """``bpe-kata`` (cli.run) ends with the command's status, its exit handlers run and its output flushed;
+    the teardown is skipped unless another thread still runs (a normal exit waits for it) or it is asked for."""
+    env = {key: value for key, value in os.environ.items() if key != quick_exit.KEEP_ENV}
+    if case == "keep":
+        env[quick_exit.KEEP_ENV] = "1"
+    done = subprocess.run([sys.executable, "-c", COMMAND, case], capture_output=True, text=True, env=env,
+                          cwd=quick_exit.__file__.rsplit("/bpe_kata/", 1)[0], timeout=60)
+    assert done.returncode == 3, done.stderr
+    assert "buffered, no newline" in done.stdout and "handler ran" in done.stdout
+    assert ("freed at teardown" in done.stdout) is not quick
+
+
+def test_the_console_script_is_cli_run():
+    """The installed ``bpe-kata`` goes through the quick end; ``cli.main`` returns, for callers that go on."""
+    import tomllib
+
+    from tests.support import REPO_ROOT
+
+    scripts = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert scripts == {"bpe-kata": "bpe_kata.cli:run"}
