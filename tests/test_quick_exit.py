@@ -27,6 +27,7 @@ class Config:
 def untraced(monkeypatch):
     monkeypatch.delitem(sys.modules, "coverage", raising=False)
     monkeypatch.setattr(sys, "gettrace", lambda: None)
+    monkeypatch.setattr(sys, "getprofile", lambda: None)
 
 
 @pytest.mark.parametrize("worker, environ, expected", [
@@ -39,12 +40,14 @@ def test_only_a_worker_ends_quickly(untraced, worker, environ, expected):
     assert quick_exit.wanted(Config(worker), environ) is expected
 
 
-def test_a_worker_under_coverage_or_a_tracer_shuts_down_normally(monkeypatch):
-    monkeypatch.setattr(sys, "gettrace", lambda: None)
+def test_a_worker_under_coverage_a_tracer_or_a_profiler_shuts_down_normally(monkeypatch, untraced):
     monkeypatch.setitem(sys.modules, "coverage", object())
     assert not quick_exit.wanted(Config(True), {})
     monkeypatch.delitem(sys.modules, "coverage")
     monkeypatch.setattr(sys, "gettrace", lambda: print)
+    assert not quick_exit.wanted(Config(True), {})
+    monkeypatch.setattr(sys, "gettrace", lambda: None)
+    monkeypatch.setattr(sys, "getprofile", lambda: print)  # cProfile: its file is written at a normal exit
     assert not quick_exit.wanted(Config(True), {})
 
 
@@ -110,6 +113,7 @@ COMMAND = textwrap.dedent("""
     atexit.register(lambda: print("handler ran"))
     if "thread" in sys.argv:
         threading.Thread(target=time.sleep, args=(0.3,)).start()
+
     sys.stdout.write("buffered, no newline")
     quick_exit.end_command(3)
 """)
@@ -137,3 +141,14 @@ def test_the_console_script_is_cli_run():
 
     scripts = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
     assert scripts == {"bpe-kata": "bpe_kata.cli:run"}
+
+
+def test_under_cprofile_the_console_script_exits_normally_and_the_profile_is_written(tmp_path):
+    """``python -m cProfile -o FILE -m bpe_kata.cli ...`` writes FILE at a normal exit only."""
+    script, profile = tmp_path / "command.py", tmp_path / "out.prof"
+    script.write_text(COMMAND, encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if key != quick_exit.KEEP_ENV}
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), str(script)], capture_output=True,
+                          text=True, env=env, cwd=quick_exit.__file__.rsplit("/bpe_kata/", 1)[0], timeout=60)
+    assert "handler ran" in done.stdout, done.stderr
+    assert profile.is_file() and profile.stat().st_size > 0

@@ -10,15 +10,15 @@ so once every exit handler has run (pytest's removal of its temporary folders' l
 the rest of shutdown has nothing to save: the streams are flushed and the process ends at once,
 without the module teardown and garbage collection that follow the handlers.
 
-Not armed where something may still need a normal shutdown: outside a worker, under coverage
-or any other tracer (its data is written at exit), or when ``BPE_KATA_FULL_EXIT`` is set. A worker
+Not armed where something may still need a normal shutdown: outside a worker, under coverage,
+a profiler or any other tracer (its data is written at exit), or when ``BPE_KATA_FULL_EXIT`` is set. A worker
 is known by its pytest config (xdist gives it ``workerinput``), never by the environment: a run
 started from inside a worker (a test that runs ``bpe-kata check``) inherits ``PYTEST_XDIST_WORKER``
 and must still end with its own exit status.
 
 The ``bpe-kata`` command (``cli.run``) ends the same way once its subcommand has returned and written
 its reports (``end_command``): the prompt no longer waits 0.1–0.2 s for the teardown of the run's
-controller. Not under a tracer or coverage, with ``BPE_KATA_FULL_EXIT``, or while another thread runs.
+controller. Not under a tracer, a profiler or coverage, with ``BPE_KATA_FULL_EXIT``, or while another thread runs.
 """
 
 from __future__ import annotations
@@ -36,8 +36,12 @@ KEEP_ENV = "BPE_KATA_FULL_EXIT"
 
 def wanted(config: object, environ: Mapping[str, str] = os.environ) -> bool:
     """``config`` is a pytest-xdist worker's, with nothing that writes its data at exit watching."""
-    return (hasattr(config, "workerinput") and not environ.get(KEEP_ENV)
-            and sys.gettrace() is None and "coverage" not in sys.modules)
+    return hasattr(config, "workerinput") and not environ.get(KEEP_ENV) and not _watched()
+
+
+def _watched() -> bool:
+    """A tracer, a profiler (cProfile) or coverage is on: each writes its data at a normal exit only."""
+    return sys.gettrace() is not None or sys.getprofile() is not None or "coverage" in sys.modules
 
 
 def arm(config: object) -> bool:
@@ -57,10 +61,9 @@ def _exit_now() -> None:
 def end_command(status: int) -> NoReturn:
     """End the ``bpe-kata`` process with ``status`` once its command has returned: its exit handlers run
     and its streams are flushed as at any exit, but the interpreter's teardown (0.1–0.2 s of freeing
-    what the run loaded, while the prompt waits) is skipped. A normal exit under a tracer or coverage,
+    what the run loaded, while the prompt waits) is skipped. A normal exit under a tracer, a profiler or coverage,
     with ``BPE_KATA_FULL_EXIT`` set, or while another thread runs (a normal exit would wait for it)."""
-    if (os.environ.get(KEEP_ENV) or sys.gettrace() is not None or "coverage" in sys.modules
-            or threading.active_count() > 1):
+    if os.environ.get(KEEP_ENV) or _watched() or threading.active_count() > 1:
         sys.exit(status)
     _end(status)
 
