@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,6 +92,8 @@ def sha256_of(data: bytes) -> str:
 
 
 def _download(url: str, timeout: float) -> bytes:
+    import urllib.request  # here: every process of every run imports this module, few ever download
+
     with urllib.request.urlopen(url, timeout=timeout) as response:  # fixed https URLs
         return response.read()
 
