@@ -94,6 +94,7 @@ def run() -> NoReturn:
     down (bpe_kata/run/quick_exit.py). ``main`` itself returns, for callers in a process that goes on."""
     from bpe_kata.run import quick_exit
 
+    quick_exit.command_ends_process = True
     quick_exit.end_command(main())
 
 

@@ -122,6 +122,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc_policy.settle()  # the modules and items collection loaded stay out of every later collection
 
 
+@pytest.hookimpl(tryfirst=True, specname="pytest_unconfigure")
+def freeze_before_the_last_collection(config: pytest.Config) -> None:
+    """A process that ends with this run has nothing left to collect (bpe_kata/run/gc_policy.py)."""
+    if quick_exit.ending(config):
+        gc_policy.freeze()
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     """A pytest-xdist worker is done: its results are sent and its children closed (bpe_kata/run/quick_exit.py)."""

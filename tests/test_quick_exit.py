@@ -40,6 +40,16 @@ def test_only_a_worker_ends_quickly(untraced, worker, environ, expected):
     assert quick_exit.wanted(Config(worker), environ) is expected
 
 
+def test_only_a_process_that_ends_with_the_run_freezes_its_heap_before_the_last_collection(untraced, monkeypatch):
+    """A quick-ending worker, or the run of the ``bpe-kata`` command itself; never a run whose caller goes on
+    (a test calling cli.main), whose heap must still be collected afterwards."""
+    monkeypatch.delenv(quick_exit.KEEP_ENV, raising=False)
+    assert quick_exit.ending(Config(True))
+    assert not quick_exit.ending(Config(False))
+    monkeypatch.setattr(quick_exit, "command_ends_process", True)
+    assert quick_exit.ending(Config(False))
+
+
 def test_a_worker_under_coverage_a_tracer_or_a_profiler_shuts_down_normally(monkeypatch, untraced):
     monkeypatch.setitem(sys.modules, "coverage", object())
     assert not quick_exit.wanted(Config(True), {})

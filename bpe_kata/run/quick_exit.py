@@ -44,6 +44,16 @@ def _watched() -> bool:
     return sys.gettrace() is not None or sys.getprofile() is not None or "coverage" in sys.modules
 
 
+#: Set by the ``bpe-kata`` command (cli.run): this process ends when its command returns.
+command_ends_process = False
+
+
+def ending(config: object) -> bool:
+    """This process ends with this run: a worker that will end quickly, or the ``bpe-kata`` command's run
+    (not a run started by a caller that goes on, such as a test calling ``cli.main``)."""
+    return wanted(config) or (command_ends_process and not hasattr(config, "workerinput"))
+
+
 def arm(config: object) -> bool:
     """Register the quick exit as an exit handler: when it runs, the others run too, then the process
     ends. True if armed."""
