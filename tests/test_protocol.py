@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import textwrap
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bpe_kata.child import protocol
@@ -81,6 +82,55 @@ def test_a_plain_line_reads_back_as_the_standard_line(value):
     line = protocol.encode_plain_line(message)
     assert line.isascii() and line.endswith(b"\n") and line.count(b"\n") == 1
     assert protocol.decode_line(line) == protocol.decode_line(protocol.encode_line(message))
+
+
+any_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(-(2**80), 2**80) | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def read_as_json_reads(line: bytes) -> str:
+    """What ``json.loads`` makes of a line (its repr tells an int from a float, and shows NaN), or its error."""
+    try:
+        return repr(json.loads(line))
+    except (ValueError, RecursionError) as error:
+        return type(error).__name__
+
+
+def read_by_decode_line(line: bytes) -> str:
+    try:
+        message = protocol.decode_line(line)
+    except (ValueError, RecursionError) as error:
+        return "JSONDecodeError" if "not a JSON object" in str(error) else type(error).__name__
+    return repr(message)
+
+
+@given(any_json, st.booleans())
+@example(2**64, True)
+@example(-(2**63) - 1, True)
+@example([1, 10**19], True)
+@example(float("nan"), True)
+@example("\ud800", True)
+@example("\ud800", False)
+@example("caf\u00e9", False)
+def test_a_line_reads_as_json_reads_it(value, ascii_only):
+    """decode_line (orjson where it can) and ``json.loads`` read every line alike: ints past 64 bits, NaN,
+    lone surrogates in escapes or in bytes, non-ASCII text. A child's line is read the same either way."""
+    line = json.dumps({"id": 1, "ok": True, "result": value}, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+    assert read_by_decode_line(line) == read_as_json_reads(line)
+
+
+@given(st.binary(max_size=40))
+def test_any_bytes_read_as_json_reads_them(junk):
+    for line in (junk, b'{"a":' + junk + b"}"):
+        expected = read_as_json_reads(line)
+        got = read_by_decode_line(line)
+        if expected.startswith("{"):
+            assert got == expected
+        else:  # json read no object: an error, or a value that is not a message (decode_line refuses both)
+            assert got in ("JSONDecodeError", "UnicodeDecodeError", "ValueError")
 
 
 def test_without_orjson_a_plain_line_is_the_standard_line(monkeypatch):

@@ -246,9 +246,26 @@ def encode_plain_line(message: dict) -> bytes:
     return encode_line(message)
 
 
+#: Every digit as "9", every other byte as a space: a run of 19 digits, read through this, is a number
+#: orjson may read past its 64 bits (as a float, where ``json`` reads an int), or digits in a string.
+_DIGIT_RUNS = bytes(0x39 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
+_LONG_DIGITS = b"9" * 19
+
+
 def decode_line(line: bytes | str) -> dict:
-    """One line as a message; ValueError when it is not a JSON object."""
-    message = json.loads(line)
+    """One line as a message; ValueError when it is not a JSON object.
+
+    The message ``json.loads`` reads, read about three times faster on the big lines (ids, tables) by orjson
+    where installed: where orjson refuses a line (a lone surrogate, NaN, a byte-order mark) or the line has a
+    run of 19 digits, ``json`` reads it, its errors included."""
+    message = None
+    if orjson is not None and isinstance(line, bytes) and _LONG_DIGITS not in line.translate(_DIGIT_RUNS):
+        try:
+            message = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            message = None
+    if message is None:
+        message = json.loads(line)
     if not isinstance(message, dict):
         raise ValueError("a message must be a JSON object")
     return message
