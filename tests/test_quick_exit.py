@@ -162,3 +162,11 @@ def test_under_cprofile_the_console_script_exits_normally_and_the_profile_is_wri
                           text=True, env=env, cwd=quick_exit.__file__.rsplit("/bpe_kata/", 1)[0], timeout=60)
     assert "handler ran" in done.stdout, done.stderr
     assert profile.is_file() and profile.stat().st_size > 0
+
+
+@pytest.mark.parametrize("status, code", [("None", 0), ("'a message'", 1), ("5", 5)])
+def test_a_status_that_is_not_an_int_is_read_as_sys_exit_reads_it(status, code):
+    program = f"from bpe_kata.run import quick_exit\nquick_exit.end_command({status})"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60,
+                          cwd=quick_exit.__file__.rsplit("/bpe_kata/", 1)[0])
+    assert done.returncode == code, done.stderr

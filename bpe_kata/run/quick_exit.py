@@ -68,13 +68,14 @@ def _exit_now() -> None:
     _end(0)
 
 
-def end_command(status: int) -> NoReturn:
+def end_command(status: int | None) -> NoReturn:
     """End the ``bpe-kata`` process with ``status`` once its command has returned: its exit handlers run
     and its streams are flushed as at any exit, but the interpreter's teardown (0.1–0.2 s of freeing
     what the run loaded, while the prompt waits) is skipped. A normal exit under a tracer, a profiler or coverage,
     with ``BPE_KATA_FULL_EXIT`` set, or while another thread runs (a normal exit would wait for it)."""
-    if os.environ.get(KEEP_ENV) or _watched() or threading.active_count() > 1:
-        sys.exit(status)
+    if (type(status) is not int or os.environ.get(KEEP_ENV) or _watched()
+            or threading.active_count() > 1):
+        sys.exit(status)  # sys.exit's own reading of a status that is not an int (None: 0, text: 1)
     _end(status)
 
 
