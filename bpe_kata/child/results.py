@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bpe_kata.child.protocol import only_ints
+
 MAX_CODE_POINT = 0x10FFFF
 
 
@@ -56,13 +58,10 @@ def _rows(where: str, *checks: Callable[[Any, str], None]) -> Callable[[Any, str
 
 
 def _ids(value: Any, where: str = "result") -> None:
-    if type(value) is list and (not value or set(map(type, value)) == _INT_ONLY):
-        return  # fits (checked at C speed): the loop below only finds where it does not
+    if type(value) is list and only_ints(value):
+        return  # fits: the loop below only finds where it does not
     for k, item in enumerate(_list(value, where)):
         _int(item, f"{where}[{k}]")
-
-
-_INT_ONLY = {int}
 
 
 def _hex(value: Any, where: str) -> None:
