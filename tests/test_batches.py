@@ -56,87 +56,66 @@ def ops_received(impl: IsolatedImplementation) -> list[str]:
 
 
 def test_batches_answer_as_one_call_per_text_in_far_fewer_requests():
-    impl = toy()
-    try:
+    with toy() as impl:
         assert impl.batched == ("encode",)
         texts = [f"t{'x' * (k % 13)}" for k in range(3000)]
         assert list(impl.encode_each(texts, {})) == [[len(text)] for text in texts]
         ops = ops_received(impl)
         assert "encode" not in ops and 1 < ops.count("encode_batch") < 20  # batches grow while they are quick
-    finally:
-        impl.close()
 
 
 def test_an_error_in_a_batch_is_raised_at_its_own_text_after_the_answers_before_it():
-    impl = toy()
-    try:
+    with toy() as impl:
         answers = impl.encode_each(["a", "bb", "boom", "cccc"], {})
         assert next(answers) == [1] and next(answers) == [2]
         with pytest.raises(ValueError, match="boom"):
             next(answers)
         assert ops_received(impl)[-3:] == ["encode", "encode", "encode"]  # the batch was asked again, one by one
-    finally:
-        impl.close()
 
 
 def test_a_crash_in_a_batch_is_the_crash_of_the_call_that_made_it():
-    impl = toy()
-    try:
+    with toy() as impl:
         answers = impl.encode_each(["a", "exit", "b"], {})
         assert next(answers) == [1]  # asked again alone in a new child, after the batch's crash
         with pytest.raises(ChildExited, match="exited without answering"):
             next(answers)
         assert impl.encode("xyz", {}) == [3]
-    finally:
-        impl.close()
 
 
 def test_a_batch_that_hangs_is_given_up_and_the_call_that_hangs_times_out_on_its_own(monkeypatch):
     monkeypatch.setattr(child_client, "BATCH_LIMIT", 0.3)
-    impl = toy(call_timeout=1.0)
-    try:
+    with toy(call_timeout=1.0) as impl:
         answers = impl.encode_each(["a", "hang", "b"], {})
         assert next(answers) == [1]
         with pytest.raises(CallTimedOut):
             next(answers)
         assert impl.encode("ab", {}) == [2]
-    finally:
-        impl.close()
 
 
 def test_a_batch_answer_with_a_result_missing_is_a_protocol_error():
-    impl = toy()
-    try:
+    with toy() as impl:
         with pytest.raises(ProtocolError, match="expected an array of 3 results"):
             list(impl.encode_each(["a", "short", "b"], {}))
-    finally:
-        impl.close()
 
 
 def test_a_child_whose_hello_names_no_batch_gets_one_call_per_text():
-    impl = toy()
-    try:
+    with toy() as impl:
         impl.batched = ()  # as after a hello without "batch"
         assert list(impl.encode_each(["a", "bb"], {})) == [[1], [2]]
         assert ops_received(impl)[-2:] == ["encode", "encode"]
-    finally:
-        impl.close()
 
 
 # --- the shipped server ---------------------------------------------------------------------------
 
 
 def test_the_shipped_server_offers_batches_and_answers_them_as_its_single_calls():
-    impl = IsolatedImplementation(server_command("reference")).connect()
-    try:
+    with IsolatedImplementation(server_command("reference")).connect() as impl:
         assert impl.batched == ("encode",)
         merges = {(97, 98): 256, (256, 99): 257, (257, 257): 258}
         texts = ["abcabc", "", "ab", "héllo", "\ud800x", "abcabcabcabc"] * 40
         assert list(impl.encode_each(texts, merges)) == [impl.encode(text, merges) for text in texts]
         with pytest.raises(ValueError):  # a bad table fails each call, so the batch, then the first call
             list(impl.encode_each(["ab", "abc"], {(97, 98): 255}))
-    finally:
-        impl.close()
 
 
 def test_the_shipped_server_refuses_a_malformed_batch():
@@ -155,16 +134,13 @@ def test_every_message_of_a_batched_exchange_fits_the_protocol_schema(tmp_path):
     from tests.support import REPO_ROOT
     from tests.test_schemas import _messages, _protocol_errors
 
-    impl = IsolatedImplementation([sys.executable, str(REPO_ROOT / "tests" / "protocol_tee.py"), str(tmp_path),
-                                   "reference"]).connect()
-    try:
+    with IsolatedImplementation([sys.executable, str(REPO_ROOT / "tests" / "protocol_tee.py"), str(tmp_path),
+                                   "reference"]).connect() as impl:
         big = {(97 + k % 20, 97 + k // 20): 256 + k for k in range(300)}  # defined once, then sent as a reference
         texts = ["abc", "\ud800\udc00", "hello"] * 20
         assert list(impl.encode_each(texts, big)) == [impl.encode(text, big) for text in texts]
         with pytest.raises(ValueError):
             list(impl.encode_each(["ab"], {(97, 98): 255}))
-    finally:
-        impl.close()
     messages = _messages(tmp_path)
     assert {"encode_batch", "define", "encode"} <= {op for direction, _, op in messages if direction == ">"}
     bad = [(direction, str(message)[:200], errors) for direction, message, op in messages

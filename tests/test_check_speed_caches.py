@@ -145,59 +145,44 @@ def toy(call_timeout: float = 10.0) -> IsolatedImplementation:
 
 
 def test_pipelined_calls_answer_as_calls_one_by_one():
-    impl = toy()
-    try:
+    with toy() as impl:
         texts = [f"t{'x' * k}" for k in range(150)]  # more than the window in flight
         assert list(impl.encode_each(texts, {})) == [impl.encode(text, {}) for text in texts] == [
             [len(text)] for text in texts]
         assert impl.child.process is not None  # all answered: the same child goes on
-    finally:
-        impl.close()
 
 
 def test_an_error_answer_is_raised_at_its_call_and_the_child_with_calls_in_flight_replaced():
-    impl = toy()
-    try:
+    with toy() as impl:
         answers = impl.encode_each(["a", "bb", "boom", "cccc", "dd"], {})
         assert next(answers) == [1] and next(answers) == [2]
         with pytest.raises(ValueError, match="boom"):
             next(answers)
         assert impl.child.process is None  # its answers to "cccc" and "dd" are not wanted
         assert impl.encode("abc", {}) == [3]  # a new child answers the next call
-    finally:
-        impl.close()
 
 
 def test_stopping_early_replaces_the_child_and_the_next_call_gets_its_own_answer():
-    impl = toy()
-    try:
+    with toy() as impl:
         answers = impl.encode_each(["a"] * 40, {})
         assert next(answers) == [1]
         answers.close()
         assert impl.child.process is None
         assert impl.encode("abcd", {}) == [4]
-    finally:
-        impl.close()
 
 
 def test_faults_in_a_pipeline_are_the_faults_of_one_call():
-    impl = toy(call_timeout=0.3)
-    try:
+    with toy(call_timeout=0.3) as impl:
         with pytest.raises(CallTimedOut):
             list(impl.encode_each(["a", "hang", "b"], {}))
         with pytest.raises(ProtocolError, match="expected the answer to request"):
             list(impl.encode_each(["a", "swap", "b"], {}))
         assert impl.encode("ab", {}) == [2]
-    finally:
-        impl.close()
 
 
 def test_a_child_that_exits_mid_pipeline_has_crashed_at_the_call_under_way():
-    impl = toy()
-    try:
+    with toy() as impl:
         answers = impl.encode_each(["a", "exit", "b"], {})
         assert next(answers) == [1]
         with pytest.raises(ChildExited, match="exited without answering"):
             next(answers)
-    finally:
-        impl.close()

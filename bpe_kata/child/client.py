@@ -93,6 +93,12 @@ class IsolatedImplementation:
     def close(self) -> None:
         self.child.close()
 
+    def __enter__(self) -> IsolatedImplementation:
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.close()
+
     def _function(self, op: str):
         def call(*args, **kwargs):
             return self.call(op, *args, **kwargs)
