@@ -16,7 +16,7 @@ import pytest
 
 from bpe_kata.child.client import ImplementationError, IsolatedImplementation, python_path_env, server_command
 from bpe_kata.child.server import Server
-from bpe_kata.run import judging
+from bpe_kata.run import frames, judging
 from bpe_kata.run.loader import load_implementation
 from bpe_kata.run.outcomes import Outcome
 from bpe_kata.run.results import Results
@@ -71,6 +71,29 @@ def test_the_server_sends_the_type_and_the_implementations_innermost_frame(tmp_p
     assert error["kind"] == "Error" and error["type"] == "RuntimeError"
     assert error["frame"]["function"] == "_count_check" and error["frame"]["file"].endswith("two_bugs.py")
     assert error["frame"]["line"] == 7
+
+
+def test_every_error_of_a_server_names_its_own_frame_after_the_paths_are_remembered(tmp_path):
+    """The server resolves each file once (frames._resolved_absolute); the second error's frame is still its own."""
+    _write(tmp_path, {"two_bugs.py": TWO_BUGS})
+    server = Server(load_implementation(str(tmp_path / "two_bugs.py")), "two_bugs")
+    first = server.handle({"id": 1, "op": "train", "args": {"text": "ab", "vocab_size": 300}})["error"]["frame"]
+    again = server.handle({"id": 2, "op": "train", "args": {"text": "ab", "vocab_size": 300}})["error"]["frame"]
+    other = server.handle({"id": 3, "op": "decode", "args": {"ids": [1], "vocab": []}})["error"]
+    assert first == again and first["function"] == "_count_check"
+    assert other["frame"]["function"] != first["function"] and other["frame"]["file"].endswith("two_bugs.py")
+
+
+def test_a_relative_file_name_is_resolved_from_the_working_folder_of_the_moment(tmp_path, monkeypatch):
+    code = compile("raise ValueError", "relative_name.py", "exec")  # a frame whose file name is relative
+    try:
+        exec(code, {})
+    except ValueError as error:
+        frame = [f for f, _ in frames._frames(error) if f.f_code.co_filename == "relative_name.py"][0]
+    for folder in (tmp_path / "a", tmp_path / "b"):
+        folder.mkdir()
+        monkeypatch.chdir(folder)
+        assert frames._resolved(frame) == (folder / "relative_name.py").resolve()
 
 
 def test_an_adapters_frames_give_way_to_the_wrapped_librarys(tmp_path, monkeypatch):

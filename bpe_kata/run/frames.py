@@ -12,10 +12,12 @@ in its error responses (docs/PROTOCOL.md, "frame").
 
 from __future__ import annotations
 
+import os
 import re
 import sysconfig
 import traceback
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from types import FrameType
 
@@ -84,11 +86,25 @@ def _frames(error: BaseException) -> list[tuple[FrameType, int]]:
 
 
 def _resolved(frame: FrameType) -> Path:
-    return Path(frame.f_code.co_filename).resolve()
+    name = frame.f_code.co_filename
+    return _resolved_absolute(name) if os.path.isabs(name) else Path(name).resolve()
+
+
+@lru_cache(maxsize=4096)
+def _resolved_absolute(name: str) -> Path:
+    """An absolute file name resolved once per process: a child's server reads the frames of every error
+    it answers (hundreds in one run, each walking the same few files), and the name means the same file
+    whatever the working folder. A relative name depends on it, so that one is resolved every time."""
+    return Path(name).resolve()
 
 
 def _under(path: Path, root: Path | None) -> bool:
-    return root is not None and (path == root or path.is_relative_to(root))
+    return root is not None and _is_under(path, root)
+
+
+@lru_cache(maxsize=4096)
+def _is_under(path: Path, root: Path) -> bool:
+    return path == root or path.is_relative_to(root)
 
 
 def innermost_own(error: BaseException, root: Path | None, skip=lambda path: False) -> tuple[FrameType, int] | None:
