@@ -145,9 +145,10 @@ def test_same_merges_under_any_hash_seed(bpe, spawn_implementation):
     text = ("".join(chr(c) for c in range(0x4E00, 0x4E40)) * 2 + " the cat sat on the mat " * 3
             + " baaaaaaa xcccccc ddddddddd  eeee " * 3)
     bpe.train(text, 320)  # an error here is the same root cause as elsewhere, with its place in this process
+    seeds = ("0", "1", "42", "random")
+    children = spawn_implementation.each(*({"env_changes": {"PYTHONHASHSEED": seed}} for seed in seeds))
     tables = {}
-    for seed in ("0", "1", "42", "random"):
-        child = spawn_implementation(env_changes={"PYTHONHASHSEED": seed})
+    for seed, child in zip(seeds, children):
         tables[seed] = merges_of(child.train(text, 320))
         child.close()
     first = tables["0"]

@@ -324,6 +324,32 @@ def test_an_exit_junk_or_a_wrong_answer_is_a_fault_that_says_what_happened(tmp_p
     impl.close()
 
 
+def test_launched_children_start_side_by_side_and_answer_once_connected(tmp_path):
+    """``launch`` sends the hello without reading it; ``connect`` (or a first call) reads it, in any order."""
+    body = 'print(json.dumps({"id": request["id"], "ok": True, "result": [os.getpid()]}), flush=True)'
+    children = [IsolatedImplementation(child_program(tmp_path, body), call_timeout=20).launch() for _ in range(3)]
+    try:
+        pids = [child.child.process.pid for child in children]
+        assert len(set(pids)) == 3 and all(child.child.pending_hello is not None for child in children)
+        children[2].connect()
+        assert children[2].merge([1], (1, 2), 300) == [pids[2]] and children[2].child.starts == 1
+        assert children[0].child.request("merge", {"ids": [1], "pair": [1, 2], "idx": 300}) == [pids[0]]
+        assert callable(children[1].connect().merge) and children[1].merge([1], (1, 2), 300) == [pids[1]]
+        assert [child.child.starts for child in children] == [1, 1, 1]
+    finally:
+        for child in children:
+            child.close()
+
+
+def test_a_launched_child_that_exits_is_a_fault_when_connected(tmp_path):
+    (tmp_path / "gone.py").write_text("import sys\nsys.exit(4)\n", encoding="utf-8")
+    impl = IsolatedImplementation([sys.executable, str(tmp_path / "gone.py")], call_timeout=20).launch()
+    with pytest.raises(ChildExited, match="exit status 4"):
+        impl.connect()
+    assert impl.child.process is None and impl.child.pending_hello is None
+    impl.close()
+
+
 def test_faults_are_not_exceptions_a_test_could_expect():
     for fault in (CallTimedOut, ChildExited, ProtocolError, ChangedInput):
         assert not issubclass(fault, Exception)

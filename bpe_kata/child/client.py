@@ -70,8 +70,15 @@ class IsolatedImplementation:
         self.batched: tuple[str, ...] = ()  # operations it also takes as batches (its hello's "batch")
         self.tables: dict[int, tuple[object, str, int]] = {}  # id(table) -> (table, name, len)
 
+    def launch(self) -> IsolatedImplementation:
+        """Start the child without waiting for its hello (``connect`` reads it): several children launched
+        before the first is connected load their interpreters side by side."""
+        if self.child.hello is None and self.child.process is None:
+            self.child.launch()
+        return self
+
     def connect(self) -> IsolatedImplementation:
-        """Start the child and give this object the functions its hello lists."""
+        """Start the child (or finish its ``launch``) and give this object the functions its hello lists."""
         if self.child.hello is None:
             hello = self.child.start()
             features = hello.get("features")
@@ -150,8 +157,7 @@ class IsolatedImplementation:
             batch = texts[answered:answered + size]
             started = time.monotonic()
             try:
-                if self.child.process is None:
-                    self.child.start()
+                self.child.ready()
                 # ``request`` with a shorter limit: a batch that is slow is given up before the call limit
                 values = self.child._exchange(protocol.BATCHES["encode"], {
                     "texts": [self._argument("encode", "text", text) for text in batch], "merges": table},

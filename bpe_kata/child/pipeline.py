@@ -35,8 +35,7 @@ def pipelined(child: Child, op: str, requests: Iterable[dict]) -> Iterator[Any]:
     time), and the time spent waiting counts against the run's budget. Stopping before the end,
     with calls still asked and unanswered (the caller found a wrong answer, or a call raised),
     kills the child: their answers are not wanted, and the next request starts a new child."""
-    if child.process is None:
-        child.start()
+    child.ready()
     source = iter(requests)
     in_flight: deque[tuple[int, int]] = deque()  # (request id, where its line ends in the written stream)
     pending = bytearray()  # request lines not yet written

@@ -82,11 +82,29 @@ class Child:
         self.lines: deque[bytes] = deque()  # whole lines read ahead of their turn (bpe_kata/child/pipeline.py)
         self.starts = 0
         self.started_at = 0  # where this child's part of the log begins
+        self.pending_hello: int | None = None  # the id of a hello sent by ``launch`` that ``start`` has not read
 
     # --- process -------------------------------------------------------------------------
 
     def start(self) -> dict:
-        """Start the child and shake hands; the hello's result."""
+        """Start the child (unless ``launch`` already did) and shake hands; the hello's result."""
+        if self.pending_hello is None:
+            self.launch()
+        hello_id, self.pending_hello = self.pending_hello, None
+        timeout = max(self.call_timeout, MIN_START_TIMEOUT)
+        with self.limited("hello", timeout) as deadline:
+            hello = self._result_of(self._read_response(hello_id, deadline, "hello"), "hello")
+        if not isinstance(hello, dict) or hello.get("protocol") != protocol.PROTOCOL_VERSION:
+            self.kill()
+            raise ProtocolError(f"the hello answer is not protocol {protocol.PROTOCOL_VERSION}: {hello!r}")
+        for name, line in self.definitions.items():
+            self._send_and_wait(line, self._id_of(line), f"define {name}", timeout)
+        self.hello = self.hello or hello
+        return hello
+
+    def launch(self) -> None:
+        """Start the process and send the hello without waiting for the answer, which ``start`` reads:
+        children launched one after another start their interpreters and load their code side by side."""
         self.started_at = self.log_size()
         self.log.seek(0, os.SEEK_END)
         self.log.write(f"--- bpe-kata: starting {shlex.join(self.command)}\n".encode())
@@ -100,15 +118,12 @@ class Child:
         os.set_blocking(self.process.stdin.fileno(), False)
         self.buffer, self.starts = b"", self.starts + 1
         self.lines.clear()
-        hello = self._exchange("hello", {"protocol": protocol.PROTOCOL_VERSION},
-                               max(self.call_timeout, MIN_START_TIMEOUT))
-        if not isinstance(hello, dict) or hello.get("protocol") != protocol.PROTOCOL_VERSION:
-            self.kill()
-            raise ProtocolError(f"the hello answer is not protocol {protocol.PROTOCOL_VERSION}: {hello!r}")
-        for name, line in self.definitions.items():
-            self._send_and_wait(line, self._id_of(line), f"define {name}", max(self.call_timeout, MIN_START_TIMEOUT))
-        self.hello = self.hello or hello
-        return hello
+        hello_id = self._new_id()
+        line = protocol.encode_plain_line(
+            {"id": hello_id, "op": "hello", "args": {"protocol": protocol.PROTOCOL_VERSION}})
+        with self.limited("hello", max(self.call_timeout, MIN_START_TIMEOUT)) as deadline:
+            self._write(line, deadline, "hello")
+        self.pending_hello = hello_id
 
     def _preexec(self):
         if self.sandbox is not None:
@@ -124,6 +139,7 @@ class Child:
 
     def kill(self) -> None:
         process, self.process = self.process, None
+        self.pending_hello = None
         if process is None:
             return
         try:
@@ -151,10 +167,14 @@ class Child:
 
     # --- requests ------------------------------------------------------------------------
 
+    def ready(self) -> None:
+        """Start the child, or finish a ``launch``, unless it is running and has answered its hello."""
+        if self.process is None or self.pending_hello is not None:
+            self.start()
+
     def request(self, op: str, args: dict) -> Any:
         """Send one request; its result, or the mapped exception."""
-        if self.process is None:
-            self.start()
+        self.ready()
         return self._exchange(op, args, self.call_timeout)
 
     def define(self, name: str, kind: str, value: Any) -> None:
@@ -162,8 +182,7 @@ class Child:
         line = protocol.encode_plain_line(
             {"id": line_id, "op": "define", "args": {"name": name, "kind": kind, "value": value}}
         )
-        if self.process is None:
-            self.start()
+        self.ready()
         self._send_and_wait(line, line_id, f"define {name}", max(self.call_timeout, MIN_START_TIMEOUT))
         self.definitions[name] = line
 
@@ -212,6 +231,10 @@ class Child:
         with self.limited(what, timeout) as deadline:
             self._write(line, deadline, what)
             response = self._read_response(request_id, deadline, what)
+        return self._result_of(response, what)
+
+    def _result_of(self, response: dict, what: str) -> Any:
+        """A response's result, or the mapped exception."""
         if response.get("ok") is True and "result" in response:
             return response["result"]
         if response.get("ok") is False and isinstance(response.get("error"), dict):

@@ -223,21 +223,41 @@ def encoded(implementation, corpus_table, corpus, progress):
     return encode
 
 
+class Spawner:
+    """``spawn(**options)``: the implementation in a fresh child process of its own, connected;
+    ``spawn.each(options, ...)``: one such child per set of options, launched side by side (each loads
+    its interpreter while the others do) and then connected in order. Options: ``env_changes``,
+    ``file_size_limit``. Every child is closed after the test."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.children: list[isolated_client.IsolatedImplementation] = []
+
+    def __call__(self, **options) -> isolated_client.IsolatedImplementation:
+        return self.each(options)[0]
+
+    def each(self, *option_sets: dict) -> list:
+        value = KataRun.of(self.config).impl_value
+        started = [isolation.spawn(self.config, value, **options) for options in option_sets]
+        self.children += started
+        for child in started:
+            child.launch()
+        # their calls are the test's calls too (bpe_kata/run/recording.py): a check made on a child's result
+        # is judged by what the test called, never as resting on an operation it did not call
+        return [recording.Recorder(child.connect()) for child in started]
+
+    def close(self) -> None:
+        for child in self.children:
+            child.close()
+
+
 @pytest.fixture
 def spawn_implementation(request: pytest.FixtureRequest):
-    """``spawn_implementation(env_changes=None, file_size_limit=None)``: the implementation in a fresh
-    child process of its own, connected; closed after the test. For claims that need a process."""
-    children: list[isolated_client.IsolatedImplementation] = []
-
-    def spawn(**options) -> isolated_client.IsolatedImplementation:
-        children.append(isolation.spawn(request.config, KataRun.of(request.config).impl_value, **options))
-        # its calls are the test's calls too (bpe_kata/run/recording.py): a check made on the child's result
-        # is judged by what the test called, never as resting on an operation it did not call
-        return recording.Recorder(children[-1].connect())
-
-    yield spawn
-    for child in children:
-        child.close()
+    """``spawn_implementation(env_changes=None, file_size_limit=None)``, ``spawn_implementation.each(...)``:
+    the implementation in fresh child processes (``Spawner``). For claims that need a process."""
+    spawner = Spawner(request.config)
+    yield spawner
+    spawner.close()
 
 
 @pytest.fixture(scope="session")
