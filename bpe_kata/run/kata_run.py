@@ -149,6 +149,20 @@ class KataRun:
         """The controller learns the selected tests from its workers (it collects none itself)."""
         self.tracker.selected.update(ids)
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """An isolated run's child starts its interpreter and loads the implementation while this process
+        collects the spec, instead of after it (the first test would wait for it): in a process that runs
+        tests, not an xdist controller, nor under --collect-only. A child that cannot start is left to the
+        first test that needs it, which starts it again and fails with the reason."""
+        config = session.config
+        if (isinstance(self.implementation, isolated_client.IsolatedImplementation) and not config.option.collectonly
+                and not config.pluginmanager.hasplugin("dsession")):
+            try:
+                self.implementation.launch()
+            except isolated_client.IsolationFault:
+                pass
+
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         """``--bpe-list-tests FILE``: every selected test with its level, claims and corpus need."""
         if not run_status.is_worker(session.config):
