@@ -16,6 +16,7 @@ from bpe_kata.adapters import course_shapes
 from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
 from bpe_kata.run import (
+    cpu_pairs,
     expectations,
     judging,
     outcomes,
@@ -154,10 +155,12 @@ class KataRun:
         """An isolated run's child starts its interpreter and loads the implementation while this process
         collects the spec, instead of after it (the first test would wait for it): in a process that runs
         tests, not an xdist controller, nor under --collect-only. A child that cannot start is left to the
-        first test that needs it, which starts it again and fails with the reason."""
+        first test that needs it, which starts it again and fails with the reason. An xdist worker first
+        takes a CPU of its own, which its children share (bpe_kata/run/cpu_pairs.py)."""
         config = session.config
         if (isinstance(self.implementation, isolated_client.IsolatedImplementation) and not config.option.collectonly
                 and not config.pluginmanager.hasplugin("dsession")):
+            cpu_pairs.pin_worker(getattr(config, "workerinput", None))
             try:
                 self.implementation.launch()
             except isolated_client.IsolationFault:
