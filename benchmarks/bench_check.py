@@ -14,6 +14,7 @@ counted.
 Usage:
     python benchmarks/bench_check.py --baseline ../base27              # 3 rounds, check and gate
     python benchmarks/bench_check.py --baseline ../base27 --rounds 1 --skip-gate
+    python benchmarks/bench_check.py --baseline ../base27 --same-python   # both trees on one interpreter
 """
 
 from __future__ import annotations
@@ -40,9 +41,10 @@ def python_of(root: Path) -> str:
     return str(candidate) if candidate.is_file() else sys.executable
 
 
-def timed(root: Path, command: str) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the process tree) of ``bpe-kata COMMAND reference`` run in ``root``."""
-    argv = [python_of(root), "-m", "bpe_kata.cli", command, "reference", *COMMON]
+def timed(root: Path, command: str, python: str | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process tree) of ``bpe-kata COMMAND reference`` run in ``root``
+    (``python -m`` from ``root`` imports that checkout's code first, whichever interpreter runs it)."""
+    argv = [python or python_of(root), "-m", "bpe_kata.cli", command, "reference", *COMMON]
     start = time.perf_counter()
     process = subprocess.Popen(argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     output = process.stdout.read()
@@ -62,7 +64,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds, the order alternated (default 3)")
     parser.add_argument("--warmup", action="store_true", help="one uncounted round first (fills the disk caches)")
     parser.add_argument("--skip-gate", action="store_true", help="time check only")
+    parser.add_argument("--same-python", action="store_true",
+                        help="run the baseline's code with this checkout's interpreter and packages, not its own .venv "
+                             "(a second virtual environment alone moved the same code's CPU time by 6-10%%)")
     options = parser.parse_args()
+    pythons = {"baseline": python_of(REPO_ROOT) if options.same_python else None, "new": None}
     sides = {"baseline": options.baseline.resolve(), "new": REPO_ROOT}
     commands = ["check"] + ([] if options.skip_gate else ["gate"])
     results: dict[tuple[str, str], list[tuple[float, float]]] = {(s, c): [] for s in sides for c in commands}
@@ -71,7 +77,7 @@ def main() -> int:
         order = list(sides) if round_ % 2 == 0 else list(sides)[::-1]
         for command in commands:
             for side in order:
-                wall, cpu = timed(sides[side], command)
+                wall, cpu = timed(sides[side], command, pythons[side])
                 print(f"round {round_ + 1}{' (warm-up)' if round_ < 0 else ''}: {side:8} {command:5} "
                       f"{wall:6.2f} s wall {cpu:6.2f} CPU-s   ({uptime().split('load average: ')[-1]})", flush=True)
                 if round_ >= 0:
