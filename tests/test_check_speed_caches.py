@@ -12,6 +12,7 @@ import pytest
 
 from bpe_kata.child.client import CallTimedOut, ChildExited, IsolatedImplementation, ProtocolError
 from bpe_kata.data import corpus_tables, pretrained, tiktoken_tables, value_cache
+from tests.support import run_spec_inline
 
 # --- value_cache ---------------------------------------------------------------------------------
 
@@ -199,8 +200,6 @@ from reference import *  # noqa: F401,F403
 def test_an_isolated_run_starts_its_child_while_it_collects(tmp_path, collect_only):
     """The child is launched at session start (KataRun.pytest_sessionstart), so it loads while the spec is
     collected: even a run whose tests never call the implementation starts it; --collect-only does not."""
-    from tests.support import run_spec_inline
-
     marker = tmp_path / "imported"
     (tmp_path / "impl.py").write_text(IMPORT_MARKER.format(marker=str(marker)), encoding="utf-8")
     run = run_spec_inline(tmp_path, "--impl", str(tmp_path / "impl.py"), "--isolated", "-n", "0",

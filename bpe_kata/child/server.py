@@ -7,6 +7,7 @@ the verdict. Its prints go to stderr: the protocol keeps stdout for itself.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import sys
@@ -22,7 +23,6 @@ from bpe_kata.run import frames, gc_policy
 SERVER_FILES = frozenset(str(Path(__file__).resolve().parent / name) for name in ("server.py", "protocol.py"))
 
 
-_UNREAD = object()  # the implementation's root before the first error asks for it
 CONTRACT_EXCEPTIONS = (("ValueError", ValueError), ("KeyError", KeyError), ("TypeError", TypeError))
 
 
@@ -82,7 +82,6 @@ class Server:
         self.definitions: dict[str, tuple[GuardedTable, dict, int]] = {}
         self.signatures: dict[int, tuple[object, inspect.Signature]] = {}  # id(function) -> (function, its signature)
         self.bindings: dict[tuple, tuple[object, str | None]] = {}  # (id(function), shape of call) -> refusal
-        self._root: Path | None | object = _UNREAD
 
     def answer(self, message: dict) -> bytes:
         """The response line to one request (a plain answer by the fast encoder, protocol.encode_plain_line)."""
@@ -112,7 +111,7 @@ class Server:
         """The optional ``type`` and ``frame`` of an error response: the innermost frame of the
         implementation's own code (past adapters), so the suite can tell two bugs apart."""
         try:
-            root = self.root()
+            root = self.root
             place = frames.place_of(
                 frames.innermost_own(error, root, skip=lambda p: str(p) in SERVER_FILES), _shown_path, error, root
             )
@@ -121,11 +120,10 @@ class Server:
         return {**({"type": type(error).__name__} if with_type else {}),
                 **({"frame": place.as_protocol()} if place else {})}
 
+    @functools.cached_property
     def root(self) -> Path | None:
         """The implementation's own code (``frames.implementation_root``), found at the first error it raises."""
-        if self._root is _UNREAD:
-            self._root = frames.implementation_root(self.impl)
-        return self._root
+        return frames.implementation_root(self.impl)
 
     def dispatch(self, op: str | None, args: dict) -> Any:
         if op == "hello":

@@ -98,13 +98,9 @@ def _resolved_absolute(name: str) -> Path:
     return Path(name).resolve()
 
 
-def _under(path: Path, root: Path | None) -> bool:
-    return root is not None and _is_under(path, root)
-
-
 @lru_cache(maxsize=4096)
-def _is_under(path: Path, root: Path) -> bool:
-    return path == root or path.is_relative_to(root)
+def _under(path: Path, root: Path | None) -> bool:
+    return root is not None and (path == root or path.is_relative_to(root))
 
 
 def innermost_own(error: BaseException, root: Path | None, skip=lambda path: False) -> tuple[FrameType, int] | None:
