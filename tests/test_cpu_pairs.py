@@ -37,9 +37,12 @@ def test_no_cpu_where_pinning_could_crowd(workerinput, allowed):
 PIN_AND_SHOW = """
 import os, subprocess, sys
 from bpe_kata.run import cpu_pairs
-print(cpu_pairs.pin_worker({"workerid": "gw1", "workercount": 2}), sorted(os.sched_getaffinity(0)),
-      subprocess.run([sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
-                     capture_output=True, text=True).stdout.strip())
+SHOW = "import os, sys; sys.stdin.read(); print(sorted(os.sched_getaffinity(0)))"
+cpu = cpu_pairs.pin_worker({"workerid": "gw1", "workercount": 2})
+inherits = subprocess.Popen([sys.executable, "-c", SHOW], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+released = subprocess.Popen([sys.executable, "-c", SHOW], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+cpu_pairs.release(released.pid)
+print(cpu, sorted(os.sched_getaffinity(0)), inherits.communicate("")[0].strip(), released.communicate("")[0].strip())
 """
 
 
@@ -49,14 +52,17 @@ def _pinned_in_a_process_of_its_own(env: dict) -> str:
                           env=env).stdout.strip()
 
 
-def test_a_pinned_worker_and_the_children_it_starts_share_its_cpu():
+def test_a_pinned_worker_and_the_children_it_starts_share_its_cpu_unless_released():
+    """A test's extra children (``spawn_implementation.each``) are released: side by side, they load their
+    interpreters on every CPU, as under ``check``."""
     allowed = sorted(os.sched_getaffinity(0))
     if len(allowed) < 2:
         pytest.skip("one CPU: a second worker could not have one of its own")
     env = {k: v for k, v in os.environ.items() if k != cpu_pairs.OPT_OUT}
-    assert _pinned_in_a_process_of_its_own(env) == f"{allowed[1]} [{allowed[1]}] [{allowed[1]}]"
+    assert _pinned_in_a_process_of_its_own(env) == f"{allowed[1]} [{allowed[1]}] [{allowed[1]}] {allowed}"
 
 
 def test_bpe_kata_no_pin_leaves_the_process_where_it_was():
     allowed = sorted(os.sched_getaffinity(0))
-    assert _pinned_in_a_process_of_its_own({**os.environ, cpu_pairs.OPT_OUT: "1"}) == f"None {allowed} {allowed}"
+    assert _pinned_in_a_process_of_its_own({**os.environ, cpu_pairs.OPT_OUT: "1"}) == (
+        f"None {allowed} {allowed} {allowed}")

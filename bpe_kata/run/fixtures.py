@@ -16,7 +16,7 @@ from bpe_kata.child import launch as isolation
 from bpe_kata.data import corpora, corpus_tables, pretrained, tiktoken_tables
 from bpe_kata.data.published import TableUnavailable
 from bpe_kata.mutation import mutmut_calls
-from bpe_kata.run import outcomes, recording
+from bpe_kata.run import cpu_pairs, outcomes, recording
 from bpe_kata.run import progress as spec_progress
 from bpe_kata.run.kata_run import KataRun, level_of
 from bpe_kata.run.outcomes import Outcome
@@ -242,6 +242,8 @@ class Spawner:
         self.children += started
         for child in started:
             child.launch()
+            if child.child.process is not None:
+                cpu_pairs.release(child.child.process.pid)
         # their calls are the test's calls too (bpe_kata/run/recording.py): a check made on a child's result
         # is judged by what the test called, never as resting on an operation it did not call
         return [recording.Recorder(child.connect()) for child in started]
