@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bpe_kata.child import protocol
+from bpe_kata.child import process, protocol
 from bpe_kata.child.client import (
     CallTimedOut,
     ChangedInput,
@@ -315,6 +315,8 @@ def test_a_call_past_its_time_limit_times_out_and_the_next_call_gets_a_new_child
     ('print(json.dumps({"id": request["id"], "ok": "yes"}), flush=True)', ProtocolError, "neither"),
     ('print(json.dumps({"id": request["id"], "ok": False, "error": {"kind": "Odd", "message": "m"}}), flush=True)',
      ProtocolError, "Odd"),
+    ('sys.stdout.write(\'{"id": \' + str(request["id"]) + \', "ok": tr\'); sys.stdout.flush(); sys.exit(0)',
+     ProtocolError, "no line end"),
 ])
 def test_an_exit_junk_or_a_wrong_answer_is_a_fault_that_says_what_happened(tmp_path, body, fault, shown):
     impl = IsolatedImplementation(child_program(tmp_path, body), call_timeout=20).connect()
@@ -322,6 +324,28 @@ def test_an_exit_junk_or_a_wrong_answer_is_a_fault_that_says_what_happened(tmp_p
         impl.merge([1, 2], (1, 2), 300)
     assert shown in str(raised.value)
     impl.close()
+
+
+def test_a_long_answer_in_many_pieces_arrives_whole_and_one_past_the_limit_is_refused(tmp_path, monkeypatch):
+    """A published vocabulary comes back as megabytes, a pipe's worth at a time; a line with no end in sight
+    is cut off at ``MAX_LINE`` instead of filling the memory."""
+    body = '''
+        line = json.dumps({"id": request["id"], "ok": True, "result": list(range(request["args"]["ids"][0]))})
+        for start in range(0, len(line), 7000):
+            sys.stdout.write(line[start:start + 7000])
+            sys.stdout.flush()
+            time.sleep(0.001)
+        print(flush=True)
+    '''
+    impl = IsolatedImplementation(child_program(tmp_path, body), call_timeout=20).connect()
+    try:
+        assert impl.merge([200_000], (1, 2), 300) == list(range(200_000))  # 1.3 MB in 190 pieces
+        assert impl.merge([3], (1, 2), 300) == [0, 1, 2]
+        monkeypatch.setattr(process, "MAX_LINE", 100_000)
+        with pytest.raises(ProtocolError, match="longer than"):
+            impl.merge([200_000], (1, 2), 300)
+    finally:
+        impl.close()
 
 
 def test_launched_children_start_side_by_side_and_answer_once_connected(tmp_path):

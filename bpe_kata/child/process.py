@@ -45,6 +45,9 @@ LOG_TAIL = 4000
 #: The longest line a child may send (the largest real answer, a published table's ``load``, is a
 #: few MB); past it the child is cut off with a protocol error instead of filling the memory.
 MAX_LINE = 64 << 20
+#: Bytes asked of the child's stdout per read. Under the C library's threshold for mapping memory of its
+#: own (128 KiB): a larger buffer is mapped and unmapped on every read, three more system calls per call.
+READ_SIZE = 64 << 10
 
 
 class Budget:
@@ -270,20 +273,43 @@ class Child:
                 if line.strip():
                     return self._response_of(line, request_id, what)
                 continue
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise CallTimedOut(f"{what}: no answer within {self.call_timeout:g} s (--call-timeout); "
-                                   "the child was stopped and a new one started for the next test")
-            readable, _, _ = select.select([fd], [], [], remaining)
-            if not readable:
-                continue
-            self.buffer += self._read_chunk(fd, what)
+            self.buffer = self._read_to_line_end(fd, deadline, what)
+
+    def _read_to_line_end(self, fd: int, deadline: float, what: str) -> bytes:
+        """The buffer and what the child writes next, up to a chunk that ends a line: a long answer (a
+        published vocabulary: megabytes, a pipe's 64 KiB at a time) is joined once, never copied per chunk."""
+        parts, held = [self.buffer], len(self.buffer)
+        try:
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise CallTimedOut(f"{what}: no answer within {self.call_timeout:g} s (--call-timeout); "
+                                       "the child was stopped and a new one started for the next test")
+                readable, _, _ = select.select([fd], [], [], remaining)
+                if not readable:
+                    continue
+                chunk = os.read(fd, READ_SIZE)
+                parts.append(chunk)
+                held += len(chunk)
+                if not chunk or held > MAX_LINE or b"\n" in chunk:
+                    break
+        finally:
+            self.buffer = b"".join(parts)  # what was read stays read, whatever is raised
+        if not chunk or held > MAX_LINE:
+            self._check_chunk(chunk, len(self.buffer) - len(chunk), what)
+        return self.buffer
 
     def _read_chunk(self, fd: int, what: str) -> bytes:
         """What the child wrote on stdout since the last read (after ``select`` saw it readable): never an
         end of output (the child's exit is the call's fault) nor a line past ``MAX_LINE``."""
-        chunk = os.read(fd, 1 << 20)
-        if len(self.buffer) + len(chunk) > MAX_LINE:
+        chunk = os.read(fd, READ_SIZE)
+        self._check_chunk(chunk, len(self.buffer), what)
+        return chunk
+
+    def _check_chunk(self, chunk: bytes, held: int, what: str) -> None:
+        """Raise for a chunk that ends the child's output, or takes the line past ``MAX_LINE``
+        (``held``: the bytes before it; the buffer shows them)."""
+        if held + len(chunk) > MAX_LINE:
             raise ProtocolError(f"{what}: the child sent a line longer than {MAX_LINE >> 20} MiB: "
                                 f"{_shown(self.buffer)}")
         if not chunk:
@@ -292,7 +318,6 @@ class Child:
             raise ChildExited(
                 f"{what}: the child exited without answering ({self._exit_status()})" + self.log_tail()
             )
-        return chunk
 
     def _response_of(self, line: bytes, request_id: int, what: str) -> dict:
         try:
