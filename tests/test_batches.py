@@ -146,3 +146,39 @@ def test_every_message_of_a_batched_exchange_fits_the_protocol_schema(tmp_path):
     bad = [(direction, str(message)[:200], errors) for direction, message, op in messages
            if (errors := _protocol_errors(direction, message, op))]
     assert not bad, bad[:5]
+
+
+def test_a_batch_over_a_defined_table_answers_and_refuses_as_its_single_calls():
+    """The server looks the table, the function and its signature up once per batch: the answers, a changed
+    table (reported, and put back) and a signature that cannot take the call stay those of single calls."""
+    import reference
+    from bpe_kata.child import protocol
+    from bpe_kata.child.server import NotServed, Server
+
+    table = [[97, 98, 256], *([256 + k, 99, 257 + k] for k in range(299))]
+    texts = ["abcc", "", "ab" * 50, "\ud800", {"code_points": [0xD800, 0xDC00]}, "abccc" * 9]
+    server = Server(reference, "reference")
+    server.dispatch("define", {"name": "t", "kind": "merges", "value": table})
+    assert server.dispatch("encode_batch", {"texts": texts, "merges": {"ref": "t"}}) == [
+        server.dispatch("encode", {"text": text, "merges": {"ref": "t"}}) for text in texts]
+
+    calls = []
+
+    def encode(text, merges):
+        calls.append(text)
+        if len(calls) == 2:
+            merges.pop((97, 98))
+        return [1]
+
+    changing = Server(type("M", (), {"encode": staticmethod(encode)})(), "m")
+    changing.dispatch("define", {"name": "t", "kind": "merges", "value": table})
+    with pytest.raises(NotServed) as refused:
+        changing.dispatch("encode_batch", {"texts": ["a", "b", "c"], "merges": {"ref": "t"}})
+    assert refused.value.kind == protocol.CHANGED_INPUT and calls == ["a", "b"]
+    assert (97, 98) in changing.definitions["t"][0]
+
+    narrow = Server(type("M", (), {"encode": staticmethod(lambda text: [1])})(), "m")
+    narrow.dispatch("define", {"name": "t", "kind": "merges", "value": table})
+    with pytest.raises(NotServed) as refused:
+        narrow.dispatch("encode_batch", {"texts": ["a"], "merges": {"ref": "t"}})
+    assert refused.value.kind == protocol.NOT_IMPLEMENTED
