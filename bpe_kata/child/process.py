@@ -36,11 +36,6 @@ from bpe_kata.child.faults import (
 DEFAULT_CALL_TIMEOUT = 60.0
 #: Starting a child (an interpreter, an import) may take longer than a call on a loaded machine.
 MIN_START_TIMEOUT = 60.0
-#: Tables at least this long are sent once per child with ``define`` and then named by reference:
-#: merge tables from 256 merges (a corpus table is passed for each of thousands of pieces; the
-#: property tests' tables stay under 50), vocabularies from 2,048 ids (every vocabulary has the
-#: 256 bytes, and the property tests build a new one for nearly every call).
-DEFINE_AT = {"merges": 256, "vocab": 2048}
 LOG_TAIL = 4000
 #: The longest line a child may send (the largest real answer, a published table's ``load``, is a
 #: few MB); past it the child is cut off with a protocol error instead of filling the memory.
@@ -175,10 +170,11 @@ class Child:
         if self.process is None or self.pending_hello is not None:
             self.start()
 
-    def request(self, op: str, args: dict) -> Any:
-        """Send one request; its result, or the mapped exception."""
+    def request(self, op: str, args: dict, keep: str | None = None) -> Any:
+        """Send one request (with ``keep``, the name the child is to hold its result under: bpe_kata/child/kept.py);
+        its result, or the mapped exception."""
         self.ready()
-        return self._exchange(op, args, self.call_timeout)
+        return self._exchange(op, args, self.call_timeout, keep)
 
     def define(self, name: str, kind: str, value: Any) -> None:
         line_id = self._new_id()
@@ -197,9 +193,12 @@ class Child:
     def _id_of(line: bytes) -> int:
         return protocol.decode_line(line)["id"]
 
-    def _exchange(self, op: str, args: dict, timeout: float) -> Any:
+    def _exchange(self, op: str, args: dict, timeout: float, keep: str | None = None) -> Any:
         request_id = self._new_id()
-        line = protocol.encode_plain_line({"id": request_id, "op": op, "args": args})
+        message = {"id": request_id, "op": op, "args": args}
+        if keep is not None:
+            message["keep"] = keep
+        line = protocol.encode_plain_line(message)
         return self._send_and_wait(line, request_id, op, timeout)
 
     @contextlib.contextmanager
