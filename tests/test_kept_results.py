@@ -165,3 +165,13 @@ def test_a_child_whose_hello_does_not_offer_keep_is_never_sent_one(tmp_path):
 @pytest.mark.parametrize("answered", [[[1, "61"], [2**70, "62"]], [[1, "61"]]])
 def test_the_key_of_a_kept_result_is_its_json_whatever_its_ints(answered):
     assert protocol.plain_bytes(answered) == protocol.encode_line(answered)[:-1]
+
+
+def test_a_short_result_with_huge_tokens_goes_back_as_itself(tmp_path, monkeypatch):
+    """A child cannot make the suite hold many copies of its largest answers as names."""
+    monkeypatch.setattr(kept_results, "KEY_LIMIT", 10_000)
+    doubling = {(97, 98): 256, **{(255 + k, 255 + k): 256 + k for k in range(1, 12)}}  # token 267: "ab" * 2**11
+    with teed(tmp_path) as impl:
+        small, big = impl.build_vocab(TABLE), impl.build_vocab(doubling)
+        assert impl.decode([257], small) == "abc" and sent(tmp_path, "decode")[-1]["vocab"] == {"ref": "kept-0"}
+        assert impl.decode([267], big) == "ab" * 2**11 and isinstance(sent(tmp_path, "decode")[-1]["vocab"], list)

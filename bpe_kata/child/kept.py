@@ -26,6 +26,10 @@ from bpe_kata.child.process import Child
 
 #: Results a child holds at once; the oldest name is given to the next.
 SLOTS = 32
+#: The longest JSON of a short result that is remembered by its JSON: a child that answers with huge
+#: tokens is not named (its results go back as themselves), so it cannot make this process hold
+#: ``SLOTS`` copies of its largest lines.
+KEY_LIMIT = 1 << 20
 
 
 class KeptResults:
@@ -60,8 +64,9 @@ class KeptResults:
             self.slots[name] = (None, id(value))
         else:
             key = protocol.plain_bytes(answered)
-            self.by_json[key] = name
-            self.slots[name] = (key, None)
+            if len(key) <= KEY_LIMIT:
+                self.by_json[key] = name
+                self.slots[name] = (key, None)
 
     def name_of_object(self, value: Mapping) -> str | None:
         """The name of a long result the child holds, if ``value`` is it, unchanged in length."""
