@@ -220,8 +220,9 @@ class Server:
         texts = args.get("texts")
         if set(args) != {"texts", "merges"} or not isinstance(texts, list):
             raise NotServed(protocol.OTHER_ERROR, "encode_batch takes texts (an array) and merges, nothing else")
-        table, refs = self.arguments("encode", {"merges": args["merges"]}) if texts else ({}, {})
-        if "merges" not in refs:
+        table, refs = self.arguments("encode", {"merges": args["merges"]}) if texts and protocol.is_ref(
+            args["merges"]) else ({}, {})
+        if "merges" not in refs:  # an inline table, or a short kept one: a fresh dict for each text
             return [self.dispatch("encode", {"text": text, "merges": args["merges"]}) for text in texts]
         # A defined table (the corpus tables): what dispatch does per text, with what is the same for every
         # text (the table, the function, whether it binds) looked up once.
