@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bpe_kata.data.unavailable import DataUnavailable
+
 ENV_VAR = "BPE_KATA_DATA"
 OFFLINE_VAR = "BPE_KATA_OFFLINE"
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -67,8 +69,10 @@ CORPORA: dict[str, Corpus] = {
 }
 
 
-class CorpusUnavailable(Exception):
+class CorpusUnavailable(DataUnavailable):
     """No verified copy of a corpus could be found or fetched; the message says how to fix it."""
+
+    what = "corpus"
 
 
 def user_cache_dir() -> Path:
@@ -153,19 +157,19 @@ class CorpusFinder:
 
     def _fetch(self, corpus: Corpus) -> Path:
         searched = ", ".join(str(p.parent) for p in self.candidates(corpus))
-        fix = (f"put {corpus.filename} (SHA-256 {corpus.sha256}) in one of them, point ${ENV_VAR} or --data-dir "
-               f"at a folder holding it, or run `bpe-kata data fetch` where the internet is reachable")
+        # Every corpus missing here is named, in the same words whichever is looked for first: a run
+        # without them says so once, not once per corpus.
+        missing = [c.filename for c in CORPORA.values() if not any(p.is_file() for p in self.candidates(c))]
+        names = ", ".join(missing or [corpus.filename])
+        fix = (f"run `bpe-kata data fetch` where the internet is reachable, `bpe-kata data import FILE` for a copy "
+               f"downloaded by hand, or point ${ENV_VAR} (--data-dir) at a folder holding {names}")
         if os.environ.get(OFFLINE_VAR, "").strip().lower() not in ("", "0", "false", "no"):
-            raise CorpusUnavailable(
-                f"{corpus.filename} not found in {searched}, and ${OFFLINE_VAR} forbids downloading; {fix}"
-            )
+            raise CorpusUnavailable(f"{names} not found in {searched}, and ${OFFLINE_VAR} forbids downloading; {fix}")
         try:
             raw = self._download(corpus.url, self.timeout)
         except Exception as error:  # any network failure means the same thing to the user
             raise CorpusUnavailable(
-                f"{corpus.filename} not found in {searched}, and downloading {corpus.url} failed "
-                f"({type(error).__name__}: {error}); {fix}"
-            ) from None
+                f"{names} not found in {searched}, and cannot be downloaded ({_short(error)}); {fix}") from None
         data = corpus.rebuild(raw)
         if sha256_of(data) != corpus.sha256:
             raise CorpusUnavailable(
@@ -173,6 +177,12 @@ class CorpusFinder:
                 f"(got {sha256_of(data)}): the upstream text has changed. {fix}"
             )
         return store(data, self.cache_dir / corpus.filename)
+
+
+def _short(error: Exception) -> str:
+    """A download's failure in a few words: urllib's reason, not its nested wrappers."""
+    reason = getattr(error, "reason", None) or error
+    return f"{type(error).__name__}: {getattr(reason, 'strerror', None) or reason}"
 
 
 def store(data: bytes, target: Path) -> Path:

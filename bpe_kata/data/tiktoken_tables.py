@@ -9,6 +9,7 @@ expects, is served from the verified local copy, so nothing is ever downloaded.
 from __future__ import annotations
 
 import hashlib
+import sys
 from functools import cache
 
 from bpe_kata.data import value_cache
@@ -22,8 +23,7 @@ def encoding(name: str):
         import tiktoken.load  # noqa: F401 - present, or the install hint below
         from tiktoken_ext import openai_public  # noqa: F401
     except ImportError as error:
-        raise TableUnavailable(
-            f"tiktoken is not installed ({error}): pip install tiktoken (or {INSTALL_HINT})") from None
+        raise TableUnavailable(f"tiktoken cannot be imported ({error}) in {sys.prefix}: {INSTALL_HINT}") from None
     by_hash = {file.sha256: file.filename for file in FILES.values()}
     return served_from(name, lambda sha256: read_verified(by_hash[sha256]) if sha256 in by_hash else None,
                        "which the suite does not ship; tiktoken's registry changed: pin tiktoken to the range in "
