@@ -15,7 +15,7 @@ import pytest
 from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
 from bpe_kata.data import corpora
-from bpe_kata.run import bounded_diff, expectations, gc_policy, quick_exit, traceback_cache
+from bpe_kata.run import bounded_diff, expectations, gc_policy, missing_data, quick_exit, traceback_cache
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment
 from bpe_kata.run.kata_run import KataRun
 from bpe_kata.run.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
@@ -37,7 +37,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run the spec only up to this level (facts, bytes, pairs, merge, train, decode, encode, roundtrip, ...)",
     )
     group.addoption("--require-data", action="store_true", default=False,
-                    help="fail, instead of reporting 'not run', when a corpus cannot be found or downloaded")
+                    help="a corpus or published table that cannot be had ends the run with exit status 2 (no "
+                         "verdict) instead of an exit status 0 with its tests 'not run'")
     group.addoption(
         "--data-dir",
         default=None,
@@ -112,6 +113,7 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--claim {pattern}: no claim has this id; `bpe-kata claims` lists them "
                                     "(a trailing * matches a prefix, e.g. --claim 'merge.*')")
     value = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_IMPL
+    config.pluginmanager.register(missing_data, "bpe-kata-missing-data")  # missing data: never a failure
     isolated_client.BUDGET.total = config.getoption("--time-budget")
     config.pluginmanager.register(KataRun(config, value, _implementation(config, value), _expectations(config)),
                                   KataRun.NAME)

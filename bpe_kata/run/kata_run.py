@@ -19,6 +19,7 @@ from bpe_kata.run import (
     cpu_pairs,
     expectations,
     judging,
+    missing_data,
     outcomes,
     pattern_probe,
     recording,
@@ -282,9 +283,11 @@ class KataRun:
         complete = tracker.complete(int(exitstatus))
         judgement = (run_status.judge(results.by_test, entries, config.getoption("--strict-levels"))
                      if entries is not None else None)
+        required = config.getoption("--require-data")
         status = run_status.exit_status(int(exitstatus), complete, judgement, tracker,
-                                        config.getoption("--strict-expect"))
-        self.verdict_lines = _verdict_lines(tracker, judgement, complete)
+                                        config.getoption("--strict-expect"), required)
+        self.verdict_lines = (_verdict_lines(tracker, judgement, complete)
+                              + missing_data.verdict_lines(tracker.missing_data, required))
         self._write_expectations()
         target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
         if target or page:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import spec
-from bpe_kata.run import expectations
+from bpe_kata.run import expectations, missing_data
 from bpe_kata.run.outcomes import Outcome
 
 SPEC_DIR = Path(spec.__file__).resolve().parent
@@ -40,6 +40,7 @@ class Tracker:
     finished: set[str] = field(default_factory=set)
     faults: dict[str, str] = field(default_factory=dict)  # nodeid -> "timed out", "crashed", ...
     outside_failures: set[str] = field(default_factory=set)  # failed tests that are not spec tests
+    missing_data: set[str] = field(default_factory=set)  # the lines of data some test found missing
 
     def observe(self, report, is_spec_test: bool) -> None:
         if report.when == "teardown" or (report.failed and report.when not in ("setup", "call")):
@@ -49,6 +50,8 @@ class Tracker:
             self.faults[report.nodeid] = fault
         if report.failed and not is_spec_test:
             self.outside_failures.add(report.nodeid)
+        if missing_data.line_of(report):
+            self.missing_data.add(missing_data.line_of(report))
 
     def complete(self, exitstatus: int) -> bool:
         return exitstatus not in (INTERRUPTED, INTERNAL_ERROR) and self.selected <= self.finished
@@ -83,12 +86,15 @@ def judge(by_test: dict, entries: list[expectations.Expected], strict_levels: bo
 
 
 def exit_status(pytest_status: int, complete: bool, judgement: Judgement | None, tracker: Tracker,
-                strict_expect: bool) -> int:
-    """0 only for a complete run with nothing unexpected; pytest's own errors (usage, internal) stay."""
+                strict_expect: bool, require_data: bool = False) -> int:
+    """0 only for a complete run with nothing unexpected; pytest's own errors (usage, internal) stay.
+    A run that requires data some test found missing has no verdict: a set-up error."""
     if pytest_status not in (0, 1):
         return pytest_status
     if not complete:
         return 1
+    if require_data and tracker.missing_data:
+        return missing_data.SETUP_ERROR
     if judgement is None:  # no expectations and no strict levels: pytest's word
         return pytest_status
     failed = judgement.unexpected or tracker.outside_failures or (strict_expect and judgement.unexpected_passes)
