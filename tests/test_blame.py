@@ -156,14 +156,12 @@ def test_the_report_shows_the_first_failures_expected_and_actual(tmp_path, capsy
     assert "first failure:" in run.output and "expected (256, 97) -> 257" in run.output
 
 
-def test_document_keys_of_printed_claim_ids_are_explained(tmp_path, capsys, monkeypatch):
-    for name, value in {"BPE_KATA_SHARED_DATA": tmp_path / "none", "BPE_KATA_DATA": tmp_path / "none",
-                        "XDG_CACHE_HOME": tmp_path / "cache"}.items():
-        monkeypatch.setenv(name, str(value))
-    monkeypatch.setenv("BPE_KATA_OFFLINE", "1")
-    run = run_spec_inline(tmp_path, "--claim", "corpus.d1-merges", "--require-data", files=["spec/test_train.py"],
-                          capsys=capsys)
-    assert run.returncode == 1
+@pytest.mark.beside("shared/data/alice.txt")
+def test_document_keys_of_printed_claim_ids_are_explained(tmp_path, capsys):
+    """A failing d1 claim (every one reads a corpus: a missing corpus fails none, bpe_kata/run/missing_data.py)."""
+    run = run_spec_inline(tmp_path, "--impl", str(IMPLEMENTATIONS / "wrong_decode_per_token.py"),
+                          "--claim", "corpus.d1-examples", files=["spec/test_roundtrip.py"], capsys=capsys)
+    assert run.returncode == 1 and run.claim_status("corpus.d1-examples") == "failed"
     assert "d1 = Build a BPE Tokenizer: Why Your Model Can't Count the R's" in run.output
     assert run.report["document_keys"] == {"d1": "Build a BPE Tokenizer: Why Your Model Can't Count the R's"}
 

@@ -264,7 +264,7 @@ def test_offline_means_no_download_and_a_clear_message(no_shared, cache, monkeyp
         CorpusFinder(download=download, cache_dir=cache).path("tinyshakespeare")
     assert download.calls == []
     message = str(excinfo.value)
-    assert "tinyshakespeare.txt not found" in message
+    assert "tinyshakespeare.txt" in message and "not found in" in message
     assert "BPE_KATA_OFFLINE" in message and "forbids downloading" in message
     assert "bpe-kata data fetch" in message
 

@@ -57,13 +57,14 @@ def test_missing_corpus_is_reported_not_run_with_the_fix(tmp_path, monkeypatch):
     assert "corpus unavailable" in reasons and "BPE_KATA_DATA" in reasons
 
 
-def test_require_data_turns_a_missing_corpus_into_a_failure(tmp_path, monkeypatch):
+def test_require_data_turns_a_missing_corpus_into_a_set_up_error(tmp_path, monkeypatch):
+    """No verdict (exit status 2), and the implementation is charged with nothing."""
     for name, value in _no_corpora_env(tmp_path).items():
         monkeypatch.setenv(name, value)
     run = run_spec_inline(tmp_path, "--claim", "train.shakespeare-20", "--require-data")
-    assert run.returncode == 1
-    assert run.report["levels"]["train"]["failed"] >= 1
-    assert any("--require-data" in failure for failure in run.report["failures"].values())
+    assert run.returncode == 2 and run.report["exit_status"] == 2
+    assert run.report["levels"]["train"]["failed"] == 0 and run.report["levels"]["train"]["not run"] >= 1
+    assert run.report["failures"] == {}
 
 
 def test_unknown_claim_is_a_usage_error(tmp_path):
