@@ -24,7 +24,7 @@ import pytest
 from bpe_kata.data import corpora, published
 from bpe_kata.data.unavailable import DataUnavailable
 from bpe_kata.run import missing_data
-from tests.support import REPO_ROOT
+from tests.support import REPO_ROOT, run_gate_inline
 
 #: A few tests of the pretrained level that read both tables, and one each of two other levels, so that the
 #: level table has rows that pass beside the one without data.
@@ -209,3 +209,26 @@ def test_a_corpus_that_cannot_be_had_names_every_missing_corpus_and_the_fetch(tm
     assert all(corpus.filename in line for corpus in corpora.CORPORA.values())
     assert "bpe-kata data fetch" in line and "bpe-kata data import" in line
     assert ("forbids downloading" in line) == bool(offline) and ("Connection refused" in line) != bool(offline)
+
+
+# --- the implementation cannot pass its failures off as missing data --------------------------
+
+CLAIMS_DATA_IS_MISSING = '''
+from my_reference import *  # noqa: F403
+from bpe_kata.data.corpora import CorpusUnavailable
+
+
+def encode(text, merges, **options):
+    raise CorpusUnavailable("pretend the corpus is missing: this encode is not written")
+'''
+
+
+def test_an_isolated_implementation_raising_the_missing_data_error_fails_its_tests(tmp_path):
+    """Only the verdict process's own reads can make a test 'not run' for missing data: the child's error
+    crosses the protocol as the implementation's error, so its tests fail (they are not excused)."""
+    shutil.copytree(REPO_ROOT / "reference", tmp_path / "my_reference", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "excuses.py").write_text(CLAIMS_DATA_IS_MISSING, encoding="utf-8")
+    run = run_gate_inline(tmp_path, str(tmp_path / "excuses.py"), "--claim", "encode.*", "-m", "not corpus",
+                          "-n", "0", files=["spec/test_encode.py"])
+    assert run.returncode == 1 and run.report["levels"]["encode"]["failed"] > 0
+    assert run.report["levels"]["encode"]["not run"] == 0 and not run.report.get("skip_reasons")
