@@ -62,12 +62,16 @@ def _widths(header: list[str], body: list[list[str]]) -> list[int]:
 RESULT_FULL_WIDTH = 30
 
 
+#: The columns of free text, cut to fit (the row's whole text is in the CSV and the JSON).
+CUT_COLUMNS = ("result", "flags")
+
+
 def too_wide(header: list[str], body: list[list[str]], width: int) -> bool:
-    """The full table, columns two spaces apart and the result column at most ``RESULT_FULL_WIDTH``,
-    is wider than ``width``."""
+    """The full table, columns two spaces apart and the result and flags columns at most
+    ``RESULT_FULL_WIDTH``, is wider than ``width``."""
     widths = _widths(header, body)
-    result = len(header) - 3
-    widths[result] = min(widths[result], RESULT_FULL_WIDTH)
+    for column in (header.index(name) for name in CUT_COLUMNS if name in header):
+        widths[column] = min(widths[column], RESULT_FULL_WIDTH)
     return sum(widths) + 2 * (len(header) - 1) > width
 
 
@@ -82,18 +86,23 @@ def shortened(header: list[str], body: list[list[str]], levels: list[str]) -> tu
 #: at least this many for the result column, and the last two columns' shorter headings.
 NAME_WIDTH, RESULT_WIDTH = 22, 11
 SHORT_HEADINGS = {"similarity": "sim", "seconds": "secs"}
+#: The short form's flags cell: at most this many characters (the whole list is in the CSV and the JSON).
+FLAGS_WIDTH = 24
 
 
 def fit(header: list[str], body: list[list[str]], levels: list[str], width: int | None = None) -> list[str]:
-    """The plain table within ``width`` columns. ``header``: submission, the levels, then result and two
-    more columns (bpe_kata.tools.grade_table.rows)."""
+    """The plain table within ``width`` columns. ``header``: submission, the levels, then result and more
+    columns (bpe_kata.tools.grade_table.rows)."""
     width = width or terminal_width()
     widths = _widths(header, body)
     if not too_wide(header, body, width):
-        result = len(header) - 3
+        cut = [header.index(name) for name in CUT_COLUMNS if name in header]
+        for column in cut[1:]:  # the flags first, then the result gets what is left
+            widths[column] = min(widths[column], max(len(header[column]), RESULT_FULL_WIDTH))
+        result = cut[0]
         widths[result] = max(len(header[result]), min(widths[result], width - (sum(widths) - widths[result])
                                                          - 2 * (len(header) - 1)))
-        body = [[*row[:result], _shorten(row[result], widths[result]), *row[result + 1:]] for row in body]
+        body = [[_shorten(cell, widths[i]) if i in cut else cell for i, cell in enumerate(row)] for row in body]
         full = [_line(header, widths), *(_line(row, widths) for row in body)]
         return [full[0], "-" * len(full[0]), *full[1:]]
     header, body = shortened(header, body, levels)
@@ -101,7 +110,8 @@ def fit(header: list[str], body: list[list[str]], levels: list[str], width: int 
     end = 1 + len(levels)
     widths = _widths(header, body)
     level_span = sum(widths[1:end]) + len(levels) - 1  # level columns one space apart
-    tail = sum(widths[end + 1:]) + 2 * len(widths[end + 1:])
+    tail = sum(min(w, FLAGS_WIDTH) if h == "flags" else w for w, h in zip(widths[end + 1:], header[end + 1:])) \
+        + 2 * len(widths[end + 1:])
     name = min(widths[0], NAME_WIDTH)
     result = max(RESULT_WIDTH, width - (name + 2 + level_span + 2 + tail))
     name = max(len(header[0]), min(name, width - (2 + level_span + 2 + result + tail)))
@@ -110,7 +120,8 @@ def fit(header: list[str], body: list[list[str]], levels: list[str], width: int 
         levels_text = " ".join(cell.ljust(w) for cell, w in zip(row[1:end], widths[1:end]))
         rest = [
             _shorten(row[end], result).ljust(result),
-            *(c.ljust(w) for c, w in zip(row[end + 1 :], widths[end + 1 :])),
+            *(_shorten(c, FLAGS_WIDTH).ljust(min(w, FLAGS_WIDTH)) if h == "flags" else c.ljust(w)
+              for c, w, h in zip(row[end + 1 :], widths[end + 1 :], header[end + 1 :])),
         ]
         return "  ".join([_shorten(row[0], name).ljust(name), levels_text, *rest]).rstrip()
 
