@@ -83,14 +83,21 @@ class Graded:
         return self.verdict == "green" and not self.flags
 
 
+def course_folder(submission: str) -> Path | None:
+    """A course-shaped value's folder (``cs336:PATH``, ``minbpe:PATH[:CLASS]``); None for any other value."""
+    shape, colon, rest = submission.partition(":")
+    if not colon or shape not in ("cs336", "minbpe"):
+        return None
+    path = Path(rest.rsplit(":", 1)[0] if shape == "minbpe" and not Path(rest).exists() else rest)
+    return path.parent.parent if path.name == "adapters.py" else path
+
+
 def display_name(submission: str) -> str:
     if submission.startswith("cmd:"):
         return submission[:40]
-    shape, colon, rest = submission.partition(":")
-    if colon and shape in ("cs336", "minbpe"):  # a course-shaped value: its folder's name, then the shape
-        path = Path(rest.rsplit(":", 1)[0] if shape == "minbpe" and not Path(rest).exists() else rest)
-        folder = path.parent.parent if path.name == "adapters.py" else path
-        return f"{folder.stem} ({shape})"
+    folder = course_folder(submission)
+    if folder is not None:  # a course-shaped value: its folder's name, then the shape
+        return f"{folder.stem} ({submission.partition(':')[0]})"
     path = Path(submission)
     return path.stem if path.name == "__init__.py" else path.name.removesuffix(".py") or submission
 
@@ -202,7 +209,7 @@ def _suite_flags(submission: str, allowed_libraries: list[str] | None = ()) -> t
     from bpe_kata.child.suite import SPEC_DIR, SUITE_ROOT, reference_dir, shipped_implementations
     from bpe_kata.tools.similarity import flags
 
-    path = Path(submission)
+    path = course_folder(submission) or Path(submission)  # a course-shaped folder is read like any other
     if submission.startswith("cmd:") or not path.exists():
         return [], None
     reference = reference_dir()

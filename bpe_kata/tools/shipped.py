@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import bz2
 import io
+import itertools
 import json
 import lzma
 import os
@@ -151,8 +152,8 @@ def _classify(data: bytes, name: str, found: Shipped, depth: int, path: Path | N
 def _archive(data: bytes, name: str, found: Shipped, depth: int) -> bool:
     """Unpack a zip, tar or compressed file in memory within the limits; False when it is none."""
     decompressor = next((make for magic, make in COMPRESSED.items() if data.startswith(magic)), None)
-    is_zip = zipfile.is_zipfile(io.BytesIO(data))
-    is_tar = not is_zip and decompressor is None and len(data) >= 512 and data[257:262] == b"ustar"
+    is_tar = decompressor is None and len(data) >= 512 and data[257:262] == b"ustar"
+    is_zip = zipfile.is_zipfile(io.BytesIO(data))  # a tar holding a zip may be one too: both are read
     if not (is_zip or is_tar or decompressor):
         return False
     if depth >= MAX_DEPTH:
@@ -163,7 +164,7 @@ def _archive(data: bytes, name: str, found: Shipped, depth: int) -> bool:
             inner = decompressor().decompress(data, MAX_BYTES + 1)
             members = [(name.rpartition("/")[2].rpartition(".")[0] or "data", lambda: inner)]
         else:
-            members = _zip_members(data) if is_zip else _tar_members(data)
+            members = itertools.chain(_tar_members(data) if is_tar else (), _zip_members(data) if is_zip else ())
         for member, read in members:
             label = f"{name}/{shown(member)}"
             content = read()
