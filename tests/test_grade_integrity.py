@@ -198,7 +198,7 @@ def _renamed_padded_copy(folder: Path) -> None:
     folder.mkdir()
     for module in sorted(reference_dir().glob("*.py")):
         text = module.read_text(encoding="utf-8")
-        for old, new in (("ids", "toks"), ("pair", "duo"), ("counts", "tally"), ("text", "chars")):
+        for old, new in (("ids", "toks"), ("counts", "tally"), ("best", "top")):
             text = text.replace(old, new)
         padding = "\n".join(f"_pad_{k} = {k} * {k + 7} + {k * 3} - {k + 11}" for k in range(3000))
         (folder / module.name).write_text(ast.unparse(ast.parse(text)) + "\n\n" + padding + "\n", encoding="utf-8")

@@ -47,7 +47,8 @@ def short_heading(level: str, levels: list[str]) -> str:
 
 def legend(levels: list[str], width: int) -> list[str]:
     names = ", ".join(f"{short_heading(level, levels)} {level}" for level in levels)
-    return textwrap.wrap(f"levels: {names}", width) + textwrap.wrap(f"cells: {LEGEND_CELLS}", width)
+    return (textwrap.wrap(f"levels: {names}", width) + textwrap.wrap(f"cells: {LEGEND_CELLS}", width)
+            + textwrap.wrap(LEGEND_FLAGS, width))
 
 
 def _line(cells: list[str], widths: list[int]) -> str:
@@ -75,6 +76,20 @@ def too_wide(header: list[str], body: list[list[str]], width: int) -> bool:
     return sum(widths) + 2 * (len(header) - 1) > width
 
 
+FLAG_MARK = "!"
+LEGEND_FLAGS = f"{FLAG_MARK}name: flagged by copy detection (the flags are in the full table, the CSV and the JSON)"
+
+
+def fold_flags(header: list[str], body: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """The short form has no room for a flags column: a flagged row's name is marked instead."""
+    if "flags" not in header:
+        return header, body
+    at = header.index("flags")
+    return ([h for i, h in enumerate(header) if i != at],
+            [[(FLAG_MARK if row[at] != "—" else "") + row[0], *(c for i, c in enumerate(row) if i not in (0, at))]
+             for row in body])
+
+
 def shortened(header: list[str], body: list[list[str]], levels: list[str]) -> tuple[list[str], list[list[str]]]:
     """Level headings and cells in the short form (the columns after ``levels`` unchanged)."""
     end = 1 + len(levels)
@@ -86,8 +101,6 @@ def shortened(header: list[str], body: list[list[str]], levels: list[str]) -> tu
 #: at least this many for the result column, and the last two columns' shorter headings.
 NAME_WIDTH, RESULT_WIDTH = 22, 11
 SHORT_HEADINGS = {"similarity": "sim", "seconds": "secs"}
-#: The short form's flags cell: at most this many characters (the whole list is in the CSV and the JSON).
-FLAGS_WIDTH = 24
 
 
 def fit(header: list[str], body: list[list[str]], levels: list[str], width: int | None = None) -> list[str]:
@@ -105,13 +118,12 @@ def fit(header: list[str], body: list[list[str]], levels: list[str], width: int 
         body = [[_shorten(cell, widths[i]) if i in cut else cell for i, cell in enumerate(row)] for row in body]
         full = [_line(header, widths), *(_line(row, widths) for row in body)]
         return [full[0], "-" * len(full[0]), *full[1:]]
-    header, body = shortened(header, body, levels)
+    header, body = shortened(*fold_flags(header, body), levels)
     header = [SHORT_HEADINGS.get(h, h) for h in header]
     end = 1 + len(levels)
     widths = _widths(header, body)
     level_span = sum(widths[1:end]) + len(levels) - 1  # level columns one space apart
-    tail = sum(min(w, FLAGS_WIDTH) if h == "flags" else w for w, h in zip(widths[end + 1:], header[end + 1:])) \
-        + 2 * len(widths[end + 1:])
+    tail = sum(widths[end + 1:]) + 2 * len(widths[end + 1:])
     name = min(widths[0], NAME_WIDTH)
     result = max(RESULT_WIDTH, width - (name + 2 + level_span + 2 + tail))
     name = max(len(header[0]), min(name, width - (2 + level_span + 2 + result + tail)))
@@ -120,8 +132,7 @@ def fit(header: list[str], body: list[list[str]], levels: list[str], width: int 
         levels_text = " ".join(cell.ljust(w) for cell, w in zip(row[1:end], widths[1:end]))
         rest = [
             _shorten(row[end], result).ljust(result),
-            *(_shorten(c, FLAGS_WIDTH).ljust(min(w, FLAGS_WIDTH)) if h == "flags" else c.ljust(w)
-              for c, w, h in zip(row[end + 1 :], widths[end + 1 :], header[end + 1 :])),
+            *(c.ljust(w) for c, w in zip(row[end + 1 :], widths[end + 1 :])),
         ]
         return "  ".join([_shorten(row[0], name).ljust(name), levels_text, *rest]).rstrip()
 

@@ -53,6 +53,8 @@ def render_rich(outcomes: list[Graded], console) -> None:
     styles = [[_style(cell) for cell in cells] for cells in body]
     short = grade_layout.too_wide(header, body, console.width)
     if short:
+        header, body = grade_layout.fold_flags(header, body)
+        styles = [[_style(cell) for cell in cells] for cells in body]  # from the full cells, as below
         header, body = grade_layout.shortened(header, body, levels)
         header = [grade_layout.SHORT_HEADINGS.get(name, name) for name in header]
         caption = "\n".join(grade_layout.legend(levels, console.width))
