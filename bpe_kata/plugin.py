@@ -18,7 +18,7 @@ from bpe_kata.data import corpora
 from bpe_kata.run import bounded_diff, expectations, gc_policy, missing_data, quick_exit, traceback_cache
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment
 from bpe_kata.run.kata_run import KataRun
-from bpe_kata.run.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
+from bpe_kata.run.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation, require_utf8
 from spec import compare
 from spec.ledger import load_claims
 from spec.levels import levels_up_to
@@ -139,6 +139,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def _implementation(config: pytest.Config, value: str):
     """The module under test, or in isolated runs its stand-in (the child starts on first use)."""
+    try:
+        require_utf8(value)
+    except ImplementationNotFound as error:
+        raise pytest.UsageError(str(error)) from None
     if isolation.is_isolated(config, value):
         return isolation.spawn(config, value)
     try:

@@ -264,7 +264,7 @@ def test_every_attack_under_grade(tmp_path, guarded):
         rows = {row["submission"]: row for row in csv.DictReader(handle)}
     assert len(rows) == len(submissions)
     assert all(not row["result"].startswith("green") for row in rows.values()), rows
-    assert rows["attack_imports_reference"]["result"].startswith("flagged")
+    assert rows["attack_imports_reference"]["flags"].startswith("imports the suite's reference")
     assert rows["attack_notimplemented_where_wrong"]["merge"].startswith("failed")
     assert SECRET not in done.stdout + done.stderr
     for report in (tmp_path / "reports").glob("*.json"):

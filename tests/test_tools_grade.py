@@ -58,8 +58,8 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monk
     assert rows["reference"]["result"] == "green"
     wrong = rows["wrong_pairs_no_overlap"]
     assert wrong["pairs"].startswith("failed ") and wrong["bytes"] == "green", rows
-    # It imports the suite's oracle (the project's own known-wrong implementation): flagged as such.
-    assert wrong["result"].startswith("flagged (imports the suite's reference or spec")
+    # It imports the suite's oracle (the project's own known-wrong implementation): flagged as such, beside its verdict.
+    assert wrong["result"] == "failed" and wrong["flags"].startswith("imports the suite's reference or spec")
     assert rows["starter"]["pairs"] == "not started" and rows["starter"]["result"] == "incomplete"
     assert rows["hangs"]["result"].startswith("timed out") and float(rows["hangs"]["seconds"]) >= 30
     # Isolated: the submission dies in its own child, and the run that judges it reports failures.
@@ -79,7 +79,8 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monk
     assert out.splitlines()[0].split()[:2] == ["submission", "facts"]
     table = json.loads((tmp_path / "class.json").read_text("utf-8"))  # the same rows as the CSV, as values
     assert [row["name"] for row in table["submissions"]] == list(rows)
-    assert [row["verdict"] for row in table["submissions"]] == ["green", "flagged", "incomplete", "timed out", "failed"]
+    assert [row["verdict"] for row in table["submissions"]] == ["green", "failed", "incomplete", "timed out", "failed"]
+    assert [bool(row["flags"]) for row in table["submissions"]] == [False, True, False, False, False]
     assert table["submissions"][2]["cells"]["pairs"] == "not started" and table["levels"][:3] == ["facts", "bytes",
                                                                                                  "pairs"]
 

@@ -107,9 +107,23 @@ def _import_dotted(name: str, shown_as: str | None = None) -> ModuleType:
         ) from error
 
 
+def require_utf8(value: str) -> None:
+    """Refuse a name that is not valid UTF-8 (a Linux file name may hold any bytes): the run's workers,
+    reports and tables carry it as UTF-8 text, so it would fail later, with a traceback."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(value).decode("utf-8", "backslashreplace")
+        raise ImplementationNotFound(
+            f"--impl {shown}: this name is not valid UTF-8, so the run's reports could not name it; "
+            "rename the file or folder (e.g. with mv) and run again."
+        ) from None
+
+
 def load_implementation(value: str | None = None) -> ModuleType:
     """Import the implementation named by ``value`` (default: ``$BPE_IMPL``, then ``reference``)."""
     value = (value or os.environ.get(ENV_VAR) or DEFAULT_IMPL).strip()
+    require_utf8(value)
     if not value:
         raise ImplementationNotFound("--impl is empty: give a module name such as reference or solutions.mine.")
     if value.startswith(("cs336:", "minbpe:")):  # a course-shaped solution (bpe_kata/adapters/course_shapes.py)

@@ -279,7 +279,17 @@ def grade(argv: list[str]) -> int:
         "`bpe-kata merge` (docs/SCALE.md)"))
     parser.add_argument("--costs", type=Path, metavar="FILE",
                         help="an earlier --json table: --shard deals by its seconds (default: by source size)")
+    parser.add_argument("--allow-libraries", nargs="?", const="*", default="", metavar="NAME,...", help=(
+        "do not flag imports of libraries (all of them, or those named): by default a submission that "
+        "imports anything but the standard library, its own modules and a few helpers is flagged"))
     options = parser.parse_args(argv)
+    unusable = grading.unusable_names(options.submissions)
+    if unusable:
+        from bpe_kata.tools.shipped import shown
+
+        raise Stop("these names are not valid UTF-8, so no report or table could name them: "
+                   f"{', '.join(map(shown, unusable))}; rename them (e.g. with mv) and run again", 2)
+    allowed = None if options.allow_libraries == "*" else [n for n in options.allow_libraries.split(",") if n]
     head = None
     if options.shard:
         from bpe_kata.tools import grade_json
@@ -297,7 +307,8 @@ def grade(argv: list[str]) -> int:
         passthrough += ["--expect", str(options.expect)]
     if options.allow_unsandboxed:
         passthrough += ["--allow-unsandboxed"]
-    outcomes = grading.grade(options.submissions, passthrough, options.timeout, options.jobs, options.reports)
+    outcomes = grading.grade(options.submissions, passthrough, options.timeout, options.jobs, options.reports,
+                             allowed_libraries=allowed)
     console = _console(options.plain, "grade")
     if console is None:
         print("\n".join(grade_table.render_plain(outcomes)))
@@ -312,7 +323,7 @@ def grade(argv: list[str]) -> int:
         from bpe_kata.tools import grade_json
 
         grade_json.write(options.json, outcomes, head)
-    return 0 if all(o.verdict == "green" for o in outcomes) else 1
+    return 0 if all(o.accepted for o in outcomes) else 1  # a flagged row is not accepted, green or not
 
 
 @tool

@@ -7,8 +7,9 @@ stdio protocol, so no submission can write its own verdict or another's row (lev
 started stay "not started", unlike ``bpe-kata gate``, which fails them). Each child is a new
 session, so a timeout kills everything it started; at most ``jobs`` run at a time, under a
 wall-clock limit. A submission that crashes, hangs or writes no report gets a row that says so;
-the others are unaffected. The row's cells come from the child's JSON report only; the class table
-drawn from the rows is bpe_kata/tools/grade_table.py's.
+the others are unaffected. The row's cells come from the child's JSON report only; what copy detection
+finds in the submission's files (bpe_kata/tools/similarity.py) is its ``flags``, shown beside the
+verdict, never instead of it. The class table drawn from the rows is bpe_kata/tools/grade_table.py's.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class Graded:
     page: Path | None = None  # the submission's own HTML report, when kept
     complete: bool = True  # False when the report says some selected tests never finished
     report: dict = field(default_factory=dict)  # the child's whole JSON report, when it wrote one
-    flags: list[str] = field(default_factory=list)  # it imports or copies the suite's reference
+    flags: list[str] = field(default_factory=list)  # what copy detection found: shown beside the verdict
     similarity: float | None = None  # share of its code that is the reference's (bpe_kata.tools.similarity)
 
     def cell(self, level: str) -> str:
@@ -62,8 +63,7 @@ class Graded:
 
     @property
     def verdict(self) -> str:
-        if self.flags:  # whatever else happened: it imports or copies the suite's reference
-            return "flagged"
+        """What the run says, whatever copy detection found (``flags``, in a column of its own)."""
         if self.ended != "finished":
             return self.ended
         if not self.levels:
@@ -77,15 +77,27 @@ class Graded:
             else "incomplete"
         )
 
+    @property
+    def accepted(self) -> bool:
+        """Green and nothing flagged: what ``bpe-kata grade`` exits 0 for."""
+        return self.verdict == "green" and not self.flags
+
+
+def course_folder(submission: str) -> Path | None:
+    """A course-shaped value's folder (``cs336:PATH``, ``minbpe:PATH[:CLASS]``); None for any other value."""
+    shape, colon, rest = submission.partition(":")
+    if not colon or shape not in ("cs336", "minbpe"):
+        return None
+    path = Path(rest.rsplit(":", 1)[0] if shape == "minbpe" and not Path(rest).exists() else rest)
+    return path.parent.parent if path.name == "adapters.py" else path
+
 
 def display_name(submission: str) -> str:
     if submission.startswith("cmd:"):
         return submission[:40]
-    shape, colon, rest = submission.partition(":")
-    if colon and shape in ("cs336", "minbpe"):  # a course-shaped value: its folder's name, then the shape
-        path = Path(rest.rsplit(":", 1)[0] if shape == "minbpe" and not Path(rest).exists() else rest)
-        folder = path.parent.parent if path.name == "adapters.py" else path
-        return f"{folder.stem} ({shape})"
+    folder = course_folder(submission)
+    if folder is not None:  # a course-shaped value: its folder's name, then the shape
+        return f"{folder.stem} ({submission.partition(':')[0]})"
     path = Path(submission)
     return path.stem if path.name == "__init__.py" else path.name.removesuffix(".py") or submission
 
@@ -136,12 +148,13 @@ def kill_tree(pid: int) -> None:
 
 
 def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, keep: Path | None = None,
-            slot: int = 0, runner: list[str] = RUNNER) -> Graded:
+            slot: int = 0, runner: list[str] = RUNNER, allowed_libraries: list[str] | None = ()) -> Graded:
     """Run the spec on one submission in a child process; never raises for the submission's faults.
 
-    With ``keep``, the child's JSON and HTML reports stay there as ``NN-NAME.json`` and ``.html``."""
+    With ``keep``, the child's JSON and HTML reports stay there as ``NN-NAME.json`` and ``.html``;
+    ``allowed_libraries``: libraries its imports may name unflagged (None: every one)."""
     outcome = Graded(submission, display_name(submission))
-    outcome.flags, outcome.similarity = _suite_flags(submission)
+    outcome.flags, outcome.similarity = _suite_flags(submission, allowed_libraries)
     if keep is not None:
         stem = f"{slot:02d}-{''.join(c if c.isalnum() or c in '-_.' else '_' for c in outcome.name)}"
         report, outcome.page = keep / f"{stem}.json", keep / f"{stem}.html"
@@ -187,34 +200,50 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
         outcome.detail = f"exit code {child.returncode}, no report" + (f": {last[0][:200]}" if last else "")
     if outcome.page is not None and not outcome.page.is_file():
         outcome.page = None
-    if outcome.flags:
-        outcome.detail = "; ".join(outcome.flags + ([outcome.detail] if outcome.detail else []))
     return outcome
 
 
-def _suite_flags(submission: str) -> tuple[list[str], float | None]:
-    """A Python submission that imports the suite's reference, or is mostly a copy of it."""
+def _suite_flags(submission: str, allowed_libraries: list[str] | None = ()) -> tuple[list[str], float | None]:
+    """What a submission's files show: it imports the suite or a library, copies the reference, ships
+    what cannot be read (bpe_kata/tools/similarity.py, delegation.py, shipped.py)."""
     from bpe_kata.child.suite import SPEC_DIR, SUITE_ROOT, reference_dir, shipped_implementations
     from bpe_kata.tools.similarity import flags
 
-    path = Path(submission)
+    path = course_folder(submission) or Path(submission)  # a course-shaped folder is read like any other
     if submission.startswith("cmd:") or not path.exists():
         return [], None
     reference = reference_dir()
     shipped = [SPEC_DIR / "oracle", *(f for d in shipped_implementations() for f in sorted(d.glob("right_*.py")))]
     if any(path.resolve().is_relative_to(own) for own in [reference, *shipped] if own is not None):
         return [], 1.0  # the suite's own code, graded as a control
-    return flags(path, reference, SUITE_ROOT / "solutions" / "starter", shipped)
+    # The suite's known-wrong implementations are derived from its oracle by design: figured, never flagged so.
+    control = any(path.resolve().is_relative_to(folder) for folder in shipped_implementations())
+    return flags(path, reference, SUITE_ROOT / "solutions" / "starter", shipped, allowed_libraries, not control)
+
+
+def unusable_names(submissions: list[str]) -> list[str]:
+    """The submissions whose names are not valid UTF-8 (no report, page or table could name them)."""
+    return [name for name in submissions if not _utf8(name)]
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | None = None,
-          keep: Path | None = None, runner: list[str] = RUNNER) -> list[Graded]:
+          keep: Path | None = None, runner: list[str] = RUNNER,
+          allowed_libraries: list[str] | None = ()) -> list[Graded]:
     """Every submission's outcome, in the order given (``keep``: a folder for each one's reports;
-    ``runner``: the command each one runs under, ``bpe-kata check`` unless told)."""
+    ``runner``: the command each one runs under, ``bpe-kata check`` unless told; ``allowed_libraries``:
+    see ``run_one``)."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(submissions) or 1))
     if keep is not None:
         keep = keep.expanduser().resolve()
         keep.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bpe-kata-grade-") as workdir, ThreadPoolExecutor(jobs) as pool:
-        return list(pool.map(lambda args: run_one(args[1], extra, timeout, Path(workdir), keep, args[0], runner),
-                             enumerate(submissions, 1)))
+        return list(pool.map(lambda args: run_one(args[1], extra, timeout, Path(workdir), keep, args[0], runner,
+                                                  allowed_libraries), enumerate(submissions, 1)))

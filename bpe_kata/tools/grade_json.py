@@ -13,13 +13,14 @@ from pathlib import Path
 
 from bpe_kata.tools import shard as sharding
 from bpe_kata.tools.grade import Graded
+from bpe_kata.tools.shipped import shown
 
 KIND = "grade"
 
 
 def row(outcome: Graded) -> dict:
     data = dataclasses.asdict(outcome)
-    data["page"] = None if outcome.page is None else str(outcome.page)
+    data["page"] = None if outcome.page is None else shown(outcome.page)  # JSON holds UTF-8 only
     data["verdict"] = outcome.verdict  # for readers of the file; recomputed from the rest when read back
     return data
 

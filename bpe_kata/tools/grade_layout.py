@@ -47,7 +47,8 @@ def short_heading(level: str, levels: list[str]) -> str:
 
 def legend(levels: list[str], width: int) -> list[str]:
     names = ", ".join(f"{short_heading(level, levels)} {level}" for level in levels)
-    return textwrap.wrap(f"levels: {names}", width) + textwrap.wrap(f"cells: {LEGEND_CELLS}", width)
+    return (textwrap.wrap(f"levels: {names}", width) + textwrap.wrap(f"cells: {LEGEND_CELLS}", width)
+            + textwrap.wrap(LEGEND_FLAGS, width))
 
 
 def _line(cells: list[str], widths: list[int]) -> str:
@@ -62,13 +63,31 @@ def _widths(header: list[str], body: list[list[str]]) -> list[int]:
 RESULT_FULL_WIDTH = 30
 
 
+#: The columns of free text, cut to fit (the row's whole text is in the CSV and the JSON).
+CUT_COLUMNS = ("result", "flags")
+
+
 def too_wide(header: list[str], body: list[list[str]], width: int) -> bool:
-    """The full table, columns two spaces apart and the result column at most ``RESULT_FULL_WIDTH``,
-    is wider than ``width``."""
+    """The full table, columns two spaces apart and the result and flags columns at most
+    ``RESULT_FULL_WIDTH``, is wider than ``width``."""
     widths = _widths(header, body)
-    result = len(header) - 3
-    widths[result] = min(widths[result], RESULT_FULL_WIDTH)
+    for column in (header.index(name) for name in CUT_COLUMNS if name in header):
+        widths[column] = min(widths[column], RESULT_FULL_WIDTH)
     return sum(widths) + 2 * (len(header) - 1) > width
+
+
+FLAG_MARK = "!"
+LEGEND_FLAGS = f"{FLAG_MARK}name: flagged by copy detection (the flags are in the full table, the CSV and the JSON)"
+
+
+def fold_flags(header: list[str], body: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """The short form has no room for a flags column: a flagged row's name is marked instead."""
+    if "flags" not in header:
+        return header, body
+    at = header.index("flags")
+    return ([h for i, h in enumerate(header) if i != at],
+            [[(FLAG_MARK if row[at] != "—" else "") + row[0], *(c for i, c in enumerate(row) if i not in (0, at))]
+             for row in body])
 
 
 def shortened(header: list[str], body: list[list[str]], levels: list[str]) -> tuple[list[str], list[list[str]]]:
@@ -85,18 +104,21 @@ SHORT_HEADINGS = {"similarity": "sim", "seconds": "secs"}
 
 
 def fit(header: list[str], body: list[list[str]], levels: list[str], width: int | None = None) -> list[str]:
-    """The plain table within ``width`` columns. ``header``: submission, the levels, then result and two
-    more columns (bpe_kata.tools.grade_table.rows)."""
+    """The plain table within ``width`` columns. ``header``: submission, the levels, then result and more
+    columns (bpe_kata.tools.grade_table.rows)."""
     width = width or terminal_width()
     widths = _widths(header, body)
     if not too_wide(header, body, width):
-        result = len(header) - 3
+        cut = [header.index(name) for name in CUT_COLUMNS if name in header]
+        for column in cut[1:]:  # the flags first, then the result gets what is left
+            widths[column] = min(widths[column], max(len(header[column]), RESULT_FULL_WIDTH))
+        result = cut[0]
         widths[result] = max(len(header[result]), min(widths[result], width - (sum(widths) - widths[result])
                                                          - 2 * (len(header) - 1)))
-        body = [[*row[:result], _shorten(row[result], widths[result]), *row[result + 1:]] for row in body]
+        body = [[_shorten(cell, widths[i]) if i in cut else cell for i, cell in enumerate(row)] for row in body]
         full = [_line(header, widths), *(_line(row, widths) for row in body)]
         return [full[0], "-" * len(full[0]), *full[1:]]
-    header, body = shortened(header, body, levels)
+    header, body = shortened(*fold_flags(header, body), levels)
     header = [SHORT_HEADINGS.get(h, h) for h in header]
     end = 1 + len(levels)
     widths = _widths(header, body)

@@ -10,10 +10,12 @@ import csv
 import os
 from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
 from bpe_kata.run.outcomes import TO_DO, LevelStatus
 from bpe_kata.tools import grade_layout
 from bpe_kata.tools.grade import Graded
+from bpe_kata.tools.shipped import shown
 from spec.levels import ALL_LEVEL_NAMES
 
 
@@ -23,11 +25,13 @@ def level_columns(outcomes: list[Graded]) -> list[str]:
 
 
 def rows(outcomes: list[Graded]) -> tuple[list[str], list[list[str]]]:
-    """The class table as text cells: one row per submission, one column per level."""
+    """The class table as text cells: one row per submission, one column per level, then its verdict and,
+    beside it, what copy detection flagged (never instead of it)."""
     levels = level_columns(outcomes)
-    header = ["submission", *levels, "result", "similarity", "seconds"]
+    header = ["submission", *levels, "result", "flags", "similarity", "seconds"]
     body = [[o.name, *(o.cell(level) for level in levels), o.verdict + (f" ({o.detail})" if o.detail else ""),
-             "—" if o.similarity is None else f"{o.similarity:.0%}", f"{o.seconds:.1f}"] for o in outcomes]
+             "; ".join(o.flags) or "—", "—" if o.similarity is None else f"{o.similarity:.0%}", f"{o.seconds:.1f}"]
+            for o in outcomes]
     return header, body
 
 
@@ -49,6 +53,8 @@ def render_rich(outcomes: list[Graded], console) -> None:
     styles = [[_style(cell) for cell in cells] for cells in body]
     short = grade_layout.too_wide(header, body, console.width)
     if short:
+        header, body = grade_layout.fold_flags(header, body)
+        styles = [[_style(cell) for cell in cells] for cells in body]  # from the full cells, as below
         header, body = grade_layout.shortened(header, body, levels)
         header = [grade_layout.SHORT_HEADINGS.get(name, name) for name in header]
         caption = "\n".join(grade_layout.legend(levels, console.width))
@@ -57,7 +63,7 @@ def render_rich(outcomes: list[Graded], console) -> None:
                   **({"box": None, "padding": (0, 1), "collapse_padding": True, "pad_edge": False} if short else {}))
     for i, name in enumerate(header):
         table.add_column(name, justify="right" if name in ("seconds", "secs") else "left",
-                         no_wrap=name != "result", overflow="ellipsis",
+                         no_wrap=name not in ("result", "flags"), overflow="ellipsis",
                          max_width=grade_layout.NAME_WIDTH if short and i == 0 else None,
                          min_width=grade_layout.RESULT_WIDTH if short and name == "result" else None)
     for cells, style in zip(body, styles):
@@ -66,8 +72,12 @@ def render_rich(outcomes: list[Graded], console) -> None:
 
 
 def _style(cell: str) -> str:
-    return CELL_STYLE.get(cell, "red" if cell.startswith(("failed", "timed", "crashed", "no report", "flagged"))
+    return CELL_STYLE.get(cell, "red" if cell.startswith(("failed", "timed", "crashed", "no report", *FLAG_STARTS))
                           else "default")
+
+
+#: How every flag begins (bpe_kata/tools/delegation.py, shipped.py, similarity.py): shown in red.
+FLAG_STARTS = ("imports", "delegates", "runs code", "ships", "unreadable", *(f"{n}%" for n in range(101)))
 
 
 def escape_markup(text: str) -> str:
@@ -78,6 +88,7 @@ def escape_markup(text: str) -> str:
 
 def write_csv(path: Path, outcomes: list[Graded]) -> None:
     header, body = rows(outcomes)
+    body = [[shown(cell) for cell in row] for row in body]
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(header)
@@ -93,9 +104,10 @@ def as_json(outcomes: list[Graded]) -> dict:
     return {"suite": "bpe-kata", "suite_version": spec.__version__, "levels": levels, "submissions": [
         {"submission": o.submission, "name": o.name, "verdict": o.verdict, "detail": o.detail, "ended": o.ended,
          "exit_code": o.exit_code, "complete": o.complete, "seconds": round(o.seconds, 3),
-         "similarity": o.similarity, "flags": list(o.flags), "cells": {level: o.cell(level) for level in levels},
+         "similarity": o.similarity, "flags": list(o.flags), "accepted": o.accepted,
+         "cells": {level: o.cell(level) for level in levels},
          "failed_claims": list(o.failed_claims), "likely_mistakes": list(o.mistakes),
-         "report_page": None if o.page is None else str(o.page)}
+         "report_page": None if o.page is None else shown(o.page)}
         for o in outcomes]}
 
 
@@ -113,14 +125,15 @@ def class_page(outcomes: list[Graded], where: Path | None = None) -> str:
     levels = level_columns(outcomes)
     short_header, short_body = grade_layout.shortened(header, body, levels)  # the page fits a 1280 px screen
     colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in TO_DO or c == "incomplete"  # noqa: E731
-                        else "bad" if c.startswith(("failed", "timed", "crashed", "no report", "flagged")) else "")
+                        else "bad" if c.startswith(("failed", "timed", "crashed", "no report", *FLAG_STARTS)) else "")
     head = "".join(f'<th title="{escape(h)}">{escape(grade_layout.SHORT_HEADINGS.get(s, s))}</th>'
                    for h, s in zip(header, short_header))
 
     def first_cell(o: Graded, name: str) -> str:
         if o.page is None or where is None:
             return escape(name)
-        return f'<a href="{escape(Path(os.path.relpath(o.page, where)).as_posix())}">{escape(name)}</a>'
+        link = quote(os.fsencode(Path(os.path.relpath(o.page, where)).as_posix()))  # a non-UTF-8 byte as %XX
+        return f'<a href="{escape(link)}">{escape(name)}</a>'
 
     trs = "".join("<tr>" + f'<td>{first_cell(o, cells[0])}</td>'
                   + "".join(f'<td class="{colour(c)}" title="{escape(c)}">{escape(s)}</td>'

@@ -65,7 +65,7 @@ def _grade(parts: list[sharding.Part], options) -> int:
     if options.html:
         page = options.html.expanduser().resolve()
         page.write_text(grade_table.class_page(outcomes, page.parent), encoding="utf-8")
-    return 0 if all(o.verdict == "green" for o in outcomes) else 1
+    return 0 if all(o.accepted for o in outcomes) else 1
 
 
 def _matrix(parts: list[sharding.Part], options) -> int:

@@ -6,14 +6,16 @@ text, so renaming and reformatting do not hide a copy; this does the same, simpl
 source becomes its Python tokens (comments and docstrings dropped, every name kept as the
 kind ``NAME``), cut into overlapping shingles of ``SHINGLE`` tokens, and the figure is the
 share of the submission's shingles that also occur in the reference (containment: a
-submission that copied one module of several is still a copy). Shingles of the starter
-(solutions/starter, the signatures every student is given) count for neither side.
+submission that copied one module of several is still a copy), or of the reference's found in the
+submission when that is higher (``figure``). Shingles of the starter (solutions/starter, the
+signatures every student is given) count for neither side. The submission's code is every file it
+ships (bpe_kata/tools/shipped.py: archives, notebooks, source kept as data); what it imports is
+bpe_kata/tools/delegation.py's.
 """
 
 from __future__ import annotations
 
 import io
-import re
 import tokenize
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,10 +24,6 @@ SHINGLE = 12
 #: At or above this share the grade table flags the submission (the project's own independent
 #: implementations score well under it: benchmarks/README.md lists the figures).
 FLAG_AT = 0.5
-#: A static import of the suite's packages, or one by name (``importlib.import_module("reference")``).
-#: A name built at run time escapes this; the sandbox still hides the reference from the child.
-IMPORTS_SUITE = re.compile(r"^\s*(from|import)\s+(reference|spec)(\.|\s|$)"
-                           r"|(import_module|__import__)\(\s*['\"](reference|spec)(\.|['\"])", re.MULTILINE)
 
 
 def tokens(source: str) -> list[str]:
@@ -69,25 +67,45 @@ def containment(submission: str, reference: str, given: str = "") -> float:
     return len(mine & shingles(reference)) / len(mine) if mine else 0.0
 
 
+#: A unit smaller than this many shingles is judged only as part of the whole (a few lines match by chance).
+UNIT_MIN_SHINGLES = 50
+
+
+def figure(units: Sequence[str], reference: str, given: str = "") -> float:
+    """How much of the submission is the reference: the highest of its whole code's containment, each
+    sizeable unit's own (junk added in other files does not dilute a copied one), and the share of the
+    reference it holds (junk added anywhere does not dilute a whole copy)."""
+    left_out, theirs = shingles(given), shingles(reference)
+    mine = [shingles(unit) - left_out for unit in units]
+    whole = set().union(*mine) if mine else set()
+    figures = [len(whole & theirs) / len(whole) if whole else 0.0]
+    figures += [len(m & theirs) / len(m) for m in mine if len(m) >= UNIT_MIN_SHINGLES]
+    figures.append(len(whole & theirs) / len(theirs - left_out) if theirs - left_out else 0.0)
+    return max(figures)
+
+
 def flags(submission: Path, reference: Path | None, starter: Path | None = None,
-          others: Sequence[Path] = ()) -> tuple[list[str], float | None]:
-    """Why a Python submission looks like the suite's reference (or another complete implementation
-    the suite ships, ``others``: the oracle, the project's right implementations), and its highest
-    similarity figure."""
+          others: Sequence[Path] = (), allowed_libraries: Sequence[str] | None = (),
+          compare: bool = True) -> tuple[list[str], float | None]:
+    """Why a submission looks like the suite's reference (or another complete implementation the suite
+    ships, ``others``: the oracle, the project's right implementations) or delegates to a library, read
+    from every file it ships (bpe_kata/tools/shipped.py), and its highest similarity figure
+    (``compare=False``: the figure only, never a similarity flag, for the suite's own controls)."""
+    from bpe_kata.tools import delegation, shipped
+
     if not Path(submission).exists():
         return [], None
-    text = sources(submission)
-    found = []
-    if IMPORTS_SUITE.search(text):
-        found.append("imports the suite's reference or spec")
+    found_files = shipped.collect(submission)
+    found = delegation.flags(found_files, allowed_libraries) + found_files.problems
+    units = [unit.text for unit in found_files.units]
     given = sources(starter) if starter is not None and Path(starter).exists() else ""
-    figures = {source: containment(text, sources(source), given)
+    figures = {source: figure(units, sources(source), given)
                for source in ([reference] if reference is not None else []) + list(others) if Path(source).exists()}
     if not figures:
         return found, None
     closest = max(figures, key=lambda source: figures[source])
-    figure = figures[closest]
-    if figure >= FLAG_AT:
-        found.append(f"{figure:.0%} of its code is the reference's" if closest == reference
-                     else f"{figure:.0%} of its code is the suite's {closest.name}")
-    return found, figure
+    value = figures[closest]
+    if value >= FLAG_AT and compare:
+        found.append(f"{value:.0%} of its code is the reference's" if closest == reference
+                     else f"{value:.0%} of its code is the suite's {closest.name}")
+    return found, value
