@@ -169,7 +169,8 @@ def test_sharded_grade_merges_to_the_unsharded_table(tmp_path):
     whole, merged = (json.loads((tmp_path / f"{name}.json").read_text()) for name in ("whole", "merged"))
     assert cells(merged) == cells(whole)
     assert [r["verdict"] for r in merged["rows"]] == [r["verdict"] for r in whole["rows"]] == \
-        ["green", "flagged", "incomplete"]
+        ["green", "failed", "incomplete"]
+    assert [r["flags"] for r in merged["rows"]] == [r["flags"] for r in whole["rows"]]
     assert "wrong_pairs_no_overlap" in done.stdout and (tmp_path / "merged.csv").is_file()
 
 

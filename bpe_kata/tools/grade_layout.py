@@ -97,7 +97,8 @@ def shortened(header: list[str], body: list[list[str]], levels: list[str]) -> tu
             [[row[0], *map(short_cell, row[1:end]), *row[end:]] for row in body])
 
 
-#: The short form: at most this many characters of a submission's name (the full name is in the CSV),
+#: The short form: at least this many characters of a submission's name before the result column is cut (more when
+#: the result cells leave room; the full name is in the CSV),
 #: at least this many for the result column, and the last two columns' shorter headings.
 NAME_WIDTH, RESULT_WIDTH = 22, 11
 SHORT_HEADINGS = {"similarity": "sim", "seconds": "secs"}
@@ -124,9 +125,9 @@ def fit(header: list[str], body: list[list[str]], levels: list[str], width: int 
     widths = _widths(header, body)
     level_span = sum(widths[1:end]) + len(levels) - 1  # level columns one space apart
     tail = sum(widths[end + 1:]) + 2 * len(widths[end + 1:])
-    name = min(widths[0], NAME_WIDTH)
-    result = max(RESULT_WIDTH, width - (name + 2 + level_span + 2 + tail))
-    name = max(len(header[0]), min(name, width - (2 + level_span + 2 + result + tail)))
+    result = max(RESULT_WIDTH, width - (min(widths[0], NAME_WIDTH) + 2 + level_span + 2 + tail))
+    result = min(result, max(RESULT_WIDTH, widths[end]))  # what the result cells leave, the names may take
+    name = max(len(header[0]), min(widths[0], width - (2 + level_span + 2 + result + tail)))
 
     def line(row: list[str]) -> str:
         levels_text = " ".join(cell.ljust(w) for cell, w in zip(row[1:end], widths[1:end]))

@@ -149,7 +149,7 @@ def class_page(outcomes: list[Graded], where: Path | None = None) -> str:
                            f"<p>claims broken: <code>{claims}</code></p></details>")
     style = ("body{font-family:system-ui,sans-serif;margin:1.5rem;max-width:1200px}table{border-collapse:collapse}"
              "td,th{padding:.25rem .4rem;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}"
-             "td:last-child{text-align:right}td:nth-last-child(3){white-space:normal;min-width:10rem;max-width:16rem}"
+             "td:last-child{text-align:right}td:nth-last-child(3),td:nth-last-child(4){white-space:normal;min-width:8rem;max-width:14rem;overflow-wrap:anywhere}"
              "td:first-child{white-space:normal;max-width:14rem;overflow-wrap:anywhere}.none{color:#999}"
              "summary{font-weight:600;cursor:pointer}.legend{color:#555;font-size:.9rem;max-width:60rem}"
              "details p,details li{overflow-wrap:anywhere}"
