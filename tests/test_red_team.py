@@ -81,6 +81,9 @@ def guarded(tmp_path):
 
 
 def attack_processes() -> list[int]:
+    """This checkout's attack processes: their command line names this checkout's red team folder
+    (a process forked from the child keeps it), so a red team run in another checkout is left alone."""
+    mine = str(RED_TEAM).encode()
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -88,7 +91,7 @@ def attack_processes() -> list[int]:
                 cmdline = open(f"/proc/{entry}/cmdline", "rb").read()
             except OSError:
                 continue
-            if b"attack_" in cmdline and b"pytest" not in cmdline:
+            if mine in cmdline and b"attack_" in cmdline and b"pytest" not in cmdline:
                 found.append(int(entry))
     return found
 
