@@ -220,8 +220,10 @@ class KataRun:
             rep.outcome = "skipped"
             where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)
             rep.longrepr = (where, 0, f"Skipped: {refused or 'not started: a function raised NotImplementedError'}")
+        # The test's OWN claims (its markers) label it, whatever a fault blames: expectations are keyed on
+        # them (bpe_kata/run/expectations.py, excusing), so a child cannot choose what its failures are
+        # charged to. The claims a fault blames go in its verdict only.
         level, claims = level_of(item), claims_of(item)
-        claims = isolation.blamed_claims(fault, claims) if fault is not None else claims
         outcome = outcomes.decide(item, rep, not_implemented)
         if refused and outcome is Outcome.NOT_STARTED:
             outcome = Outcome.FEATURE_NOT_STARTED
@@ -247,7 +249,7 @@ class KataRun:
         error's root cause."""
         if rep.failed and call.excinfo is not None and (level_of(item) or claims):
             fault = isolation.fault_of(call)
-            verdict = (isolation.fault_verdict(fault, claims) if fault is not None else
+            verdict = (isolation.fault_verdict(fault, isolation.blamed_claims(fault, claims)) if fault is not None else
                        judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
             verdict = dataclasses.replace(verdict, calls=recording.calls())
             rep.user_properties.append(("bpe_verdict", verdict.to_json()))
