@@ -73,7 +73,7 @@ def test_the_published_schemas_are_the_shipped_ones():
 @pytest.mark.heavy
 def test_gate_and_check_reports_fit_the_schema_and_a_changed_one_does_not(tmp_path):
     expect = tmp_path / "expect.toml"
-    expect.write_text('[[expected]]\nclaim = "merge.*"\nreason = "known"\n', encoding="utf-8")
+    expect.write_text('[[expected]]\nlevel = "merge"\nreason = "known"\n', encoding="utf-8")
     gated = run_gate_inline(tmp_path, "tests/implementations/wrong_merge_end_guard.py", "--level", "merge",
                             "--expect", str(expect), "-m", "not slow")
     assert gated.report and gated.report["expectations"]["expected_failures"]  # validated by run_spec_inline
