@@ -6,7 +6,10 @@ Each test is written as the attack; each failed on the code before the rule it c
 
 from __future__ import annotations
 
+import subprocess
 import sys
+
+import pytest
 
 from tests.support import REPO_ROOT, run_gate_inline
 
@@ -33,3 +36,79 @@ def test_blaming_every_failure_on_encode_frozen_excuses_nothing_else(tmp_path):
     assert run.returncode == 1, run.report["expectations"]
     assert run.report["expectations"]["unexpected_failures"] and not run.report["expectations"]["expected_failures"]
     assert run.claim_status("encode.frozen") == "failed"  # the report still says what the child did
+
+
+# --- kind 8: expectations that hide regressions ---------------------------------------------------------
+
+PAIRS_IMPL = '''
+def encode(text, merges):
+    return list(text.encode("utf-8"))
+
+def get_stats(ids, counts=None):
+    counts = {} if counts is None else counts
+    for pair in zip(ids, ids[1:]):
+        counts[pair] = counts.get(pair, 0) + 1
+    if {WRONG_ON}:
+        return dict(reversed(list(counts.items())))
+    return counts
+'''
+#: v1 is wrong on one case of pairs.first-seen-order; v2 regresses on another test of that claim.
+V1 = PAIRS_IMPL.replace("{WRONG_ON}", "list(ids) == [300, 5, 2, 5, 300]")
+V2 = PAIRS_IMPL.replace("{WRONG_ON}",
+                        "list(ids) in ([300, 5, 2, 5, 300], [97, 97, 97, 98, 100, 97, 97, 97, 98, 97, 99])")
+PAIRS = ("--level", "pairs", "-m", "not corpus")
+PAIRS_FILES = ["spec/test_facts.py", "spec/test_bytes.py", "spec/test_pairs.py"]
+
+
+def test_a_written_expectations_file_does_not_hide_a_later_regression(tmp_path):
+    written = tmp_path / "written.toml"
+    first = run_gate_inline(tmp_path, write(tmp_path, "v1.py", V1), *PAIRS, "--write-expect", str(written),
+                            files=PAIRS_FILES)
+    assert first.returncode == 1 and len(first.report["expectations"]["unexpected_failures"]) == 1
+    assert run_gate_inline(tmp_path, write(tmp_path, "v1_again.py", V1), *PAIRS, "--expect", str(written),
+                           files=PAIRS_FILES).returncode == 0
+    regressed = run_gate_inline(tmp_path, write(tmp_path, "v2.py", V2), *PAIRS, "--expect", str(written),
+                                files=PAIRS_FILES)
+    assert regressed.returncode == 1, written.read_text("utf-8")
+    assert list(regressed.report["expectations"]["unexpected_failures"]) == [
+        "spec/test_pairs.py::test_get_stats_case[pairs-aaabdaaabac]"]
+
+
+BAD_ENTRIES = {
+    "everything": 'claim = "*"',
+    "levels by prefix": 'claim = "p*"',  # pairs.*, persist.*, pretrained.*: every claim of level pairs
+    "a whole level by prefix": 'claim = "merge.*"',
+    "unknown claim": 'claim = "merge.no-such-claim"',
+    "unknown level": 'level = "no-such-level"',
+    "unknown test": 'test = "spec/test_merge.py::test_no_such_test"',
+    "a whole module": 'test = "spec/test_merge.py::*"',
+    "any test": 'test = "*"',
+}
+
+
+def gate_process(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bpe_kata.cli", "gate", *args, "-n", "0", "-p", "no:cacheprovider"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("entry", BAD_ENTRIES.values(), ids=BAD_ENTRIES.keys())
+def test_blanket_and_unknown_entries_are_refused_naming_your_file(tmp_path, entry):
+    """Without --strict-expect, before any test runs: exit 2, one line naming the file given and the entry."""
+    good = '[[expected]]\nclaim = "merge.pure"\nreason = "known"\n'
+    write(tmp_path, "my-expect.toml", f'{good}\n[[expected]]\n{entry}\nreason = "hide it all"\n')
+    done = gate_process(tmp_path, str(RED_TEAM / "_wrong_merge.py"), "--level", "merge", "--expect", "my-expect.toml")
+    lines = [line for line in done.stderr.splitlines() if "my-expect.toml" in line]
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+    assert len(lines) == 1 and "entry 2" in lines[0] and "--expect my-expect.toml" in lines[0], done.stderr
+    assert "run-" not in done.stderr  # never the supervisor's private copy
+
+
+def test_a_syntax_error_names_your_file_and_exits_2(tmp_path):
+    write(tmp_path, "my-expect.toml", "[[expected]\nclaim = \n")
+    done = gate_process(tmp_path, str(RED_TEAM / "_wrong_merge.py"), "--level", "merge", "--expect", "my-expect.toml")
+    assert done.returncode == 2 and "--expect my-expect.toml" in done.stderr and "run-" not in done.stderr, done.stderr
+
+
+def test_a_bad_flag_of_gate_exits_2_not_pytest_4(tmp_path):
+    done = gate_process(tmp_path, str(RED_TEAM / "_wrong_merge.py"), "--level", "no-such-level")
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
