@@ -200,14 +200,18 @@ class Supervisor:
         if expect is not None and isinstance(data.get("expectations"), dict):
             data["expectations"]["file"] = expect  # the file you named, not the private copy it read
         if reason:
-            status = 1
-            data["complete"] = data.get("complete", False) and "wall limit" not in reason
             print(f"bpe-kata: the run failed: {reason}", file=sys.stderr, flush=True)
         self.record["failure"] = reason
-        data["exit_status"] = status if status in (0, 1) else max(status, 1)
+        from bpe_kata.run import run_status  # the one rule verify-report re-derives with (not at start-up: pytest)
+
+        data["exit_status"], data["complete"] = run_status.supervised(status, data.get("complete", False), reason)
+        status = 1 if reason else status
         data["sandbox"] = self.record
         if "--bpe-report" in self.values:
-            _write(Path(self.values["--bpe-report"]), (json.dumps(data, indent=1) + "\n").encode())
+            target, text = Path(self.values["--bpe-report"]), (json.dumps(data, indent=1) + "\n").encode()
+            _write(target, text)
+            # the digest to pin: `bpe-kata verify-report FILE --sha256 HEX` (docs/GATE.md)
+            print(f"bpe-kata: report sha256 {hashlib.sha256(text).hexdigest()} {target}", file=sys.stderr, flush=True)
         for option, made in (("--junitxml", junit), ("--bpe-html", page)):
             if option in self.values and made.is_file():
                 _write(Path(self.values[option]), made.read_bytes())

@@ -100,6 +100,15 @@ def exit_status(pytest_status: int, complete: bool, judgement: Judgement | None,
     return 1 if failed else 0
 
 
+def supervised(status: int, complete: bool, failure: str | None) -> tuple[int, bool]:
+    """The supervisor's last word on a verdict process's (exit status, complete): a run it failed (wall limit,
+    suite changed, verdict process killed) exits 1, and one the wall limit stopped is incomplete. A status
+    other than 0 and 1 (a usage or set-up error) is kept, at least 1."""
+    if failure:
+        return 1, complete and "wall limit" not in failure
+    return (status if status in (0, 1) else max(status, 1)), complete
+
+
 #: The longest cause ``--write-expect`` writes (a reason is one line a reader takes in at a glance).
 CAUSE_WIDTH = 120
 
