@@ -295,7 +295,7 @@ class KataRun:
         if target or page:
             self._diagnose()
             info = {**report.run_info(self.impl_value, self.implementation),
-                    **self._run_record(judgement, complete, status)}
+                    **self._run_record(judgement, complete, status, int(exitstatus))}
             if target:
                 report.write_json(Path(target), results, info)
             if page:
@@ -311,7 +311,10 @@ class KataRun:
             self.results.pattern_fixed = pattern_probe.probe(self.results, self.implementation)
             self.results.diagnoses = teaching.diagnose(self.results.broken_claims(), self.implementation)
 
-    def _run_record(self, judgement, complete: bool, status: int) -> dict:
+    def _run_record(self, judgement, complete: bool, status: int, pytest_status: int) -> dict:
+        """The verdict and everything it was derived from: each test's record (its level, OWN claims and
+        outcome) and the run's inputs, so that ``bpe-kata verify-report`` derives it again with the same
+        code (bpe_kata/run/rederive.py) and refuses a report whose verdict does not follow from its records."""
         config, tracker = self.config, self.tracker
         command = getattr(getattr(self.implementation, "child", None), "command", None)
         return {"complete": complete, "exit_status": status, "spec_fingerprint": run_status.spec_fingerprint(),
@@ -320,7 +323,15 @@ class KataRun:
                 "expectations": None if judgement is None else {
                     "file": config.getoption("--expect"), "strict_levels": config.getoption("--strict-levels"),
                     "unexpected_failures": judgement.unexpected, "expected_failures": judgement.expected,
-                    "unexpected_passes": judgement.unexpected_passes}}
+                    "unexpected_passes": judgement.unexpected_passes},
+                "tests": {nodeid: {"level": level, "claims": list(claims), "outcome": str(outcome)}
+                          for nodeid, (level, claims, outcome) in self.results.by_test.items()},
+                "verdict_inputs": {
+                    "pytest_status": pytest_status, "strict_levels": bool(config.getoption("--strict-levels")),
+                    "strict_expect": bool(config.getoption("--strict-expect")),
+                    "require_data": bool(config.getoption("--require-data")),
+                    "expectations": judgement is not None, "missing_data": sorted(tracker.missing_data),
+                    "outside_failures": sorted(tracker.outside_failures)}}
 
     def _write_expectations(self) -> None:
         target = self.config.getoption("--write-expect")
