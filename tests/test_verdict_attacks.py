@@ -6,8 +6,12 @@ Each test is written as the attack; each failed on the code before the rule it c
 
 from __future__ import annotations
 
+import copy
+import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +116,76 @@ def test_a_syntax_error_names_your_file_and_exits_2(tmp_path):
 def test_a_bad_flag_of_gate_exits_2_not_pytest_4(tmp_path):
     done = gate_process(tmp_path, str(RED_TEAM / "_wrong_merge.py"), "--level", "no-such-level")
     assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+# --- kind 7: a report edited by hand ----------------------------------------------------------------------
+
+EXPECTED = '[[expected]]\nclaim = "merge.pure"\nreason = "known"\n'
+
+
+@pytest.fixture(scope="module")
+def red_report(tmp_path_factory) -> tuple[Path, dict, str | None]:
+    """A real gate's report of a wrong merge (red), its expectations file, and the digest the gate printed."""
+    folder = tmp_path_factory.mktemp("red")
+    write(folder, "expect.toml", EXPECTED)
+    done = gate_process(folder, str(RED_TEAM / "_wrong_merge.py"), *LOW_LEVELS, "--expect", "expect.toml",
+                        "--bpe-report", "report.json", "--junitxml", "junit.xml")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    printed = re.search(r"bpe-kata: report sha256 ([0-9a-f]{64}) (.*report\.json)$", done.stderr, re.M)
+    return folder, json.loads((folder / "report.json").read_text("utf-8")), printed.group(1) if printed else None
+
+
+def verify(folder: Path, data: dict | None, *args: str) -> subprocess.CompletedProcess:
+    name = "report.json"
+    if data is not None:
+        name = "edited.json"
+        (folder / name).write_text(json.dumps(data), encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "bpe_kata.cli", "verify-report", name, "--allow-unsandboxed", *args],
+                          cwd=folder, capture_output=True, text=True, timeout=120)
+
+
+def _green(report: dict) -> None:
+    report["complete"], report["exit_status"] = True, 0
+
+
+def _levels_green(report: dict) -> None:
+    _green(report)
+    for row in report["levels"].values():
+        row["passed"], row["failed"], row["status"] = row["passed"] + row["failed"], 0, "green"
+
+
+def _outcomes_passed(report: dict) -> None:
+    _levels_green(report)
+    for record in report["tests"].values():
+        record["outcome"] = "passed" if record["outcome"] == "failed" else record["outcome"]
+
+
+def _nothing_unexpected(report: dict) -> None:
+    _green(report)
+    unexpected = report["expectations"].pop("unexpected_failures")
+    report["expectations"]["unexpected_failures"] = {}
+    report["expectations"]["expected_failures"].update(dict.fromkeys(unexpected, "known"))
+
+
+EDITS = {"complete and exit_status": _green, "levels green": _levels_green,
+         "outcomes passed": _outcomes_passed, "nothing unexpected": _nothing_unexpected}
+
+
+@pytest.mark.parametrize("edit", EDITS.values(), ids=EDITS.keys())
+def test_an_edited_red_report_is_refused(red_report, edit):
+    folder, report, _ = red_report
+    edited = copy.deepcopy(report)
+    edit(edited)
+    done = verify(folder, edited, "--expect", "expect.toml")
+    assert done.returncode == 1 and "does not follow" in done.stderr, done.stdout + done.stderr
+
+
+def test_the_report_digest_and_the_expectations_file_are_checked(red_report):
+    folder, _, digest = red_report
+    assert digest, "the gate prints the report's digest ('bpe-kata: report sha256 HEX FILE')"
+    honest = verify(folder, None, "--expect", "expect.toml", "--sha256", digest)
+    assert honest.returncode == 1 and "does not follow" not in honest.stderr, honest.stderr  # red, but consistent
+    assert "sha256" in verify(folder, None, "--expect", "expect.toml", "--sha256", "0" * 64).stderr
+    assert "pass it with --expect" in verify(folder, None).stderr
+    write(folder, "other.toml", EXPECTED + "\n")
+    assert "not the file the run used" in verify(folder, None, "--expect", "other.toml").stderr
