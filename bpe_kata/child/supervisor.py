@@ -212,9 +212,13 @@ class Supervisor:
             _write(target, text)
             # the digest to pin: `bpe-kata verify-report FILE --sha256 HEX` (docs/GATE.md)
             print(f"bpe-kata: report sha256 {hashlib.sha256(text).hexdigest()} {target}", file=sys.stderr, flush=True)
-        for option, made in (("--junitxml", junit), ("--bpe-html", page)):
-            if option in self.values and made.is_file():
-                _write(Path(self.values[option]), made.read_bytes())
+        if "--junitxml" in self.values:  # written even when the verdict process wrote none: a failure is one
+            from bpe_kata.run import junit_verdict
+
+            _write(Path(self.values["--junitxml"]),
+                   junit_verdict.agree(junit.read_bytes() if junit.is_file() else None, data))
+        if "--bpe-html" in self.values and page.is_file():
+            _write(Path(self.values["--bpe-html"]), page.read_bytes())
         return data["exit_status"] if status in (0, 1) else status
 
     def _verdict(self, args: list[str], env: dict) -> tuple[int, str | None, int]:
