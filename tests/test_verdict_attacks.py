@@ -11,6 +11,7 @@ import json
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,38 @@ def test_the_report_digest_and_the_expectations_file_are_checked(red_report):
     assert "pass it with --expect" in verify(folder, None).stderr
     write(folder, "other.toml", EXPECTED + "\n")
     assert "not the file the run used" in verify(folder, None, "--expect", "other.toml").stderr
+
+
+# --- kind 9: every output says what the exit status says ----------------------------------------------------
+
+STUB = "def encode(text, merges):\n    raise NotImplementedError\n"
+HANGS = "import time\ntime.sleep(3600)\n"
+
+
+def junit_failures(path: Path) -> int:
+    root = ElementTree.parse(path).getroot()
+    return int(root.get("failures") or sum(int(s.get("failures", 0)) for s in root.iter("testsuite")))
+
+
+@pytest.mark.heavy
+def test_junit_summary_badge_report_and_exit_status_agree(tmp_path):
+    """Green, red, not started and a supervisor failure (the wall limit): the JUnit file has failures exactly
+    when the gate exits non-zero, and the report, the job summary and the badge say the same."""
+    runs = {"green": (str(REPO_ROOT / "reference"), "--level", "bytes", "-m", "not corpus"),
+            "red": (str(RED_TEAM / "_wrong_merge.py"), *LOW_LEVELS),
+            "not started": (write(tmp_path, "stub.py", STUB), "--level", "pairs", "-m", "not corpus"),
+            "wall limit": (write(tmp_path, "hangs.py", HANGS), "--level", "bytes", "--wall-limit", "6")}
+    seen = {}
+    for name, args in runs.items():
+        folder = tmp_path / name.replace(" ", "-")
+        folder.mkdir()
+        done = gate_process(folder, *args, "--bpe-report", "report.json", "--junitxml", "junit.xml")
+        report = json.loads((folder / "report.json").read_text("utf-8"))
+        subprocess.run([sys.executable, "-m", "bpe_kata.cli", "summary", "report.json", "--markdown", "summary.md",
+                        "--badge", "badge.json"], cwd=folder, check=True, capture_output=True, timeout=60)
+        summary = (folder / "summary.md").read_text("utf-8").splitlines()[0]
+        badge = json.loads((folder / "badge.json").read_text("utf-8"))
+        seen[name] = (done.returncode, report["exit_status"], junit_failures(folder / "junit.xml") > 0,
+                      "FAILED" in summary, badge["color"] == "red")
+    assert seen == {"green": (0, 0, False, False, False), "red": (1, 1, True, True, True),
+                    "not started": (1, 1, True, True, True), "wall limit": (1, 1, True, True, True)}, seen
