@@ -131,7 +131,7 @@ def counted(outcome: Outcome, level: str | None, strict_levels: bool = True) -> 
 
 def starting_entries(by_test: dict, failures: dict[str, str]) -> list[expectations.Expected]:
     """``--write-expect``: exactly what failed or was not started, so that any test that passed stays a
-    test that must pass. A level entry only for a level none of whose tests passed; a claim entry only for
+    test that must pass. A level entry only for a level every test of which is not started; a claim entry only for
     a claim every test of which failed (or was not started); any other such test by its own id."""
     by_level: dict[str, list[str]] = {}
     by_claim: dict[str, list[str]] = {}
@@ -141,16 +141,15 @@ def starting_entries(by_test: dict, failures: dict[str, str]) -> list[expectatio
         for claim in claims:
             by_claim.setdefault(claim, []).append(nodeid)
     bad = {nodeid for nodeid, (level, _, outcome) in by_test.items() if counted(outcome, level)}
-    whole_levels = {level for level, ids in by_level.items() if level != "facts" and set(ids) <= bad}
+    whole_levels = {level for level, ids in by_level.items()
+                    if level != "facts" and all(by_test[n][2].not_started for n in ids)}
     whole_claims = {claim for claim, ids in by_claim.items() if set(ids) <= bad}
     entries: dict[tuple[str, str], str] = {}
     for nodeid, (level, claims, outcome) in sorted(by_test.items()):
         if nodeid not in bad:
             continue
         if level in whole_levels:
-            entries.setdefault(("level", level), "not started when this file was written"
-                               if all(by_test[n][2].not_started for n in by_level[level])
-                               else "every test of this level failed or was not started when this file was written")
+            entries.setdefault(("level", level), "not started when this file was written")
             continue
         why = ("not started when this file was written" if outcome.not_started else
                f"failing when this file was written: {one_line_cause(failures.get(nodeid, ''))}")
