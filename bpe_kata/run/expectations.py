@@ -3,7 +3,7 @@
 TOML::
 
     [[expected]]
-    claim = "stream.decoder-buffers"   # or test = "spec/test_x.py::test_y", or level = "stream"
+    claim = "stream.hold-partial"   # or test = "spec/test_x.py::test_y", or level = "stream"
     reason = "the stream decoder is not written yet"
 
 JSON: ``{"expected": [{"claim": "...", "reason": "..."}]}``. A trailing ``*`` in a claim or test
