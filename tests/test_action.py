@@ -9,6 +9,7 @@ in its fresh environment outside the clone.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -32,6 +33,22 @@ def test_the_action_is_composite_with_the_inputs_the_issue_names():
     uses = [step["uses"] for step in ACTION["runs"]["steps"] if "uses" in step]
     assert any(u.startswith("actions/setup-python@") for u in uses)
     assert any(u.startswith("actions/upload-artifact@") for u in uses)
+
+
+def test_the_yaml_is_a_well_formed_composite_action():
+    """Every step named, every output and ``steps.X`` reference naming a step that exists, ``uses:`` pinned to a
+    major version, and the report attested by GitHub's own action (docs/ACTION.md)."""
+    steps = ACTION["runs"]["steps"]
+    ids = {step["id"] for step in steps if "id" in step}
+    assert all(isinstance(step.get("name"), str) and ("run" in step) != ("uses" in step) for step in steps)
+    text = (REPO_ROOT / "action.yml").read_text(encoding="utf-8")
+    assert set(re.findall(r"steps\.([\w-]+)\.outputs", text)) <= ids
+    assert all(re.fullmatch(r"[\w-]+/[\w-]+@v\d+", step["uses"]) for step in steps if "uses" in step)
+    assert {"status", "report", "report-sha256", "badge"} <= set(ACTION["outputs"])
+    attest = next(step for step in steps if step.get("uses", "").startswith("actions/attest-build-provenance@"))
+    assert attest["with"]["subject-path"] == "${{ steps.gate.outputs.report }}"
+    assert attest["if"].startswith("always()") and ACTION["inputs"]["attest"]["default"] == "true"
+    assert ACTION["inputs"]["require-sandbox"]["default"] == "true"
 
 
 def test_no_expression_is_pasted_into_a_script():
@@ -106,6 +123,8 @@ def test_the_actions_steps_gate_summarise_and_badge_then_fail(release, tmp_path)
     assert (out / "junit.xml").is_file() and (out / "report.html").is_file(), runner.log
     assert runner.uploaded == [out]
     assert runner.outputs["gate"]["status"] == "1", runner.log
+    digest = hashlib.sha256((out / "report.json").read_bytes()).hexdigest()
+    assert runner.outputs["gate"]["report-sha256"] == digest and f"report sha256 {digest}" in runner.log
     assert runner.failed == "Fail when the gate failed", runner.log  # the job fails, after the summary
     summary = runner.summary.read_text(encoding="utf-8")
     assert "| level | passed | failed |" in summary and "| bytes |" in summary and "`bytes.examples`" in summary
@@ -144,3 +163,4 @@ def test_the_gate_step_passes_the_inputs_as_words_and_never_evaluates_them(tmp_p
     assert words[-8:] == ["-m", "not corpus", "--call-timeout", "30", "$(touch", "pwned)", "`touch", "pwned`"]
     assert "not corpus" in words and "$(touch" in words and not (tmp_path / "pwned").exists()
     assert "status=3" in output.read_text(encoding="utf-8")
+    assert "--require-sandbox" in words  # GATE.md asks CI to refuse to run unsandboxed; the input's default

@@ -77,7 +77,9 @@ def test_a_changed_table_is_blamed_on_encode_frozen(tmp_path):
                           "-k", "test_document_examples_reproduce_tiktoken and strawberry",
                           files=["spec/test_pretrained.py"])
     assert_failed_and_complete(run, "encode.frozen")
-    assert run.claim_status("pretrained.reproduce") is None, "the table's change is not pretrained's failure"
+    # the table's change is not pretrained's failure: the test's own claim was not checked (and an expectations
+    # entry for it is what excuses the test: tests/test_verdict_attacks.py)
+    assert run.claim_status("pretrained.reproduce") == "not checked"
     assert set(run.report["faults"].values()) == {"changed its input"}
 
 

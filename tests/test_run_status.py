@@ -31,7 +31,7 @@ def test_without_expectations_a_failure_fails_the_gate(tmp_path):
 
 @pytest.mark.parametrize("suffix", [".toml", pytest.param(".json", marks=pytest.mark.heavy)])
 def test_expected_failures_pass_the_gate(tmp_path, suffix):
-    expect = write_expect(tmp_path, {"claim": "merge.*", "reason": "scans from the right, on purpose"},
+    expect = write_expect(tmp_path, {"level": "merge", "reason": "scans from the right, on purpose"},
                           {"claim": "train.wikipedia-walkthrough", "reason": "same mistake"}, suffix=suffix)
     run = run_gate_inline(tmp_path, WRONG_MERGE, *MERGE_AND_PAIRS, "--expect", expect, files=FILES)
     assert run.returncode == 0, run.report["expectations"]
@@ -42,10 +42,10 @@ def test_expected_failures_pass_the_gate(tmp_path, suffix):
 
 @pytest.mark.heavy
 def test_an_unexpected_pass_is_reported_and_fails_with_strict_expect(tmp_path):
-    expect = write_expect(tmp_path, {"claim": "merge.*", "reason": "wrong merge"},
-                          {"claim": "pairs.*", "reason": "stale: pairs were fixed"})
+    expect = write_expect(tmp_path, {"level": "merge", "reason": "wrong merge"},
+                          {"level": "pairs", "reason": "stale: pairs were fixed"})
     run = run_gate_inline(tmp_path, WRONG_MERGE, *MERGE_AND_PAIRS, "--expect", expect, files=FILES)
-    assert run.returncode == 0 and run.report["expectations"]["unexpected_passes"] == ["claim pairs.*"]
+    assert run.returncode == 0 and run.report["expectations"]["unexpected_passes"] == ["level pairs"]
     strict = run_gate_inline(
         tmp_path, WRONG_MERGE, *MERGE_AND_PAIRS, "--expect", expect, "--strict-expect", files=FILES
     )
@@ -53,7 +53,7 @@ def test_an_unexpected_pass_is_reported_and_fails_with_strict_expect(tmp_path):
 
 
 def test_a_run_that_stops_early_never_exits_zero(tmp_path):
-    expect = write_expect(tmp_path, {"claim": "merge.*", "reason": "wrong merge"})
+    expect = write_expect(tmp_path, {"level": "merge", "reason": "wrong merge"})
     run = run_gate_inline(tmp_path, WRONG_MERGE, *MERGE_AND_PAIRS, "--expect", expect, "-x", files=FILES)
     assert run.returncode == 1
     assert run.report["complete"] is False and run.report["finished"] < run.report["selected"]

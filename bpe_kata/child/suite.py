@@ -59,12 +59,21 @@ def suite_sha256(files: list[Path] | None = None) -> str:
     return digest.hexdigest()
 
 
-def verify_report(path: str, pinned: str | None = None, allow_unsandboxed: bool = False) -> list[str]:
-    """What is wrong with a gate report, checked against the suite installed here (empty: nothing)."""
+def verify_report(path: str, pinned: str | None = None, allow_unsandboxed: bool = False, *,
+                  expect: str | None = None, report_sha256: str | None = None) -> list[str]:
+    """What is wrong with a gate report, checked against the suite installed here (empty: nothing): its
+    digest (``report_sha256``, the one the gate printed), the suite's, the sandbox, the verdict derived
+    again from its per-test records (bpe_kata/run/rederive.py, with ``expect``, the run's expectations
+    file), and green."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_bytes()
+        data = json.loads(text.decode("utf-8"))
     except (OSError, ValueError) as error:
         return [f"{path}: cannot read the report: {error}"]
+    if report_sha256 is not None and hashlib.sha256(text).hexdigest() != report_sha256.lower():
+        return [f"{path}: its sha256 is {hashlib.sha256(text).hexdigest()}, not the pinned --sha256 {report_sha256}"]
+    if not isinstance(data, dict):
+        return [f"{path}: not a gate report (a JSON object)"]
     record = data.get("sandbox")
     if not isinstance(record, dict):
         return [f"{path}: no supervisor record (not written by bpe-kata gate's supervisor)"]
@@ -80,6 +89,10 @@ def verify_report(path: str, pinned: str | None = None, allow_unsandboxed: bool 
         problems.append("the run was NOT SANDBOXED")
     if record.get("failure"):
         problems.append(f"the supervisor failed the run: {record['failure']}")
+    from bpe_kata.run import rederive
+
+    problems += [f"the verdict does not follow from the report's records: {problem}"
+                 for problem in rederive.problems(data, expect)]
     if data.get("complete") is not True or data.get("exit_status") != 0:
         problems.append(
             f"the run is not green (complete={data.get('complete')}, exit_status={data.get('exit_status')})"

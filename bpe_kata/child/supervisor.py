@@ -38,6 +38,8 @@ from bpe_kata.child.suite import SPEC_DIR, reference_dir, shipped_implementation
 DEFAULT_TIME_BUDGET = 1500.0
 #: The supervisor's wall limit for one run (seconds).
 DEFAULT_WALL_LIMIT = 3600.0
+#: pytest's exit status for a usage error, and the one every bpe-kata command gives it.
+PYTEST_USAGE_ERROR, USAGE_ERROR = 4, 2
 #: Options the supervisor takes out of the pytest arguments (each followed by a value).
 REDIRECTED = ("--bpe-report", "--bpe-html", "--junitxml", "--junit-xml", "--expect")
 OWN_VALUED = ("--wall-limit",)
@@ -160,6 +162,13 @@ class Supervisor:
                 return 2
             copy = run_dir / f"expect{Path(expect).suffix}"
             copy.write_bytes(data)
+            from bpe_kata.run import expectations  # checked here, so that its errors name your file, not the copy
+
+            try:
+                expectations.load(copy, shown=expect)
+            except expectations.ExpectationsError as error:
+                print(f"bpe-kata: {error}", file=sys.stderr)
+                return 2
             self.record["expect"] = {"file": expect, "sha256": hashlib.sha256(data).hexdigest()}
             args += ["--expect", str(copy)]
         if not any(a == "--time-budget" or a.startswith("--time-budget=") for a in args):
@@ -179,6 +188,8 @@ class Supervisor:
         # private cache, it would compile pytest, Hypothesis and the suite again on every run.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         status, reason, killed = self._verdict(args, env)
+        if status == PYTEST_USAGE_ERROR:
+            status = USAGE_ERROR  # bad flags or input are the gate's usage errors: 2, as every command's are
         killed += sandboxing.kill_descendants()
         end_hash = suite_sha256(suite_files())
         self.record.update(suite_sha256_end=end_hash, suite_unchanged=end_hash == start_hash,
@@ -189,17 +200,25 @@ class Supervisor:
         if expect is not None and isinstance(data.get("expectations"), dict):
             data["expectations"]["file"] = expect  # the file you named, not the private copy it read
         if reason:
-            status = 1
-            data["complete"] = data.get("complete", False) and "wall limit" not in reason
             print(f"bpe-kata: the run failed: {reason}", file=sys.stderr, flush=True)
         self.record["failure"] = reason
-        data["exit_status"] = status if status in (0, 1) else max(status, 1)
+        from bpe_kata.run import run_status  # the one rule verify-report re-derives with (not at start-up: pytest)
+
+        data["exit_status"], data["complete"] = run_status.supervised(status, data.get("complete", False), reason)
+        status = 1 if reason else status
         data["sandbox"] = self.record
         if "--bpe-report" in self.values:
-            _write(Path(self.values["--bpe-report"]), (json.dumps(data, indent=1) + "\n").encode())
-        for option, made in (("--junitxml", junit), ("--bpe-html", page)):
-            if option in self.values and made.is_file():
-                _write(Path(self.values[option]), made.read_bytes())
+            target, text = Path(self.values["--bpe-report"]), (json.dumps(data, indent=1) + "\n").encode()
+            _write(target, text)
+            # the digest to pin: `bpe-kata verify-report FILE --sha256 HEX` (docs/GATE.md)
+            print(f"bpe-kata: report sha256 {hashlib.sha256(text).hexdigest()} {target}", file=sys.stderr, flush=True)
+        if "--junitxml" in self.values:  # written even when the verdict process wrote none: a failure is one
+            from bpe_kata.run import junit_verdict
+
+            _write(Path(self.values["--junitxml"]),
+                   junit_verdict.agree(junit.read_bytes() if junit.is_file() else None, data))
+        if "--bpe-html" in self.values and page.is_file():
+            _write(Path(self.values["--bpe-html"]), page.read_bytes())
         return data["exit_status"] if status in (0, 1) else status
 
     def _verdict(self, args: list[str], env: dict) -> tuple[int, str | None, int]:

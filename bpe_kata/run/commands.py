@@ -77,7 +77,9 @@ sandboxed (Landlock, namespaces, no capabilities: whatever the machine has; "NOT
 printed where it has none, and --require-sandbox then refuses to run). The reports are written in
 a private directory and copied out after every process the run started is dead.
 --time-budget: total seconds of child time (default 1500); --wall-limit: the run's (default 3600).
-bpe-kata verify-report FILE [--suite-sha256 X] re-checks a report. See docs/GATE.md."""
+The gate prints the report's digest ("bpe-kata: report sha256 HEX FILE"): pin it.
+bpe-kata verify-report FILE [--sha256 HEX] [--suite-sha256 X] [--expect FILE] re-checks a report, its verdict
+derived again from its per-test records. See docs/GATE.md."""
 
 
 def gate(argv: list[str]) -> int:
@@ -109,13 +111,19 @@ def verify_report(argv: list[str]) -> int:
     from bpe_kata.child.suite import verify_report as verify
 
     parser = argparse.ArgumentParser(prog="bpe-kata verify-report", description=(
-        "Re-check a gate's JSON report: the suite it names is the suite installed here (and the pinned one), "
-        "unchanged during the run, the run sandboxed and green."))
+        "Re-check a gate's JSON report: its digest (--sha256), the suite it names is the suite installed here "
+        "(and the pinned one), unchanged during the run, the run sandboxed, its verdict derived again from its "
+        "per-test records (with --expect, the run's expectations file), and green."))
     parser.add_argument("report")
     parser.add_argument("--suite-sha256", default=None, help="the suite's SHA-256 your CI pins")
     parser.add_argument("--allow-unsandboxed", action="store_true", help="accept a run marked NOT SANDBOXED")
+    parser.add_argument("--expect", default=None, metavar="FILE",
+                        help="the expectations file the run used (its sha256 is in the report)")
+    parser.add_argument("--sha256", default=None, metavar="HEX",
+                        help="the report file's own SHA-256, as the gate printed it ('bpe-kata: report sha256 ...')")
     options = parser.parse_args(argv)
-    problems = verify(options.report, options.suite_sha256, options.allow_unsandboxed)
+    problems = verify(options.report, options.suite_sha256, options.allow_unsandboxed, expect=options.expect,
+                      report_sha256=options.sha256)
     for problem in problems:
         print(f"bpe-kata verify-report: {problem}", file=sys.stderr)
     if not problems:

@@ -220,8 +220,10 @@ class KataRun:
             rep.outcome = "skipped"
             where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)
             rep.longrepr = (where, 0, f"Skipped: {refused or 'not started: a function raised NotImplementedError'}")
+        # The test's OWN claims (its markers) label it, whatever a fault blames: expectations are keyed on
+        # them (bpe_kata/run/expectations.py, excusing), so a child cannot choose what its failures are
+        # charged to. The claims a fault blames go in its verdict only.
         level, claims = level_of(item), claims_of(item)
-        claims = isolation.blamed_claims(fault, claims) if fault is not None else claims
         outcome = outcomes.decide(item, rep, not_implemented)
         if refused and outcome is Outcome.NOT_STARTED:
             outcome = Outcome.FEATURE_NOT_STARTED
@@ -247,7 +249,7 @@ class KataRun:
         error's root cause."""
         if rep.failed and call.excinfo is not None and (level_of(item) or claims):
             fault = isolation.fault_of(call)
-            verdict = (isolation.fault_verdict(fault, claims) if fault is not None else
+            verdict = (isolation.fault_verdict(fault, isolation.blamed_claims(fault, claims)) if fault is not None else
                        judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
             verdict = dataclasses.replace(verdict, calls=recording.calls())
             rep.user_properties.append(("bpe_verdict", verdict.to_json()))
@@ -293,7 +295,7 @@ class KataRun:
         if target or page:
             self._diagnose()
             info = {**report.run_info(self.impl_value, self.implementation),
-                    **self._run_record(judgement, complete, status)}
+                    **self._run_record(judgement, complete, status, int(exitstatus))}
             if target:
                 report.write_json(Path(target), results, info)
             if page:
@@ -309,7 +311,10 @@ class KataRun:
             self.results.pattern_fixed = pattern_probe.probe(self.results, self.implementation)
             self.results.diagnoses = teaching.diagnose(self.results.broken_claims(), self.implementation)
 
-    def _run_record(self, judgement, complete: bool, status: int) -> dict:
+    def _run_record(self, judgement, complete: bool, status: int, pytest_status: int) -> dict:
+        """The verdict and everything it was derived from: each test's record (its level, OWN claims and
+        outcome) and the run's inputs, so that ``bpe-kata verify-report`` derives it again with the same
+        code (bpe_kata/run/rederive.py) and refuses a report whose verdict does not follow from its records."""
         config, tracker = self.config, self.tracker
         command = getattr(getattr(self.implementation, "child", None), "command", None)
         return {"complete": complete, "exit_status": status, "spec_fingerprint": run_status.spec_fingerprint(),
@@ -318,7 +323,15 @@ class KataRun:
                 "expectations": None if judgement is None else {
                     "file": config.getoption("--expect"), "strict_levels": config.getoption("--strict-levels"),
                     "unexpected_failures": judgement.unexpected, "expected_failures": judgement.expected,
-                    "unexpected_passes": judgement.unexpected_passes}}
+                    "unexpected_passes": judgement.unexpected_passes},
+                "tests": {nodeid: {"level": level, "claims": list(claims), "outcome": str(outcome)}
+                          for nodeid, (level, claims, outcome) in self.results.by_test.items()},
+                "verdict_inputs": {
+                    "pytest_status": pytest_status, "strict_levels": bool(config.getoption("--strict-levels")),
+                    "strict_expect": bool(config.getoption("--strict-expect")),
+                    "require_data": bool(config.getoption("--require-data")),
+                    "expectations": judgement is not None, "missing_data": sorted(tracker.missing_data),
+                    "outside_failures": sorted(tracker.outside_failures)}}
 
     def _write_expectations(self) -> None:
         target = self.config.getoption("--write-expect")

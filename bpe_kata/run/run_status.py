@@ -70,10 +70,9 @@ def judge(by_test: dict, entries: list[expectations.Expected], strict_levels: bo
     """``by_test``: nodeid -> (level, claims, outcome), as bpe_kata.run.results.Results keeps it."""
     judgement = Judgement()
     for nodeid, (level, claims, outcome) in by_test.items():
-        counted = outcome is Outcome.FAILED or (strict_levels and outcome.not_started and level != "facts")
-        if not counted:
+        if not counted(outcome, level, strict_levels):
             continue
-        entry = next((e for e in entries if e.matches(nodeid, level, claims)), None)
+        entry = expectations.excusing(entries, nodeid, level, claims)  # claims: the test's own
         if entry is None:
             judgement.unexpected[nodeid] = outcome.column
         else:
@@ -101,6 +100,15 @@ def exit_status(pytest_status: int, complete: bool, judgement: Judgement | None,
     return 1 if failed else 0
 
 
+def supervised(status: int, complete: bool, failure: str | None) -> tuple[int, bool]:
+    """The supervisor's last word on a verdict process's (exit status, complete): a run it failed (wall limit,
+    suite changed, verdict process killed) exits 1, and one the wall limit stopped is incomplete. A status
+    other than 0 and 1 (a usage or set-up error) is kept, at least 1."""
+    if failure:
+        return 1, complete and "wall limit" not in failure
+    return (status if status in (0, 1) else max(status, 1)), complete
+
+
 #: The longest cause ``--write-expect`` writes (a reason is one line a reader takes in at a glance).
 CAUSE_WIDTH = 120
 
@@ -116,15 +124,37 @@ def one_line_cause(failure: str) -> str:
     return cause if len(cause) <= CAUSE_WIDTH else cause[:CAUSE_WIDTH - 1] + "…"
 
 
+def counted(outcome: Outcome, level: str | None, strict_levels: bool = True) -> bool:
+    """The test fails the gate unless an entry excuses it: it failed, or (strict levels) it is not started."""
+    return outcome is Outcome.FAILED or (strict_levels and outcome.not_started and level != "facts")
+
+
 def starting_entries(by_test: dict, failures: dict[str, str]) -> list[expectations.Expected]:
-    """``--write-expect``: one entry per failing claim (or test without claims), one per not-started level."""
+    """``--write-expect``: exactly what failed or was not started, so that any test that passed stays a
+    test that must pass. A level entry only for a level every test of which is not started; a claim entry only for
+    a claim every test of which failed (or was not started); any other such test by its own id."""
+    by_level: dict[str, list[str]] = {}
+    by_claim: dict[str, list[str]] = {}
+    for nodeid, (level, claims, _) in by_test.items():
+        if level:
+            by_level.setdefault(level, []).append(nodeid)
+        for claim in claims:
+            by_claim.setdefault(claim, []).append(nodeid)
+    bad = {nodeid for nodeid, (level, _, outcome) in by_test.items() if counted(outcome, level)}
+    whole_levels = {level for level, ids in by_level.items()
+                    if level != "facts" and all(by_test[n][2].not_started for n in ids)}
+    whole_claims = {claim for claim, ids in by_claim.items() if set(ids) <= bad}
     entries: dict[tuple[str, str], str] = {}
     for nodeid, (level, claims, outcome) in sorted(by_test.items()):
-        if outcome is Outcome.FAILED:
-            why = one_line_cause(failures.get(nodeid, ""))
-            for key in ([("claim", c) for c in claims] or [("test", nodeid)]):
-                subject = f"{key[1]} broken" if key[0] == "claim" else "failing"
-                entries.setdefault(key, f"{subject} when this file was written: {why}")
-        elif outcome.not_started and level and level != "facts":
+        if nodeid not in bad:
+            continue
+        if level in whole_levels:
             entries.setdefault(("level", level), "not started when this file was written")
+            continue
+        why = ("not started when this file was written" if outcome.not_started else
+               f"failing when this file was written: {one_line_cause(failures.get(nodeid, ''))}")
+        claim_keys = [("claim", c) for c in claims if c in whole_claims]
+        for key in claim_keys or [("test", nodeid)]:
+            entries.setdefault(key, f"{key[1]} broken when this file was written: {why.split(': ', 1)[-1]}"
+                               if key[0] == "claim" and outcome is Outcome.FAILED else why)
     return [expectations.Expected(key, value, reason) for (key, value), reason in entries.items()]

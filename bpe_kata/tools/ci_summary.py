@@ -77,8 +77,8 @@ def badge(report: dict, label: str = "bpe-kata") -> dict:
     statuses = [counts.get("status") for counts in report.get("levels", {}).values()]
     green = statuses.count(LevelStatus.GREEN)
     passed = report.get("exit_status") == 0 and report.get("complete", False)
-    if not statuses:
-        message, colour = "no report", "lightgrey"
+    if not statuses:  # never grey for a gate that failed: the badge says what the exit status says
+        message, colour = "no report", "lightgrey" if report.get("exit_status") == 0 else "red"
     else:
         message = f"{green}/{len(statuses)} levels green"
         colour = ("brightgreen" if green == len(statuses) else "yellowgreen") if passed else "red"
