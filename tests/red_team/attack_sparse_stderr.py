@@ -1,0 +1,25 @@
+"""Red team: a sparse hole in the child's stderr (a file the verdict process reads back to show with a
+failure): the first merge seeks 1 GiB ahead and writes a line, or 200 MiB where the file size limit
+refuses that, so a reader that reads the whole log holds gigabytes. Its merge is wrong."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _wrong_merge  # noqa: E402
+from _wrong_merge import get_stats  # noqa: E402, F401
+
+_done = []
+
+
+def merge(ids, pair, idx):
+    if not _done:
+        _done.append(True)
+        for size in (1 << 30, 200 << 20):
+            try:
+                os.lseek(2, size, os.SEEK_CUR)
+                os.write(2, b"red team: after the hole\n")
+                break
+            except OSError:
+                continue
+    return _wrong_merge.merge(ids, pair, idx)
