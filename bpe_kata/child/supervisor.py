@@ -132,7 +132,7 @@ class Supervisor:
         args = list(self.args)
         hidden = [p for p in seen.protected if p != str(run_dir.parent.resolve())]
         self.record = {"layers": layers, "not_sandboxed": not box.sandboxed, "hidden_from_child": hidden,
-                       "visible_to_child": visible, "child_reads": seen.roots, "suite_sha256_start": start_hash,
+                       "visible_to_child": visible, "suite_sha256_start": start_hash,
                        "suite_files": len(files), "wall_limit": self.wall_limit}
         expect = self.values.get("--expect")
         if expect is not None:

@@ -242,6 +242,7 @@ def granted_paths(roots: list[str], protected: list[str]) -> list[str]:
             granted.append(text)
             continue
         ancestors = {a for h in beneath for a in h.parents if a == root or a.is_relative_to(root)}
+        ancestors = {a for a in ancestors if not any(a == h or a.is_relative_to(h) for h in beneath)}
         for directory in ancestors:
             try:
                 names = os.listdir(directory)
