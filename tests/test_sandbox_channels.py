@@ -33,7 +33,6 @@ needs_landlock = pytest.mark.skipif(not LANDLOCK, reason="Landlock is not availa
                                     "the layer that limits what the child reads is missing (docs/GATE.md)")
 needs_namespaces = pytest.mark.skipif(not NAMESPACES, reason="no IPC namespace (not root with CAP_SYS_ADMIN): "
                                       "System V IPC stays shared (docs/GATE.md, Channels)")
-pytestmark = [pytest.mark.heavy, pytest.mark.xdist_group("red_team")]
 
 
 @dataclass
@@ -93,6 +92,8 @@ def reference_wheel(path: Path) -> Path:
 # --- kind 3: copies of the reference the child could read --------------------------------------------
 
 
+@pytest.mark.heavy
+@pytest.mark.xdist_group("red_team")
 @needs_landlock
 def test_the_reference_cannot_be_read_out_of_the_clones_git_history(tmp_path, unchanged_suite):
     if not (REPO_ROOT / ".git").exists() or shutil.which("git") is None:
@@ -103,6 +104,8 @@ def test_the_reference_cannot_be_read_out_of_the_clones_git_history(tmp_path, un
     assert "BORROWED" not in run.output
 
 
+@pytest.mark.heavy
+@pytest.mark.xdist_group("red_team")
 @needs_landlock
 def test_no_wheel_in_the_clones_dist_folder_nor_in_the_cache_can_be_borrowed(tmp_path, unchanged_suite):
     dist = REPO_ROOT / "dist"
@@ -131,6 +134,8 @@ def _other_worktrees() -> list[Path]:
     return [path for path in found if path.resolve() != REPO_ROOT and (path / "reference" / "__init__.py").is_file()]
 
 
+@pytest.mark.heavy
+@pytest.mark.xdist_group("red_team")
 @needs_landlock
 def test_no_sibling_worktree_of_the_clone_can_be_borrowed(tmp_path, unchanged_suite):
     others = _other_worktrees()
@@ -146,6 +151,8 @@ def test_no_sibling_worktree_of_the_clone_can_be_borrowed(tmp_path, unchanged_su
 # --- kind 10: a cmd: argument naming a suite folder -------------------------------------------------------
 
 
+@pytest.mark.heavy
+@pytest.mark.xdist_group("red_team")
 @needs_landlock
 def test_a_cmd_argument_naming_the_reference_does_not_show_it(tmp_path, unchanged_suite):
     server = attack_copy(tmp_path / "impl", "attack_cmd_names_reference")
@@ -162,6 +169,8 @@ def test_a_cmd_argument_naming_the_reference_does_not_show_it(tmp_path, unchange
 IPC_KEY, IPC_CREAT, IPC_NOWAIT, IPC_RMID = 0x42504B41, 0o1000, 0o4000, 0
 
 
+@pytest.mark.heavy
+@pytest.mark.xdist_group("red_team")
 @needs_namespaces
 def test_system_v_ipc_and_shared_memory_reach_no_process_outside(tmp_path, unchanged_suite):
     libc = ctypes.CDLL("libc.so.6", use_errno=True)
@@ -184,7 +193,26 @@ def test_system_v_ipc_and_shared_memory_reach_no_process_outside(tmp_path, uncha
 # --- kind 6: what the verdict process reads of what the child wrote ----------------------------------------
 
 
+@pytest.mark.heavy
+@pytest.mark.xdist_group("red_team")
 def test_a_sparse_hole_in_the_childs_stderr_is_read_bounded(tmp_path, unchanged_suite):
     run = gate(tmp_path, str(attack_copy(tmp_path / "impl", "attack_sparse_stderr")), *MERGE)
     assert_red(run)
     assert run.max_rss_mib < 600, f"a process of the run held {run.max_rss_mib:.0f} MiB"
+
+
+# --- the child's own end of the protocol ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["reference", "cs336:nowhere", "minbpe:nowhere"])
+def test_the_server_imports_only_the_suite_files_the_child_is_granted(value):
+    """The child may read the suite's files only one by one (bpe_kata/child/view.py, SERVER_MODULES): a
+    server importing any other suite module would fail every call under the gate."""
+    from bpe_kata.child import view
+
+    code = ("import sys\nfrom bpe_kata.child import server\nfrom bpe_kata.run import loader\n"
+            f"try:\n    loader.load_implementation({value!r})\nexcept Exception:\n    pass\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'bpe_kata')))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
+    imported = set(done.stdout.split())
+    assert imported and imported <= set(view.SERVER_MODULES), imported - set(view.SERVER_MODULES)
