@@ -5,7 +5,8 @@ HEAD:reference/__init__.py``), a sibling worktree, a wheel in ``dist/``, pip's c
 granted only what it needs, and everything else is unreadable by construction:
 
 - the system folders (``/usr``, ``/lib*``, ``/bin``, ``/sbin``, ``/etc``, ``/proc``, ``/sys``);
-- the interpreter: its prefixes and ``sys.path`` folders, and a ``cmd:`` program's own install folder;
+- the interpreter: its prefixes and ``sys.path`` folders (and where their symbolic links lead), and a
+  ``cmd:`` program's own install folder;
 - the implementation's own folder (a package folder, or the folder of a ``.py`` file) and the
   ``__init__.py`` of each package around it;
 - the working directory, unless it lies inside the suite;
@@ -115,6 +116,16 @@ def interpreter_roots() -> list[Path]:
     return [Path(p).resolve() for p in found if os.path.isdir(p)]
 
 
+def linked_entries(folder: Path) -> list[Path]:
+    """Where the symbolic links directly in an interpreter's folder lead (an environment whose site-packages
+    links to another's): Landlock judges a file where it really is."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    return [Path(entry.path).resolve() for entry in entries if entry.is_symlink() and os.path.exists(entry.path)]
+
+
 def program_root(word: str, path: str | None) -> Path | None:
     """The install folder of a ``cmd:`` program (``.../node/20/bin/node`` -> ``.../node/20``)."""
     found = shutil.which(word, path=path)
@@ -184,6 +195,8 @@ def child_view(impl: str | None, *, cwd: Path, run_root: Path, expose: bool = Fa
     for root in interpreter_roots():
         if not inside(root, packages):
             roots.append(root)
+            roots += [target for target in linked_entries(root)
+                      if not inside(target, packages) and ".git" not in target.parts]
     command = shlex.split(impl[4:]) if impl and impl.startswith("cmd:") else None
     if command:
         program = program_root(command[0], environ.get("PATH"))
