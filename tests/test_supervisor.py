@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.child import results, sandbox, supervisor
+from bpe_kata.child import results, sandbox, supervisor, view
 from bpe_kata.child.client import IsolatedImplementation, ProtocolError
+from bpe_kata.child.suite import reference_dir
 from bpe_kata.tools import similarity
 from tests.support import REPO_ROOT
 
@@ -75,15 +76,19 @@ def test_options_the_supervisor_takes_out_of_the_pytest_arguments():
     assert flags == {"--require-sandbox"}
 
 
-def test_the_readable_complement_leaves_out_exactly_the_hidden_folders(tmp_path):
-    for name in ("suite/reference/a.py", "suite/spec/b.py", "suite/bpe_kata/c.py", "suite/top.py", "other/d.py"):
+def test_the_granted_paths_leave_out_exactly_the_protected_folders(tmp_path):
+    for name in ("suite/reference/a.py", "suite/spec/b.py", "suite/bpe_kata/c.py", "suite/top.py", "other/d.py",
+                 "cache/pip/wheel.whl", "cache/bpe-kata/runs/run-1/report.json"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("x")
-    granted = {Path(p) for p in sandbox.readable_complement([str(tmp_path / "suite/reference"),
-                                                             str(tmp_path / "suite/spec")])}
+    (tmp_path / "link").symlink_to(tmp_path / "suite" / "reference")
+    protected = [str(tmp_path / p) for p in ("suite/reference", "suite/spec", "cache", "cache/bpe-kata/runs")]
+    granted = {Path(p) for p in view.granted_paths([str(tmp_path)], protected)}
     assert tmp_path / "suite/bpe_kata" in granted and tmp_path / "suite/top.py" in granted
     assert tmp_path / "other" in granted
     assert not any(p == tmp_path / "suite/reference" or p.is_relative_to(tmp_path / "suite/spec") for p in granted)
+    assert not any(p.is_relative_to(tmp_path / "cache") for p in granted), "nested protected folders stay protected"
+    assert tmp_path / "link" not in granted, "a symbolic link is never followed into a grant"
     assert not any(p in (tmp_path, tmp_path / "suite") for p in granted)  # an ancestor would grant everything
 
 
@@ -96,7 +101,7 @@ def test_the_environment_is_an_allow_list(monkeypatch, tmp_path):
 
 
 def test_no_layer_says_not_sandboxed_and_require_sandbox_refuses(monkeypatch, capsys):
-    monkeypatch.setattr(sandbox.Sandbox, "probe", classmethod(lambda cls, scratch, hidden: cls(scratch, hidden)))
+    monkeypatch.setattr(sandbox.Sandbox, "probe", classmethod(lambda cls, scratch, seen: cls(scratch)))
     status = supervisor.Supervisor(["--impl", "reference", "--require-sandbox"]).run()
     err = capsys.readouterr().err
     assert status == 2
@@ -105,12 +110,12 @@ def test_no_layer_says_not_sandboxed_and_require_sandbox_refuses(monkeypatch, ca
 
 @pytest.mark.skipif(not sandbox.landlock_abi(), reason="Landlock is not available: spec/ cannot be hidden here")
 def test_the_server_needs_nothing_the_sandbox_hides(tmp_path):
-    """The gate hides spec/ from the child: a server that imported from it (as it once did, spec.frames
+    """The child reads only an allow list, never spec/: a server that imported from it (as it once did, spec.frames
     for where an implementation raised) failed every call under the gate. An answer and a raised
     ValueError (the path that reports the frame) both come back from a child that cannot read spec/."""
     from bpe_kata.child.client import python_path_env, server_command
 
-    box = sandbox.Sandbox.probe(str(tmp_path), [str(supervisor.SPEC_DIR)])
+    box = sandbox.Sandbox.probe(str(tmp_path), view.child_view("reference", cwd=tmp_path, run_root=tmp_path / "run"))
     env = box.environment({"PYTHONPATH": python_path_env({})["PYTHONPATH"]})
     implementation = IsolatedImplementation(server_command("reference"), env=env, sandbox=box, cwd=tmp_path)
     try:
@@ -139,7 +144,7 @@ def test_the_sweep_kills_a_daemon_that_left_its_session():
 
 
 def test_similarity_flags_a_renamed_copy_and_not_an_independent_implementation(tmp_path):
-    reference = supervisor.reference_dir()
+    reference = reference_dir()
     copy = (reference / "core.py").read_text(encoding="utf-8").replace("ids", "tokens").replace("pair", "bigram")
     (tmp_path / "copied.py").write_text("# my own work\n" + copy, encoding="utf-8")
     flags, figure = similarity.flags(tmp_path / "copied.py", reference, REPO_ROOT / "solutions" / "starter")
@@ -154,10 +159,10 @@ def test_similarity_flags_a_copy_of_any_implementation_the_suite_ships(tmp_path)
     shipped = REPO_ROOT / "tests" / "implementations" / "right_counter.py"
     copy = shipped.read_text(encoding="utf-8").replace("ids", "tokens").replace("pair", "bigram")
     (tmp_path / "copied.py").write_text(copy, encoding="utf-8")
-    found, figure = similarity.flags(tmp_path / "copied.py", supervisor.reference_dir(),
+    found, figure = similarity.flags(tmp_path / "copied.py", reference_dir(),
                                      REPO_ROOT / "solutions" / "starter", [shipped])
     assert figure > 0.9 and any("right_counter.py" in f for f in found)
-    found, figure = similarity.flags(tmp_path / "copied.py", supervisor.reference_dir(),
+    found, figure = similarity.flags(tmp_path / "copied.py", reference_dir(),
                                      REPO_ROOT / "solutions" / "starter")
     assert figure < similarity.FLAG_AT and found == []  # the reference alone did not see it
 
@@ -172,13 +177,13 @@ def test_similarity_flags_a_copy_of_any_implementation_the_suite_ships(tmp_path)
 )
 def test_an_import_of_the_reference_is_flagged(tmp_path, source):
     (tmp_path / "sub.py").write_text(source, encoding="utf-8")
-    flags, _ = similarity.flags(tmp_path / "sub.py", supervisor.reference_dir())
+    flags, _ = similarity.flags(tmp_path / "sub.py", reference_dir())
     assert flags == ["imports the suite's reference or spec"]
 
 
 def test_an_own_module_named_like_the_suite_is_not_flagged(tmp_path):
     (tmp_path / "sub.py").write_text("import references\nfrom specification import x\n", encoding="utf-8")
-    assert similarity.flags(tmp_path / "sub.py", supervisor.reference_dir())[0] == []
+    assert similarity.flags(tmp_path / "sub.py", reference_dir())[0] == []
 
 
 @pytest.mark.heavy

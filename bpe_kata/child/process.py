@@ -37,6 +37,9 @@ DEFAULT_CALL_TIMEOUT = 60.0
 #: Starting a child (an interpreter, an import) may take longer than a call on a loaded machine.
 MIN_START_TIMEOUT = 60.0
 LOG_TAIL = 4000
+#: The most of the child's stderr log read at once: its tail. The child writes that file (it can seek
+#: gigabytes ahead and leave a sparse hole), so no read of it may grow with its size.
+LOG_READ = 64 << 10
 #: The longest line a child may send (the largest real answer, a published table's ``load``, is a
 #: few MB); past it the child is cut off with a protocol error instead of filling the memory.
 MAX_LINE = 64 << 20
@@ -368,11 +371,16 @@ class Child:
         return os.fstat(self.log.fileno()).st_size
 
     def log_since(self, offset: int) -> str:
+        """What the child wrote to stderr from ``offset`` on: at most its last ``LOG_READ`` bytes (the size
+        is taken with ``fstat`` first, so a sparse hole of gigabytes costs nothing to skip)."""
         self.log.flush()
-        self.log.seek(offset)
-        text = self.log.read().decode("utf-8", "replace")
+        size = os.fstat(self.log.fileno()).st_size
+        start = max(offset, size - LOG_READ)
+        self.log.seek(start)
+        data = self.log.read(max(size - start, 0))
         self.log.seek(0, os.SEEK_END)
-        return text
+        skipped = f"[... {start - offset} bytes of the child's stderr not shown]\n" if start > offset else ""
+        return skipped + data.replace(b"\0", b"").decode("utf-8", "replace")
 
     def log_tail(self) -> str:
         text = self.log_since(max(self.started_at, self.log_size() - LOG_TAIL)).strip()

@@ -3,19 +3,23 @@
 Layers, each applied in the child between ``fork`` and ``exec`` (``Sandbox.preexec``), the
 best the machine has first:
 
-- **Landlock** (Linux >= 5.13, no root needed; ctypes, below): every file readable except the
-  suite's own ``reference/`` and ``spec/`` and the supervisor's private run directory; writes
-  only under the run's scratch directory (and ``/dev/null``); no TCP (ABI >= 4); no ptrace of
-  a process outside the child's domain (always); signals and abstract Unix sockets scoped to
-  the domain (ABI >= 6).
+- **Landlock** (Linux >= 5.13, no root needed; ctypes, below): only an allow list is readable
+  (bpe_kata/child/view.py: the system, the interpreter, the implementation's own folder, the
+  working directory outside the suite, the server's own modules; never the suite's packages, its
+  checkout, ``.git``, worktrees or the user's caches); writes only under the run's scratch directory
+  (and ``/dev/null``); no TCP (ABI >= 4); no ptrace of a process outside the child's domain
+  (always); signals and abstract Unix sockets scoped to the domain (ABI >= 6).
 - **namespaces**, when the process may create them (root): a mount namespace with an empty
-  tmpfs over ``/run`` (no Unix socket of a system service is reachable) and a network
-  namespace with no interface.
+  tmpfs over ``/run`` (no Unix socket of a system service is reachable) and a private one over
+  ``/dev/shm``, a network namespace with no interface (abstract Unix sockets are per network
+  namespace), and an IPC namespace (System V queues, semaphores, shared memory and POSIX
+  message queues reach no process outside).
 - **capabilities dropped**, when root: the bounding set is emptied, so the exec'd program is
   uid 0 with no capability (no mount, no raw socket, no module, no ``CAP_DAC_OVERRIDE``).
 
 Always: ``PR_SET_NO_NEW_PRIVS``, a new session, an allow-listed environment (never the
-parent's), and rlimits on address space, file size and (when not root) processes.
+parent's), and rlimits on address space, file size (``FILE_SIZE``: what the verdict process may
+have to look at), core dumps (none) and (when not root) processes.
 
 The configuration travels from the supervisor to the verdict process (and its xdist
 workers) in one environment variable, ``BPE_KATA_SANDBOX``, as JSON.
@@ -31,7 +35,8 @@ import platform
 import resource
 import signal
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
+
+from bpe_kata.child import view
 
 ENV_VAR = "BPE_KATA_SANDBOX"
 NOT_SANDBOXED = ("NOT SANDBOXED: no sandbox layer is available on this machine (Landlock, namespaces, root); "
@@ -53,7 +58,9 @@ NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1
 SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1 << 0, 1 << 1
 PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_SET_CHILD_SUBREAPER = 38, 24, 36
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
-CLONE_NEWNS, CLONE_NEWNET = 0x00020000, 0x40000000
+CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
+#: The largest file a child may write: a saved table of the largest published vocabulary is a few MB.
+FILE_SIZE = 256 << 20
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
 
 
@@ -96,18 +103,22 @@ class Sandbox:
     """What a child gets: set up by the supervisor, applied by ``preexec`` in every child."""
 
     scratch: str
-    hidden: list[str] = field(default_factory=list)
+    hidden: list[str] = field(default_factory=list)  # protected: never granted beneath a granted folder
+    reads: list[str] = field(default_factory=list)  # folders granted (minus ``hidden``): bpe_kata/child/view.py
+    files: list[str] = field(default_factory=list)  # single files granted (the server's own modules)
     landlock: int = 0  # the ABI used, 0 for none
     namespaces: bool = False
     drop_caps: bool = False
     address_space: int = 16 << 30
-    file_size: int = 4 << 30
+    file_size: int = FILE_SIZE
     processes: int = 512
 
     @classmethod
-    def probe(cls, scratch: str, hidden: list[str]) -> Sandbox:
+    def probe(cls, scratch: str, view) -> Sandbox:
+        """The best layers this machine has, reading what ``view`` (a bpe_kata.child.view.View) grants."""
         root = platform.system() == "Linux" and os.geteuid() == 0
-        return cls(scratch, hidden, landlock=landlock_abi(), namespaces=can_unshare(), drop_caps=root)
+        return cls(scratch, view.protected, view.roots, view.files, landlock=landlock_abi(), namespaces=can_unshare(),
+                   drop_caps=root)
 
     @classmethod
     def from_env(cls, environ=os.environ) -> Sandbox | None:
@@ -123,7 +134,7 @@ class Sandbox:
         if self.landlock:
             found.append(f"landlock-abi-{self.landlock}" + ("" if self.landlock >= 6 else " (signals not scoped)"))
         if self.namespaces:
-            found.append("mount+net namespaces (/run hidden, no network)")
+            found.append("mount+net+ipc namespaces (/run hidden, private /dev/shm, no network, no shared IPC)")
         if self.drop_caps:
             found.append("capabilities dropped")
         if found:
@@ -151,11 +162,14 @@ class Sandbox:
         """Apply every layer; a layer that was probed but fails here makes the exec fail (never silently weaker)."""
         libc = _libc()
         if self.namespaces:
-            _check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET), "unshare")
+            _check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC), "unshare")
             _check(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
             if os.path.isdir("/run"):
                 _check(libc.mount(b"tmpfs", b"/run", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=64k,mode=0555"),
                        "mount tmpfs /run")
+            if os.path.isdir("/dev/shm"):  # POSIX shared memory and semaphores: the child's own, not the machine's
+                _check(libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                                  b"size=64m,mode=1777"), "mount tmpfs /dev/shm")
         if self.drop_caps:
             last = int(open("/proc/sys/kernel/cap_last_cap").read())
             for cap in range(last + 1):
@@ -163,10 +177,10 @@ class Sandbox:
             libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
         _check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
         limit = min(file_size, self.file_size) if file_size is not None else self.file_size
-        if file_size is not None:
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
         resource.setrlimit(resource.RLIMIT_AS, (self.address_space, self.address_space))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         if os.geteuid() != 0:  # root (in the first user namespace) is exempt from RLIMIT_NPROC
             resource.setrlimit(resource.RLIMIT_NPROC, (self.processes, self.processes))
         if self.landlock:
@@ -183,10 +197,14 @@ class Sandbox:
         _check(ruleset, "landlock_create_ruleset")
         try:
             add = lambda path, rights: _add_rule(libc, syscall[1], ruleset, path, rights & handled)  # noqa: E731
-            add("/", FS_READ_DIR)  # listing anywhere: names only, never a hidden file's contents
-            for path in readable_complement(self.hidden):
+            add("/", FS_READ_DIR)  # listing anywhere: names only, never a file's contents
+            for path in view.granted_paths(self.reads, self.hidden):
+                add(path, READ_RIGHTS)
+            for path in self.files:
                 add(path, READ_RIGHTS)
             add(self.scratch, handled)
+            if self.namespaces and os.path.isdir("/dev/shm"):
+                add("/dev/shm", handled)  # the private tmpfs mounted above; never the machine's
             for device in ("/dev/null", "/dev/zero", "/dev/full", "/dev/urandom", "/dev/random"):
                 add(device, FS_READ_FILE | FS_WRITE_FILE)
             _check(libc.syscall(syscall[2], ruleset, ctypes.c_uint32(0)), "landlock_restrict_self")
@@ -207,27 +225,6 @@ def _add_rule(libc, number: int, ruleset: int, path: str, rights: int) -> None:
                f"landlock_add_rule {path}")
     finally:
         os.close(fd)
-
-
-def readable_complement(hidden: list[str]) -> list[str]:
-    """Paths whose trees together hold every file except those under ``hidden``.
-
-    Landlock only allows; to hide a folder, allow each sibling of it and of every one of its
-    ancestors instead of ``/``."""
-    hidden_paths = [Path(h).resolve() for h in hidden]
-    ancestors = {a for h in hidden_paths for a in h.parents}
-    granted = []
-    for directory in sorted(ancestors, key=lambda p: len(p.parts)):
-        try:
-            names = os.listdir(directory)
-        except OSError:
-            continue
-        for name in names:
-            entry = directory / name
-            if entry in ancestors or entry in hidden_paths:
-                continue
-            granted.append(str(entry))
-    return granted or ["/"]
 
 
 def _check(value: int, what: str) -> None:

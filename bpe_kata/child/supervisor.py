@@ -30,7 +30,8 @@ import threading
 from pathlib import Path
 
 from bpe_kata.child import sandbox as sandboxing
-from bpe_kata.child.suite import SPEC_DIR, reference_dir, shipped_implementations, suite_files, suite_sha256
+from bpe_kata.child import view
+from bpe_kata.child.suite import SPEC_DIR, suite_files, suite_sha256
 
 #: Total child time a whole gate may take, per verdict process: the reference's whole gate took
 #: 56-73 s of wall time on 2 xdist workers at load 8 (benchmarks/bench_gate.py), so at most that
@@ -84,24 +85,10 @@ def split_options(argv: list[str]) -> tuple[list[str], dict[str, str], set[str]]
     return rest, values, flags
 
 
-def submission_paths(argv: list[str]) -> list[Path]:
-    """Files the implementation is: so that gating the reference itself can see the reference."""
-    import shlex
-
-    value = next((argv[k + 1] for k, a in enumerate(argv[:-1]) if a == "--impl"),
-                 next((a.partition("=")[2] for a in argv if a.startswith("--impl=")), None))
-    if value is None:
-        return []
-    words = shlex.split(value[4:]) if value.startswith("cmd:") else [value]
-    found = [Path(w).resolve() for w in words if os.path.exists(w)]
-    if not value.startswith("cmd:") and not found:  # a dotted name: look for it, never import it
-        parts = value.split(".")
-        for entry in [os.getcwd(), *sys.path]:
-            base = Path(entry or ".").joinpath(*parts)
-            for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-                if candidate.is_file():
-                    return [candidate.resolve()]
-    return found
+def impl_value(argv: list[str]) -> str | None:
+    """The ``--impl`` value among pytest's arguments (the gate always gives one)."""
+    return next((argv[k + 1] for k, a in enumerate(argv[:-1]) if a == "--impl"),
+                next((a.partition("=")[2] for a in argv if a.startswith("--impl=")), None))
 
 
 class Supervisor:
@@ -125,21 +112,16 @@ class Supervisor:
         finally:
             shutil.rmtree(run_dir, ignore_errors=True)
 
-    def _hidden(self, run_root: Path) -> tuple[list[str], list[str]]:
-        candidates = [SPEC_DIR, reference_dir(), *shipped_implementations()]
-        if self.expose:
-            return [str(run_root)], [str(p) for p in candidates if p]
-        mine = submission_paths(self.args)
-        hidden, visible = [str(run_root)], []
-        for directory in filter(None, candidates):
-            (visible if any(p.is_relative_to(directory) for p in mine) else hidden).append(str(directory))
-        return hidden, visible
+    def _view(self, run_root: Path) -> view.View:
+        """What the child may read: an allow list (bpe_kata/child/view.py), never a list of what to hide."""
+        return view.child_view(impl_value(self.args), cwd=Path.cwd(), run_root=run_root, expose=self.expose)
 
     def _run(self, run_dir: Path, files: list[Path], start_hash: str) -> int:
         scratch = run_dir / "scratch"
         scratch.mkdir(mode=0o700)
-        hidden, visible = self._hidden(run_dir.parent)
-        box = sandboxing.Sandbox.probe(str(scratch), hidden)
+        seen = self._view(run_dir.parent)
+        visible = seen.visible
+        box = sandboxing.Sandbox.probe(str(scratch), seen)
         layers = box.layers()
         if not box.sandboxed:
             print(sandboxing.NOT_SANDBOXED, file=sys.stderr, flush=True)
@@ -150,9 +132,10 @@ class Supervisor:
             print(f"bpe-kata: sandbox: {'; '.join(layers)}" + (f"; visible to the child: {', '.join(visible)}"
                                                               if visible else ""), file=sys.stderr, flush=True)
         args = list(self.args)
-        self.record = {"layers": layers, "not_sandboxed": not box.sandboxed, "hidden_from_child": hidden[1:],
-                       "visible_to_child": visible, "suite_sha256_start": start_hash, "suite_files": len(files),
-                       "wall_limit": self.wall_limit}
+        hidden = [p for p in seen.protected if p != str(run_dir.parent.resolve())]
+        self.record = {"layers": layers, "not_sandboxed": not box.sandboxed, "hidden_from_child": hidden,
+                       "visible_to_child": visible, "suite_sha256_start": start_hash,
+                       "suite_files": len(files), "wall_limit": self.wall_limit}
         expect = self.values.get("--expect")
         if expect is not None:
             try:
