@@ -16,7 +16,7 @@ from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
 from bpe_kata.data import corpora
 from bpe_kata.run import bounded_diff, expectations, gc_policy, missing_data, quick_exit, traceback_cache
-from bpe_kata.run.hypothesis_profiles import load_profile_from_environment
+from bpe_kata.run.hypothesis_profiles import load_profile_from_environment, private_storage
 from bpe_kata.run.kata_run import KataRun
 from bpe_kata.run.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation, require_utf8
 from spec import compare
@@ -117,6 +117,13 @@ def pytest_configure(config: pytest.Config) -> None:
     isolated_client.BUDGET.total = config.getoption("--time-budget")
     config.pluginmanager.register(KataRun(config, value, _implementation(config, value), _expectations(config)),
                                   KataRun.NAME)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """After every plugin's configure (Hypothesis's loads --hypothesis-profile), before the spec is imported."""
+    if session.config.getoption("--isolated"):
+        private_storage()
 
 
 @pytest.hookimpl(trylast=True)

@@ -95,8 +95,15 @@ def gate(argv: list[str]) -> int:
         return 2
     from bpe_kata.child.supervisor import Supervisor
 
+    argv = [*_no_cache(argv), *argv]
     return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *pytest_args.defaults(argv),
                        *GATE_OPTIONS, *argv]).run()
+
+
+def _no_cache(argv: list[str]) -> list[str]:
+    """A gate keeps no pytest cache: it would be written in the judged folder (an installed suite's
+    cache_dir is the working folder), where a committed ``.pytest_cache`` symlink sends it anywhere."""
+    return [] if any(arg.endswith("no:cacheprovider") for arg in argv) else ["-p", "no:cacheprovider"]
 
 
 def graded(argv: list[str]) -> int:

@@ -32,3 +32,16 @@ def load_profile_from_environment() -> None:
     except InvalidArgument:
         raise SystemExit(f"HYPOTHESIS_PROFILE={name!r} is not a profile of bpe-kata; "
                          "use default, ci, mutmut, thorough or fast") from None
+
+
+def private_storage() -> None:
+    """The loaded profile, keeping no example database, and Hypothesis's other files (its cache of the
+    constants in source files) under the user's cache: a gate's verdict process writes nothing in the judged
+    folder (Hypothesis's default home is ``./.hypothesis``, which a committed symlink could send anywhere)."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    from bpe_kata.data.corpora import user_cache_dir
+
+    set_hypothesis_home_dir(user_cache_dir() / "hypothesis")
+    settings.register_profile("bpe-kata-isolated", parent=settings.default, database=None)
+    settings.load_profile("bpe-kata-isolated")
