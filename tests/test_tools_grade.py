@@ -154,3 +154,22 @@ def test_the_class_page_fits_a_1280_pixel_screen(tmp_path):
     )
     width = int(re.search(r"<title>W=(\d+)</title>", dom.stdout).group(1))
     assert width <= 1280
+
+
+FORGED_ROW = "bob\nmallory     green  green        green\n\x1b[2K\u202e"
+
+
+@pytest.mark.heavy
+def test_a_folder_name_cannot_print_rows_or_escapes_of_its_own(tmp_path, capsys, monkeypatch):
+    """A submission's name is the student's text: printed escaped, it shows as what it is."""
+    monkeypatch.setenv("COLUMNS", "160")
+    folder = tmp_path / FORGED_ROW
+    folder.mkdir()
+    (folder / "__init__.py").write_text("def get_stats(ids):\n    return {}\n", encoding="utf-8")
+    code = main(["grade", "--plain", str(folder), "--csv", str(tmp_path / "class.csv"), "--",
+                 "--level", "bytes", "--hypothesis-profile", "fast"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert not re.search(r"^mallory", out, re.MULTILINE), out
+    assert "\x1b" not in out and "\u202e" not in out, out
+    assert r"bob\nmallory" in out and r"\x1b[2K\u202e" in out, out

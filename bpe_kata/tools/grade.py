@@ -93,6 +93,12 @@ def course_folder(submission: str) -> Path | None:
 
 
 def display_name(submission: str) -> str:
+    """The submission's name in the class table, printable: a name is the student's text, so a newline, a
+    terminal escape or a direction override in it would let a folder name print rows of its own."""
+    return printable(_name(submission))
+
+
+def _name(submission: str) -> str:
     if submission.startswith("cmd:"):
         return submission[:40]
     folder = course_folder(submission)
@@ -100,6 +106,12 @@ def display_name(submission: str) -> str:
         return f"{folder.stem} ({submission.partition(':')[0]})"
     path = Path(submission)
     return path.stem if path.name == "__init__.py" else path.name.removesuffix(".py") or submission
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (controls, escapes, format characters) written
+    as its Python escape, so it shows as what it is and moves nothing on a terminal."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def command(submission: str, report: Path, extra: list[str], runner: list[str] = RUNNER) -> list[str]:
