@@ -198,11 +198,18 @@ def test_verify_report_accepts_a_real_report_and_refuses_a_changed_one(tmp_path)
     assert record["suite_unchanged"] and record["suite_sha256_start"] == supervisor.suite_sha256()
     verify = lambda *args: subprocess.run([*command, "verify-report", *args], capture_output=True,  # noqa: E731
                                           text=True, cwd=REPO_ROOT, timeout=60)
-    assert verify(str(tmp_path / "r.json")).returncode == 0
-    assert verify(str(tmp_path / "r.json"), "--suite-sha256", "0" * 64).returncode == 1
+    # A green run of one level is no verdict on the spec: refused unless --partial says that is what you want.
+    narrowed = verify(str(tmp_path / "r.json"))
+    assert narrowed.returncode == 1 and "judged part of the spec (narrowed by --level bytes)" in narrowed.stderr
+    assert verify(str(tmp_path / "r.json"), "--partial").returncode == 0
+    assert verify(str(tmp_path / "r.json"), "--partial", "--suite-sha256", "0" * 64).returncode == 1
+    report["narrowed_by"] = []  # and hiding the narrowing leaves the spec's other test functions without a record
+    (tmp_path / "hidden.json").write_text(json.dumps(report), encoding="utf-8")
+    hidden = verify(str(tmp_path / "hidden.json"))
+    assert hidden.returncode == 1 and "has no record of" in hidden.stderr, hidden.stderr
     record["suite_sha256_end"] = "0" * 64
     (tmp_path / "forged.json").write_text(json.dumps(report), encoding="utf-8")
-    forged = verify(str(tmp_path / "forged.json"))
+    forged = verify(str(tmp_path / "forged.json"), "--partial")
     assert forged.returncode == 1 and "changed during the run" in forged.stderr
 
 

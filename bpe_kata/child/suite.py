@@ -60,11 +60,11 @@ def suite_sha256(files: list[Path] | None = None) -> str:
 
 
 def verify_report(path: str, pinned: str | None = None, allow_unsandboxed: bool = False, *,
-                  expect: str | None = None, report_sha256: str | None = None) -> list[str]:
+                  expect: str | None = None, report_sha256: str | None = None, partial: bool = False) -> list[str]:
     """What is wrong with a gate report, checked against the suite installed here (empty: nothing): its
     digest (``report_sha256``, the one the gate printed), the suite's, the sandbox, the verdict derived
     again from its per-test records (bpe_kata/run/rederive.py, with ``expect``, the run's expectations
-    file), and green."""
+    file), the whole spec judged (unless ``partial``), and green."""
     try:
         text = Path(path).read_bytes()
         data = json.loads(text.decode("utf-8"))
@@ -89,8 +89,10 @@ def verify_report(path: str, pinned: str | None = None, allow_unsandboxed: bool 
         problems.append("the run was NOT SANDBOXED")
     if record.get("failure"):
         problems.append(f"the supervisor failed the run: {record['failure']}")
-    from bpe_kata.run import rederive
+    from bpe_kata.run import rederive, selection
 
+    if not partial:
+        problems += selection.problems(data)
     problems += [f"the verdict does not follow from the report's records: {problem}"
                  for problem in rederive.problems(data, expect)]
     if data.get("complete") is not True or data.get("exit_status") != 0:

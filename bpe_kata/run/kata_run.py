@@ -29,6 +29,7 @@ from bpe_kata.run import (
     teaching,
     tracebacks,
 )
+from bpe_kata.run import selection
 from bpe_kata.run.outcomes import Outcome
 from bpe_kata.run.results import Results
 from spec import fixed_pattern
@@ -324,6 +325,7 @@ class KataRun:
                     "file": config.getoption("--expect"), "strict_levels": config.getoption("--strict-levels"),
                     "unexpected_failures": judgement.unexpected, "expected_failures": judgement.expected,
                     "unexpected_passes": judgement.unexpected_passes},
+                "narrowed_by": selection.narrowed_by(config),
                 "tests": {nodeid: {"level": level, "claims": list(claims), "outcome": str(outcome)}
                           for nodeid, (level, claims, outcome) in self.results.by_test.items()},
                 "verdict_inputs": {

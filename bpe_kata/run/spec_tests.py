@@ -36,5 +36,6 @@ def functions() -> dict[str, frozenset[str]]:
 
 
 def function_of(nodeid: str) -> str:
-    """``spec/test_x.py::test_y[case]`` -> ``spec/test_x.py::test_y``."""
-    return nodeid.split("[", 1)[0]
+    """``spec/test_x.py::test_y[case]`` (or ``...::test_y@group``, pytest-xdist's loadgroup id) ->
+    ``spec/test_x.py::test_y``."""
+    return nodeid.split("[", 1)[0].split("@", 1)[0]
