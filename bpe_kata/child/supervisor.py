@@ -3,7 +3,7 @@
 ``bpe-kata gate`` and each submission of ``bpe-kata grade`` run as::
 
     supervisor (this module)            private run directory, wall limit, subreaper
-      └─ verdict process (pytest)       judges; its PYTHONPYCACHEPREFIX is private
+      └─ verdict process (pytest)       judges; started trusted (trusted_start.py), private bytecode cache
            └─ implementation children   sandboxed (bpe_kata.child.sandbox), scratch directory only
 
 The supervisor makes a private run directory (under the user's cache, mode 0700, never under
@@ -30,6 +30,7 @@ import threading
 from pathlib import Path
 
 from bpe_kata.child import sandbox as sandboxing
+from bpe_kata.child import trusted_start
 from bpe_kata.child.suite import SPEC_DIR, reference_dir, shipped_implementations, suite_files, suite_sha256
 
 #: Total child time a whole gate may take, per verdict process: the reference's whole gate took
@@ -99,6 +100,10 @@ def submission_paths(argv: list[str]) -> list[Path]:
             for candidate in (base.with_suffix(".py"), base / "__init__.py"):
                 if candidate.is_file():
                     return [candidate.resolve()]
+        from bpe_kata.run.impl_check import dotted_origin
+
+        origin = dotted_origin(value, Path.cwd()) if all(p.isidentifier() for p in parts) else None
+        found = [origin] if origin is not None else []  # e.g. the reference of an editable install
     return found
 
 
@@ -173,11 +178,10 @@ class Supervisor:
         # The verdict process's temporary files (the paths it asks a child to save to) go in the
         # scratch directory too: the one place a child may write.
         (scratch / "tmp").mkdir(mode=0o700)
-        env = {**os.environ, sandboxing.ENV_VAR: box.to_env(), "PYTHONPYCACHEPREFIX": str(private_pycache()),
-               "TMPDIR": str(scratch / "tmp")}
-        # With the prefix, Python reads no __pycache__ beside the sources: unless it may write its
-        # private cache, it would compile pytest, Hypothesis and the suite again on every run.
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        # The verdict process starts trusted (bpe_kata/child/trusted_start.py): the allow-listed
+        # environment, no PYTHON* variable (its bytecode cache is given with -X pycache_prefix).
+        env = trusted_start.environment(**{sandboxing.ENV_VAR: box.to_env(), "TMPDIR": str(scratch / "tmp")})
+        args = [*trusted_start.plugin_args(args), "-p", "bpe_kata.child.trusted_workers", *args]
         status, reason, killed = self._verdict(args, env)
         killed += sandboxing.kill_descendants()
         end_hash = suite_sha256(suite_files())
@@ -206,7 +210,7 @@ class Supervisor:
         """Run the verdict process under the wall limit, its output relayed; (exit status, failure,
         descendants killed after it ended)."""
         sandboxing.become_subreaper()
-        command = [sys.executable, "-m", "bpe_kata.child.supervisor", "--verdict", *args]
+        command = trusted_start.command("bpe_kata.child.supervisor", ["--verdict", *args], private_pycache())
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                    env=env, start_new_session=True)
         relay = threading.Thread(target=self._relay, args=(process.stdout,), daemon=True)

@@ -20,20 +20,25 @@ FORMS = ("IMPL is a dotted module name importable from this folder (e.g. solutio
          "a package folder with __init__.py, a .py file, or cmd:\"PROGRAM ARGS\"")
 
 
-def _dotted_found(name: str, cwd: Path) -> bool:
+def dotted_origin(name: str, cwd: Path) -> Path | None:
+    """The file the dotted ``name`` would be imported from here (cwd first, as the child imports it)."""
     parts = name.split(".")
     found = importlib.machinery.PathFinder.find_spec(parts[0], [str(cwd)])
     if found is None:
         try:
-            found = importlib.util.find_spec(parts[0])  # a top-level name: finders only, nothing executed
+            found = importlib.util.find_spec(parts[0])  # a top-level name: the finders only, nothing executed
         except (ImportError, ValueError):
             found = None
     for part in parts[1:]:
         locations = list(found.submodule_search_locations or []) if found is not None else []
         if not locations:
-            return False
+            return None
         found = importlib.machinery.PathFinder.find_spec(part, locations)
-    return found is not None
+    if found is None:
+        return None
+    if found.origin and found.origin not in ("built-in", "frozen"):
+        return Path(found.origin).resolve()
+    return Path(next(iter(found.submodule_search_locations or [cwd]))).resolve()
 
 
 def problem(value: str, cwd: Path | None = None) -> str | None:
@@ -55,7 +60,7 @@ def problem(value: str, cwd: Path | None = None) -> str | None:
         why = "no such file or folder"
     elif not value or not all(part.isidentifier() for part in value.split(".")):
         why = "not a dotted module name, and no such file or folder"
-    elif _dotted_found(value, cwd):
+    elif dotted_origin(value, cwd) is not None:
         return None
     else:
         why = f"no module named {value!r} here or on the Python path"
