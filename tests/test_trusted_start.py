@@ -34,6 +34,10 @@ except OSError:
 JUNK = "def encode(text, merges, **kwargs):\n    return []\n\ndef train(text, vocab_size, **kwargs):\n    return []\n"
 
 
+#: Standard modules a pytest-xdist worker imports before it is given its sys.path (execnet's bootstrap).
+WORKER_BAIT = ("traceback", "struct")
+
+
 def bpe_kata() -> str:
     return shutil.which("bpe-kata") or str(Path(sys.executable).with_name("bpe-kata"))
 
@@ -52,7 +56,7 @@ def hostile_repository(root: Path, marker: Path) -> tuple[Path, dict[str, str]]:
     for module in ("plugin.py", "child/__init__.py", "child/supervisor.py", "child/server.py"):
         (root / "bpe_kata" / module).parent.mkdir(exist_ok=True)
         (root / "bpe_kata" / module).write_text(code)
-    for module in ("pytest", "sitecustomize", "usercustomize", "queue", "conftest"):
+    for module in ("pytest", "sitecustomize", "usercustomize", "queue", "conftest", *WORKER_BAIT):
         (root / f"{module}.py").write_text(code)
     for module in ("pytest_evil", "pytest", "queue"):
         (elsewhere / f"{module}.py").write_text(code)
@@ -74,6 +78,23 @@ def test_a_hostile_repository_cannot_replace_the_suite_or_its_plugins(tmp_path):
     assert done.returncode == 1, output[-3000:]
     data = json.loads(report.read_text())
     assert data["levels"]["bytes"]["status"] == "FAILED" and data["sandbox"]["suite_unchanged"] is True
+
+
+def test_the_verdict_process_s_workers_start_trusted_too(tmp_path):
+    """Even with the verdict process itself safe, xdist started each worker with ``python -c`` in the
+    judged folder, and execnet's bootstrap imported the folder's ``traceback.py`` and ``struct.py``."""
+    marker = tmp_path / "ran.txt"
+    for module in WORKER_BAIT:
+        (tmp_path / f"{module}.py").write_text(HOSTILE.format(marker=str(marker)))
+    (tmp_path / "junk.py").write_text(JUNK)
+    report = tmp_path / "report.json"
+    done = subprocess.run([bpe_kata(), "gate", "junk.py", "--level", "bytes", "-q", "-p", "no:cacheprovider",
+                           "-n", "2", "--bpe-report", str(report)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, stdin=subprocess.DEVNULL)
+    output = done.stdout + done.stderr
+    assert not marker.exists(), f"hostile code ran: {marker.read_text()}\n{output[-3000:]}"
+    assert done.returncode == 1, output[-3000:]
+    assert json.loads(report.read_text())["levels"]["bytes"]["status"] == "FAILED", output[-3000:]
 
 
 def test_an_honest_repository_with_its_own_spec_package_gates_the_reference_green(tmp_path):
