@@ -144,3 +144,30 @@ def test_the_trusted_path_finds_the_suite_and_its_plugins_where_this_process_doe
     found = importlib.util.find_spec(name)
     roots = [Path(p) for p in trusted_start.trusted_path()]
     assert any(Path(found.origin).resolve().is_relative_to(root.resolve()) for root in roots)
+
+
+def test_start_up_code_that_is_not_the_suite_s_is_named_and_refused_under_require_sandbox(tmp_path, monkeypatch,
+                                                                                            capsys):
+    from bpe_kata.child import startup_guard
+    from bpe_kata.child.supervisor import Supervisor
+
+    sites = tmp_path / "site-packages"
+    sites.mkdir()
+    (sites / "evil.pth").write_text("import os; os.environ['PYTEST_PLUGINS'] = 'evil_plugin'\n")
+    (sites / "paths_only.pth").write_text("/some/folder\n")
+    (sites / "a1_coverage.pth").write_text("import sys; exec('pass')\n")
+    (sites / "_virtualenv.pth").write_text("import _virtualenv\n")
+    (sites / "sitecustomize.py").write_text("")
+    owners = {(sites / "a1_coverage.pth").resolve(): "coverage", (sites / "evil.pth").resolve(): "my-bpe"}
+    found = startup_guard.findings([str(sites)], owners, startup_guard.suite_dependencies() | {"pip"})
+    assert len(found) == 2 and "evil.pth" in found[1] and "my-bpe" in found[1] and "sitecustomize" in found[0]
+
+    monkeypatch.setattr(startup_guard, "findings", lambda: found)
+    assert Supervisor(["--impl", "reference"], require_sandbox=True).run() == 2
+    assert "evil.pth" in capsys.readouterr().err
+
+
+def test_this_honest_environment_has_no_start_up_code_to_name():
+    from bpe_kata.child import startup_guard
+
+    assert startup_guard.findings() == []

@@ -120,6 +120,15 @@ class Supervisor:
         self.record: dict = {}
 
     def run(self) -> int:
+        from bpe_kata.child import startup_guard
+
+        found = startup_guard.findings()
+        for line in found:
+            print(f"bpe-kata: {line}: {startup_guard.REFUSAL}", file=sys.stderr, flush=True)
+        if found and self.require:
+            print("bpe-kata: --require-sandbox: refusing to run in an environment with start-up code that is not "
+                  "the suite's", file=sys.stderr, flush=True)
+            return 2
         files = suite_files()
         start_hash = suite_sha256(files)
         run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=private_root()))
