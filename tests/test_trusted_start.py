@@ -171,3 +171,15 @@ def test_this_honest_environment_has_no_start_up_code_to_name():
     from bpe_kata.child import startup_guard
 
     assert startup_guard.findings() == []
+
+
+def test_a_trusted_process_starts_the_next_one_from_the_same_path_and_finds_no_start_up_code(tmp_path):
+    """grade's supervisor is a trusted start that starts the verdict process: under -S, without the
+    environment's prefixes, it took the base interpreter's site-packages for this environment's."""
+    probe = ("import json; from bpe_kata.child import startup_guard, trusted_start; "
+             "print(json.dumps([trusted_start.trusted_path(), startup_guard.findings()]))")
+    command = trusted_start.command("json", [], None)
+    command[command.index("-c") + 1] = command[command.index("-c") + 1].split("import runpy")[0] + probe
+    done = subprocess.run(command, cwd=tmp_path, env=trusted_start.environment(), capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert json.loads(done.stdout) == [trusted_start.trusted_path(), []]

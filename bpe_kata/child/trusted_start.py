@@ -99,10 +99,15 @@ def trusted_path() -> list[str]:
     return list(dict.fromkeys([*map(str, suite), *stdlib, *sites, *map(str, extra)]))
 
 
+def _setup(path: list[str]) -> str:
+    """``sys.path``, and the environment's prefixes, which ``site`` would set in a virtual environment
+    (without them ``site.getsitepackages()`` names the base interpreter's folders)."""
+    return f"import sys; sys.path[:] = {path!r}; sys.prefix, sys.exec_prefix = {sys.prefix!r}, {sys.exec_prefix!r}; "
+
+
 def boot(path: list[str], module: str) -> str:
     """The ``-c`` program of a trusted start: ``sys.path`` set, then ``module`` run as ``__main__``."""
-    return (f"import sys; sys.path[:] = {path!r}; import runpy; "
-            f"runpy.run_module({module!r}, run_name='__main__', alter_sys=True)")
+    return _setup(path) + f"import runpy; runpy.run_module({module!r}, run_name='__main__', alter_sys=True)"
 
 
 def interpreter(pycache: str | os.PathLike | None) -> list[str]:
@@ -119,7 +124,7 @@ def command(module: str, args: list[str], pycache: str | os.PathLike | None) -> 
 def worker_python(pycache: str | os.PathLike | None) -> str:
     """pytest-xdist's ``popen//python=`` value for a trusted worker: execnet appends ``-u -c BOOTSTRAP``,
     which this ``-c`` program runs once ``sys.path`` is the trusted one."""
-    program = f"import sys; sys.path[:] = {trusted_path()!r}; exec(sys.argv[-1])"
+    program = _setup(trusted_path()) + "exec(sys.argv[-1])"
     return shlex.join([*interpreter(pycache), "-u", "-c", program])
 
 
