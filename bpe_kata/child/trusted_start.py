@@ -12,7 +12,8 @@ The rule: a trusted process is started by :func:`command`, ``python -I -S -X pyc
 processes no ``.pth`` file and imports no ``sitecustomize``/``usercustomize``. BOOT then sets
 ``sys.path`` to exactly :func:`trusted_path`: the suite's own package roots, the standard library,
 this environment's site-packages folders (without their ``.pth`` files), and the roots of the
-modules this process imported from elsewhere (an editable install of a dependency). Its environment
+run's own modules (:data:`RUN_MODULES`) where this process finds them elsewhere (an editable install
+of a dependency). Its environment
 is :func:`environment`: an allow-list, with pytest's plugin autoload off (the plugins the run needs
 are named with ``-p``). The bytecode cache is ``P`` (``-I`` ignores ``PYTHONPYCACHEPREFIX``), the
 supervisor's private one (bpe_kata/child/supervisor.py ``private_pycache``), which no untrusted
@@ -88,11 +89,7 @@ def trusted_path() -> list[str]:
     stdlib, sites = stdlib_dirs(), site_dirs()
     known = [Path(p).resolve() for p in [*stdlib, *sites]]
     extra = []
-    imported = [m.split(".")[0] for m in list(sys.modules)]
-    for name in dict.fromkeys([*RUN_MODULES, *imported]):
-        module = sys.modules.get(name)
-        if name not in RUN_MODULES and getattr(module, "__file__", None) is None:
-            continue
+    for name in RUN_MODULES:  # never "whatever this process imported": the path must not depend on its history
         root = _root_of(name)
         if root is not None and not _inside(root, known) and root not in suite and root not in extra:
             extra.append(root)
