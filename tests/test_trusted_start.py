@@ -66,6 +66,7 @@ def hostile_repository(root: Path, marker: Path) -> tuple[Path, dict[str, str]]:
     return root / "junk.py", env
 
 
+@pytest.mark.heavy  # a whole gate, as the red team's
 def test_a_hostile_repository_cannot_replace_the_suite_or_its_plugins(tmp_path):
     marker = tmp_path / "ran.txt"
     junk, env = hostile_repository(tmp_path / "repo", marker)
@@ -80,6 +81,7 @@ def test_a_hostile_repository_cannot_replace_the_suite_or_its_plugins(tmp_path):
     assert data["levels"]["bytes"]["status"] == "FAILED" and data["sandbox"]["suite_unchanged"] is True
 
 
+@pytest.mark.heavy  # a whole gate, as the red team's
 def test_the_verdict_process_s_workers_start_trusted_too(tmp_path):
     """Even with the verdict process itself safe, xdist started each worker with ``python -c`` in the
     judged folder, and execnet's bootstrap imported the folder's ``traceback.py`` and ``struct.py``."""
@@ -97,6 +99,7 @@ def test_the_verdict_process_s_workers_start_trusted_too(tmp_path):
     assert json.loads(report.read_text())["levels"]["bytes"]["status"] == "FAILED", output[-3000:]
 
 
+@pytest.mark.heavy  # a whole gate, as the red team's
 def test_an_honest_repository_with_its_own_spec_package_gates_the_reference_green(tmp_path):
     (tmp_path / "spec").mkdir()
     (tmp_path / "spec" / "__init__.py").write_text('"""This repository\'s own specification."""\n')
