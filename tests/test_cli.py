@@ -175,7 +175,7 @@ def test_check_help_does_not_run_the_spec(capsys, monkeypatch):
 def test_check_passes_impl_and_options_to_pytest(monkeypatch):
     seen = []
     monkeypatch.setattr("pytest.main", lambda args: seen.append(args) or 0)
-    assert cli.main(["check", "solutions.mine", "--level", "merge", "-q"]) == 0
+    assert cli.main(["check", "tests.red_team.hangs", "--level", "merge", "-q"]) == 0
     assert cli.main(["check", "-x"]) == 0
     net = ["-p", "timeout", "--timeout", run_commands.IN_PROCESS_TEST_TIMEOUT]
     net += pytest_args.defaults([])  # one rootdir and config, short tracebacks (bpe_kata/run/pytest_args.py)
@@ -185,12 +185,13 @@ def test_check_passes_impl_and_options_to_pytest(monkeypatch):
         "bpe_kata.plugin",
         *net,
         "--impl",
-        "solutions.mine",
+        "tests.red_team.hangs",
         "--level",
         "merge",
         "-q",
     ]
     assert seen[1] == [str(run_commands.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "-x"]
+    assert cli.main(["check", "solutions.no_such_solution"]) == 2 and len(seen) == 2  # one line, no pytest run
 
 
 def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
@@ -204,10 +205,10 @@ def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
             return 0
 
     monkeypatch.setattr("bpe_kata.child.supervisor.Supervisor", Supervised)
-    assert cli.main(["gate", "solutions.mine", "--expect", "e.toml"]) == 0
+    assert cli.main(["gate", "tests.red_team.hangs", "--expect", "e.toml"]) == 0
     assert cli.main(["gate", "--impl", 'cmd:"node bpe.js"', "--timeout", "5"]) == 0
     assert cli.main(["gate"]) == 2
-    assert seen[0][-7:] == [*run_commands.GATE_OPTIONS, "--impl", "solutions.mine", "--expect", "e.toml"]
+    assert seen[0][-7:] == [*run_commands.GATE_OPTIONS, "--impl", "tests.red_team.hangs", "--expect", "e.toml"]
     assert seen[1][3:5] == ["-p", "timeout"] and "600" not in seen[1]
     assert {"--isolated", "--strict-levels", "--require-data"} <= set(seen[1])
 

@@ -45,8 +45,12 @@ FIRST_BATCH, MAX_BATCH, BATCH_SECONDS, BATCH_LIMIT = 16, 1024, 0.5, 10.0
 
 
 def server_command(value: str) -> list[str]:
-    """The command serving a Python implementation (a name or a path) with the shipped server."""
-    return [sys.executable, "-m", "bpe_kata.child.server", value]
+    """The command serving a Python implementation (a name or a path) with the shipped server.
+
+    ``-P``: the working folder is not put first on ``sys.path`` before the server starts, so a judged
+    repository's own ``bpe_kata/`` cannot replace the protocol's end; the server adds the folder
+    once its own modules are loaded (bpe_kata/child/server.py ``main``), for the implementation."""
+    return [sys.executable, "-P", "-m", "bpe_kata.child.server", value]
 
 
 def parse_command(value: str) -> list[str] | None:

@@ -376,6 +376,10 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     responses = _protocol_stdout()
+    from bpe_kata.run import loader  # noqa: F401  (the suite's own, before the working folder is on the path)
+
+    if sys.flags.safe_path and os.getcwd() not in sys.path:  # started with -P (client.server_command)
+        sys.path.insert(0, os.getcwd())  # the implementation's dotted names are relative to it, as with -m
     return serve(argv[0], sys.stdin.buffer, responses)
 
 

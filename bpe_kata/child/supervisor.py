@@ -3,7 +3,7 @@
 ``bpe-kata gate`` and each submission of ``bpe-kata grade`` run as::
 
     supervisor (this module)            private run directory, wall limit, subreaper
-      └─ verdict process (pytest)       judges; its PYTHONPYCACHEPREFIX is private
+      └─ verdict process (pytest)       judges; started trusted (trusted_start.py), private bytecode cache
            └─ implementation children   sandboxed (bpe_kata.child.sandbox), scratch directory only
 
 The supervisor makes a private run directory (under the user's cache, mode 0700, never under
@@ -30,7 +30,7 @@ import threading
 from pathlib import Path
 
 from bpe_kata.child import sandbox as sandboxing
-from bpe_kata.child import view
+from bpe_kata.child import trusted_start, view
 from bpe_kata.child.suite import SPEC_DIR, suite_files, suite_sha256
 
 #: Total child time a whole gate may take, per verdict process: the reference's whole gate took
@@ -104,6 +104,15 @@ class Supervisor:
         self.record: dict = {}
 
     def run(self) -> int:
+        from bpe_kata.child import startup_guard
+
+        found = startup_guard.findings()
+        for line in found:
+            print(f"bpe-kata: {line}: {startup_guard.REFUSAL}", file=sys.stderr, flush=True)
+        if found and self.require:
+            print("bpe-kata: --require-sandbox: refusing to run in an environment with start-up code that is not "
+                  "the suite's", file=sys.stderr, flush=True)
+            return 2
         files = suite_files()
         start_hash = suite_sha256(files)
         run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=private_root()))
@@ -165,11 +174,10 @@ class Supervisor:
         # The verdict process's temporary files (the paths it asks a child to save to) go in the
         # scratch directory too: the one place a child may write.
         (scratch / "tmp").mkdir(mode=0o700)
-        env = {**os.environ, sandboxing.ENV_VAR: box.to_env(), "PYTHONPYCACHEPREFIX": str(private_pycache()),
-               "TMPDIR": str(scratch / "tmp")}
-        # With the prefix, Python reads no __pycache__ beside the sources: unless it may write its
-        # private cache, it would compile pytest, Hypothesis and the suite again on every run.
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        # The verdict process starts trusted (bpe_kata/child/trusted_start.py): the allow-listed
+        # environment, no PYTHON* variable (its bytecode cache is given with -X pycache_prefix).
+        env = trusted_start.environment(**{sandboxing.ENV_VAR: box.to_env(), "TMPDIR": str(scratch / "tmp")})
+        args = [*trusted_start.plugin_args(args), "-p", "bpe_kata.child.trusted_workers", *args]
         status, reason, killed = self._verdict(args, env)
         if status == PYTEST_USAGE_ERROR:
             status = USAGE_ERROR  # bad flags or input are the gate's usage errors: 2, as every command's are
@@ -208,7 +216,7 @@ class Supervisor:
         """Run the verdict process under the wall limit, its output relayed; (exit status, failure,
         descendants killed after it ended)."""
         sandboxing.become_subreaper()
-        command = [sys.executable, "-m", "bpe_kata.child.supervisor", "--verdict", *args]
+        command = trusted_start.command("bpe_kata.child.supervisor", ["--verdict", *args], private_pycache())
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                    env=env, start_new_session=True)
         relay = threading.Thread(target=self._relay, args=(process.stdout,), daemon=True)

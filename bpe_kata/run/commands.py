@@ -31,9 +31,22 @@ def check(argv: list[str]) -> int:
               "Useful options: --level NAME, --claim ID, --require-data, --bpe-report FILE, --bpe-html FILE, -x, -q\n"
               "All pytest options are accepted; see `pytest --help` (section bpe-kata).")
         return 0
+    if _not_found("check", impl_args):
+        return 2
     _bytecode_elsewhere()
     return int(pytest.main([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *pytest_args.defaults(argv),
                             *impl_args, *argv]))
+
+
+def _not_found(command: str, argv: list[str]) -> bool:
+    """Print one line and say so when ``--impl`` names nothing (bpe_kata/run/impl_check.py)."""
+    from bpe_kata.run import impl_check
+
+    value = impl_check.impl_value(argv)
+    why = impl_check.problem(value) if value is not None else None
+    if why is not None:
+        print(f"bpe-kata {command}: {why}", file=sys.stderr)
+    return why is not None
 
 
 def _bytecode_elsewhere() -> None:
@@ -92,6 +105,8 @@ def gate(argv: list[str]) -> int:
         argv = ["--impl", argv[0], *argv[1:]]
     if "--impl" not in argv and not any(arg.startswith("--impl=") for arg in argv):
         print("bpe-kata gate: name the implementation: bpe-kata gate IMPL (see --help)", file=sys.stderr)
+        return 2
+    if _not_found("gate", argv):
         return 2
     from bpe_kata.child.supervisor import Supervisor
 

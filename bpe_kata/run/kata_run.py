@@ -25,11 +25,11 @@ from bpe_kata.run import (
     recording,
     report,
     run_status,
+    selection,
     summary,
     teaching,
     tracebacks,
 )
-from bpe_kata.run import selection
 from bpe_kata.run.outcomes import Outcome
 from bpe_kata.run.results import Results
 from spec import fixed_pattern

@@ -121,7 +121,18 @@ def command(submission: str, report: Path, extra: list[str], runner: list[str] =
         else str(Path(submission).resolve())
     )
     isolated = [] if runner == RUNNER else ["--isolated"]
-    return [*runner, target, *isolated, "--bpe-report", str(report), *RUN_OPTIONS, *extra]
+    return [*started(runner), target, *isolated, "--bpe-report", str(report), *RUN_OPTIONS, *extra]
+
+
+def started(runner: list[str]) -> list[str]:
+    """``python -m MODULE ARGS`` as a trusted start (bpe_kata/child/trusted_start.py): the supervisor of a
+    submission never imports from the class's folder, the environment or a submission's installation."""
+    if runner[:2] != [sys.executable, "-m"] or len(runner) < 3:
+        return runner
+    from bpe_kata.child import trusted_start
+    from bpe_kata.child.supervisor import private_pycache
+
+    return trusted_start.command(runner[2], runner[3:], private_pycache())
 
 
 def descendants(pid: int) -> list[int]:
