@@ -208,7 +208,8 @@ def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
     assert cli.main(["gate", "tests.red_team.hangs", "--expect", "e.toml"]) == 0
     assert cli.main(["gate", "--impl", 'cmd:"node bpe.js"', "--timeout", "5"]) == 0
     assert cli.main(["gate"]) == 2
-    assert seen[0][-7:] == [*run_commands.GATE_OPTIONS, "--impl", "tests.red_team.hangs", "--expect", "e.toml"]
+    assert seen[0][-9:] == [*run_commands.GATE_OPTIONS, "-p", "no:cacheprovider",  # a gate keeps no pytest cache
+                            "--impl", "tests.red_team.hangs", "--expect", "e.toml"]
     assert seen[1][3:5] == ["-p", "timeout"] and "600" not in seen[1]
     assert {"--isolated", "--strict-levels", "--require-data"} <= set(seen[1])
 
