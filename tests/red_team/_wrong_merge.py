@@ -21,3 +21,16 @@ def merge(ids, pair, idx):
             out.append(ids[i])
             i -= 1
     return out[::-1]
+
+
+def right_merge(ids, pair, idx):
+    """The left-to-right merge, for attacks that act only where their answer is wrong."""
+    out, i = [], 0
+    while i < len(ids):
+        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == tuple(pair):
+            out.append(idx)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
