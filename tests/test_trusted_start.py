@@ -186,3 +186,18 @@ def test_a_trusted_process_starts_the_next_one_from_the_same_path_and_finds_no_s
     done = subprocess.run(command, cwd=tmp_path, env=trusted_start.environment(), capture_output=True, text=True,
                           timeout=60, check=True)
     assert json.loads(done.stdout) == [trusted_start.trusted_path(), []]
+
+
+@pytest.mark.parametrize("command", ["verify-report", "grade"])
+def test_the_command_itself_becomes_a_trusted_start_before_it_imports_anything_late(tmp_path, command):
+    """``bpe-kata gate``, ``grade``, ``verify-report`` and ``matrix`` replace themselves with a trusted start
+    before their work: what they import late (pytest and the spec, to check an expectations file or derive a
+    verdict again) never comes from the working folder or ``PYTHONPATH`` (the supervisor of a gate did)."""
+    marker = tmp_path / "ran.txt"
+    _, env = hostile_repository(tmp_path / "repo", marker)
+    (tmp_path / "repo" / "report.json").write_text(json.dumps({"sandbox": {}, "tests": {}}), encoding="utf-8")
+    args = ["report.json"] if command == "verify-report" else [str(tmp_path / "repo" / "nothing_here.py")]
+    done = subprocess.run([bpe_kata(), command, *args], cwd=tmp_path / "repo", env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert not marker.exists(), f"hostile code ran: {marker.read_text()}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"

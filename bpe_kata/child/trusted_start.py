@@ -27,6 +27,7 @@ import os
 import shlex
 import sys
 from collections.abc import Mapping
+from typing import NoReturn
 from pathlib import Path
 
 #: The suite's own top-level packages: their roots come first on a trusted ``sys.path``.
@@ -58,7 +59,9 @@ def _root_of(name: str) -> Path | None:
         return None
     if found is None or not found.origin or found.origin in ("built-in", "frozen"):
         return None
-    origin = Path(found.origin).resolve()
+    # As found, links not followed: an environment whose site-packages entries link into another one must
+    # give the folder it has, not the other environment's whole site-packages (with what this one lacks).
+    origin = Path(os.path.abspath(found.origin))
     return origin.parent.parent if found.submodule_search_locations is not None else origin.parent
 
 
@@ -83,15 +86,24 @@ def stdlib_dirs() -> list[str]:
     return found
 
 
+def untrusted_roots() -> list[Path]:
+    """Folders a dependency is never taken from: the working folder and ``PYTHONPATH``'s entries (the judged
+    repository's; an editable dependency lives in an environment of its own or in the suite's)."""
+    entries = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return [Path(p).resolve() for p in [os.getcwd(), *entries]]
+
+
 def trusted_path() -> list[str]:
     """The whole ``sys.path`` of a trusted process: suite roots, stdlib, site-packages, dependencies' roots."""
     suite = [root for root in map(_root_of, SUITE_PACKAGES) if root is not None]
     stdlib, sites = stdlib_dirs(), site_dirs()
-    known = [Path(p).resolve() for p in [*stdlib, *sites]]
+    known = [path for p in [*stdlib, *sites] for path in (Path(os.path.abspath(p)), Path(p).resolve())]
+    shunned = untrusted_roots()
     extra = []
     for name in RUN_MODULES:  # never "whatever this process imported": the path must not depend on its history
         root = _root_of(name)
-        if root is not None and not _inside(root, known) and root not in suite and root not in extra:
+        if (root is not None and not _inside(root, known) and root not in suite and root not in extra
+                and not _inside(root, shunned)):
             extra.append(root)
     return list(dict.fromkeys([*map(str, suite), *stdlib, *sites, *map(str, extra)]))
 
@@ -138,3 +150,17 @@ def plugin_args(args: list[str]) -> list[str]:
     """``-p`` for each plugin the run needs (pytest-cov only when a ``--cov`` option asks for it)."""
     wanted = list(PLUGINS) + (["pytest_cov"] if any(a.startswith("--cov") for a in args) else [])
     return [word for name in wanted for word in ("-p", name)]
+
+
+def started_trusted() -> bool:
+    """Whether this process is a trusted start (not the ``bpe-kata`` command as the shell started it)."""
+    return bool(sys.flags.isolated and sys.flags.no_site and os.environ.get(MARK))
+
+
+def become_trusted(module: str, args: list[str], pycache: str | os.PathLike | None) -> NoReturn:
+    """Replace this process with a trusted start of ``module`` (``bpe-kata gate``, ``grade``, ``verify-report``,
+    ``matrix``): the supervisor and whatever it imports later (pytest, the spec's modules, to check an
+    expectations file or derive a verdict again) never come from the working folder or ``PYTHONPATH``."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, command(module, args, pycache), environment())
