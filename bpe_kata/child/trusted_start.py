@@ -27,8 +27,8 @@ import os
 import shlex
 import sys
 from collections.abc import Mapping
-from typing import NoReturn
 from pathlib import Path
+from typing import NoReturn
 
 #: The suite's own top-level packages: their roots come first on a trusted ``sys.path``.
 SUITE_PACKAGES = ("bpe_kata", "spec", "reference")
