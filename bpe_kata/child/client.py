@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import stat
 import sys
 import time
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
@@ -133,7 +134,10 @@ class IsolatedImplementation:
         request = {name: self._argument(op, name, value) for name, value in values.items()}
         keep = self.kept.next_name(op)
         if keep is None:
-            return self.loaded(op, self.child.request(op, request))
+            value = self.loaded(op, self.child.request(op, request))
+            if op == "save":
+                self._saved_is_a_file(values.get("path"))
+            return value
         answered = self.child.request(op, request, keep=keep)
         value = self.loaded(op, answered)
         self.kept.remember(op, keep, answered, value)
@@ -203,6 +207,26 @@ class IsolatedImplementation:
             self.child.kill()
             raise ProtocolError(f"{op}: the result does not fit the protocol's shape for {op} ({error}): "
                                 f"{_shown(response=value)}") from None
+
+    def _saved_is_a_file(self, path: Any) -> None:
+        """What a child leaves at a path the verdict process then reads must be a regular file: a link would
+        have the (unsandboxed) verdict process read what the sandbox hides, a FIFO would block it forever, a
+        device or folder would be read as neither. Anything else at the path is a protocol error."""
+        if path is None:
+            return
+        try:
+            mode = os.lstat(os.fspath(path)).st_mode
+        except FileNotFoundError:
+            return  # nothing saved: the test that reads it fails on its own
+        except (OSError, TypeError, ValueError) as error:
+            mode, problem = None, str(error)
+        if mode is not None and stat.S_ISREG(mode):
+            return
+        if mode is not None:
+            problem = "a link" if stat.S_ISLNK(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+        self.child.kill()
+        raise ProtocolError(f"save: the implementation left {problem} at {path}, not a file: the suite reads "
+                            "only regular files a save wrote")
 
     def _argument(self, op: str, name: str, value: Any, kept: bool = True) -> Any:
         kind = ARGUMENTS[op][name]

@@ -95,13 +95,14 @@ class Supervisor:
     """One run: ``run()`` returns the exit status; ``record`` is what goes into the report."""
 
     def __init__(self, pytest_args: list[str], *, require_sandbox: bool = False, wall_limit: float | None = None,
-                 expose_suite: bool = False, echo=None) -> None:
+                 expose_suite: bool = False, echo=None, graded: bool = False) -> None:
         self.args, self.values, self.flags = split_options(pytest_args)
         self.require = require_sandbox or "--require-sandbox" in self.flags
         self.expose = expose_suite or "--expose-suite" in self.flags
         self.wall_limit = float(self.values.get("--wall-limit", wall_limit or DEFAULT_WALL_LIMIT))
         self.echo = echo or (lambda text: (sys.stdout.write(text), sys.stdout.flush()))
         self.record: dict = {}
+        self.graded = graded
 
     def run(self) -> int:
         from bpe_kata.child import startup_guard
@@ -113,17 +114,47 @@ class Supervisor:
             print("bpe-kata: --require-sandbox: refusing to run in an environment with start-up code that is not "
                   "the suite's", file=sys.stderr, flush=True)
             return 2
+        problem = self._remove_old_outputs()
+        if problem:
+            print(f"bpe-kata: {problem}", file=sys.stderr, flush=True)
+            return 2
         files = suite_files()
         start_hash = suite_sha256(files)
         run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=private_root()))
+        previous = _stop_on_signals()
         try:
             return self._run(run_dir, files, start_hash)
+        except Stopped as stop:
+            print(f"bpe-kata: stopped by signal {stop.signal_number}; every process of the run is killed, "
+                  "no report is written", file=sys.stderr, flush=True)
+            return 128 + stop.signal_number
         finally:
+            sandboxing.kill_descendants()  # a stop, or an error of the supervisor's own: nothing of the run lives on
             shutil.rmtree(run_dir, ignore_errors=True)
+            _restore_signals(previous)
+
+    def _remove_old_outputs(self) -> str | None:
+        """An output path never holds a file this run did not write: a report, JUnit or page left there (or
+        committed by the judged repository) would otherwise be read, attested or published after a run that
+        stopped before writing its own (an expectations file refused, exit status 2)."""
+        for option in ("--bpe-report", "--junitxml", "--bpe-html"):
+            if option in self.values:
+                try:
+                    os.unlink(self.values[option])
+                except FileNotFoundError:
+                    pass
+                except OSError as error:
+                    return f"{option} {self.values[option]}: cannot remove the file there before the run: {error}"
+        return None
 
     def _view(self, run_root: Path) -> view.View:
-        """What the child may read: an allow list (bpe_kata/child/view.py), never a list of what to hide."""
-        return view.child_view(impl_value(self.args), cwd=Path.cwd(), run_root=run_root, expose=self.expose)
+        """What the child may read: an allow list (bpe_kata/child/view.py), never a list of what to hide. A graded
+        submission's child sees its own folder, not the class's working folder (no borrowing a classmate's)."""
+        impl = impl_value(self.args)
+        cwd = Path.cwd()
+        if self.graded and impl is not None:
+            cwd = view.submission_folder(impl, cwd)
+        return view.child_view(impl, cwd=cwd, run_root=run_root, expose=self.expose)
 
     def _run(self, run_dir: Path, files: list[Path], start_hash: str) -> int:
         scratch = run_dir / "scratch"
@@ -246,6 +277,33 @@ class Supervisor:
                     "note": f"the verdict process wrote no report (exit status {status})"}
 
 
+class Stopped(Exception):
+    """The supervisor was told to stop (SIGTERM, SIGINT, SIGHUP): a CI job's timeout or cancel."""
+
+    def __init__(self, signal_number: int) -> None:
+        super().__init__(signal_number)
+        self.signal_number = signal_number
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def _stop_on_signals() -> dict:
+    """Turn a stop signal into :class:`Stopped`, so that ``run``'s cleanup kills the verdict process and every
+    child (they are in sessions of their own: the signal to the job's process group never reaches them)."""
+    def stop(number, _frame):
+        raise Stopped(number)
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+
+
+def _restore_signals(previous: dict) -> None:
+    for number, handler in previous.items():
+        signal.signal(number, handler)
+
+
 def _killpg(pid: int) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
@@ -273,7 +331,7 @@ def graded(argv: list[str]) -> int:
     given = any(arg == "--timeout" or arg.startswith("--timeout=") for arg in argv)
     net = ["-p", "timeout"] + ([] if given else ["--timeout", "600"])
     return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *net, "--isolated", *argv],
-                      require_sandbox=not allow).run()
+                      require_sandbox=not allow, graded=True).run()
 
 
 def _verdict_main(args: list[str]) -> int:

@@ -137,7 +137,8 @@ def program_root(word: str, path: str | None) -> Path | None:
 
 def python_paths(value: str, cwd: Path) -> list[Path]:
     """The files a Python ``--impl`` value is: a path, a course shape's path, or a dotted name found on
-    the path (never imported)."""
+    the path (never imported); as named, links not followed (:func:`child_view` tells a link into the suite
+    from the suite's own folder)."""
     for prefix in ("cs336:", "minbpe:"):
         if value.startswith(prefix):
             rest = value[len(prefix):]
@@ -145,7 +146,7 @@ def python_paths(value: str, cwd: Path) -> list[Path]:
             value = head if colon and head and not (cwd / rest).exists() and tail.isidentifier() else rest
     candidate = (cwd / value).expanduser()
     if candidate.exists():
-        return [candidate.resolve()]
+        return [_absolute(candidate)]
     parts = value.split(".")
     if not all(part.isidentifier() for part in parts):
         return []
@@ -153,9 +154,22 @@ def python_paths(value: str, cwd: Path) -> list[Path]:
         base = Path(entry or cwd).joinpath(*parts)
         for found in (base.with_suffix(".py"), base / "__init__.py"):
             if found.is_file():
-                return [found.resolve()]
+                return [_absolute(found)]
     spec = importlib.util.find_spec(parts[0]) if len(parts) == 1 else None  # an editable install's finder
-    return [Path(spec.origin).resolve()] if spec and spec.origin and os.path.isfile(spec.origin) else []
+    return [_absolute(Path(spec.origin))] if spec and spec.origin and os.path.isfile(spec.origin) else []
+
+
+def _absolute(path: Path) -> Path:
+    return Path(os.path.abspath(path))
+
+
+def submission_folder(impl: str, cwd: Path) -> Path:
+    """The folder a graded submission's child may read besides its own files: the submission's own folder
+    (never the class's working folder, where every classmate's submission is)."""
+    if impl.startswith("cmd:"):
+        return cwd
+    found = python_paths(impl, cwd)
+    return own_folder(found[0].resolve()) if found else cwd
 
 
 def own_folder(path: Path) -> Path:
@@ -217,11 +231,14 @@ def child_view(impl: str | None, *, cwd: Path, run_root: Path, expose: bool = Fa
             else:
                 roots.append(own_folder(path))
     elif impl:
-        for path in python_paths(impl, cwd):
+        for named in python_paths(impl, cwd):
+            path = named.resolve()
             shipped = inside(path, packages)
             folder = own_folder(path)
-            if shipped is not None:
+            if shipped is not None and inside(named, packages) is not None:
                 visible.append(shipped)  # the implementation is one of the suite's own (gate reference)
+            elif shipped is not None:
+                continue  # a link into the suite (my_bpe -> reference/) never shows the suite: it shows nothing
             elif folder in protected:
                 view.files.append(str(path))
             else:
