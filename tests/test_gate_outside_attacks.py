@@ -127,3 +127,23 @@ def test_a_graded_submission_cannot_import_a_classmates(tmp_path):
     assert rows["alice"]["bytes"] == "green", (rows, done.stdout[-2000:])
     assert rows["mallory"]["bytes"].startswith("failed") and rows["mallory"]["result"] != "green", rows
     assert done.returncode != 0
+
+
+def test_the_log_shows_the_judged_codes_text_but_none_of_its_terminal_control():
+    from bpe_kata.child.log_text import shown
+
+    assert shown("\x1b[2J\x1b[1;1Hfake table\n") == "\\x1b[2J\\x1b[1;1Hfake table\n"
+    assert shown("red\rgreen\u202e\x07\n") == "red\\rgreen\\u202e\\x07\n"
+    assert shown("\x1b[32mpassed\x1b[0m\tok\r\n") == "\x1b[32mpassed\x1b[0m\tok\n"  # pytest's colours, a CRLF end
+
+
+@pytest.mark.heavy
+def test_an_error_message_cannot_clear_or_rewrite_the_gates_log(tmp_path):
+    impl = tmp_path / "shouts.py"
+    impl.write_text('def get_stats(ids):\n    raise ValueError("\\x1b[2J\\x1b[H\\rbytes  9  0  green\\u202e")\n',
+                    encoding="utf-8")
+    done = bpe_kata("gate", str(impl), "--level", "pairs", *QUIET, cwd=tmp_path)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output[-2000:]
+    assert "\x1b" not in output and "\r" not in output and "\u202e" not in output, repr(output[-2000:])
+    assert "\\x1b[2J" in output, output[-3000:]

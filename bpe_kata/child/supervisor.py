@@ -30,7 +30,7 @@ import threading
 from pathlib import Path
 
 from bpe_kata.child import sandbox as sandboxing
-from bpe_kata.child import trusted_start, view
+from bpe_kata.child import log_text, trusted_start, view
 from bpe_kata.child.suite import SPEC_DIR, suite_files, suite_sha256
 
 #: Total child time a whole gate may take, per verdict process: the reference's whole gate took
@@ -266,7 +266,7 @@ class Supervisor:
 
     def _relay(self, stream) -> None:
         for line in iter(stream.readline, b""):
-            self.echo(line.decode("utf-8", "replace"))
+            self.echo(log_text.shown(line.decode("utf-8", "replace")))
 
     @staticmethod
     def _report(path: Path, status: int) -> dict:
