@@ -29,8 +29,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from bpe_kata.child import sandbox as sandboxing
 from bpe_kata.child import log_text, trusted_start, view
+from bpe_kata.child import sandbox as sandboxing
 from bpe_kata.child.suite import SPEC_DIR, suite_files, suite_sha256
 
 #: Total child time a whole gate may take, per verdict process: the reference's whole gate took
