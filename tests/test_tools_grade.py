@@ -173,3 +173,20 @@ def test_a_folder_name_cannot_print_rows_or_escapes_of_its_own(tmp_path, capsys,
     assert not re.search(r"^mallory", out, re.MULTILINE), out
     assert "\x1b" not in out and "\u202e" not in out, out
     assert r"bob\nmallory" in out and r"\x1b[2K\u202e" in out, out
+
+
+def test_a_name_cannot_be_a_spreadsheet_formula(tmp_path):
+    from bpe_kata.tools.grade import Graded
+    from bpe_kata.tools.grade_table import write_csv
+
+    write_csv(tmp_path / "class.csv", [Graded("x", '=HYPERLINK("https://evil.example","green")'), Graded("y", "@SUM(1)")])
+    with open(tmp_path / "class.csv", encoding="utf-8") as handle:
+        names = [row["submission"] for row in csv.DictReader(handle)]
+    assert names == ['\'=HYPERLINK("https://evil.example","green")', "'@SUM(1)"]
+
+
+def test_two_submissions_of_one_name_are_told_apart():
+    from bpe_kata.tools.grade import Graded, distinct_names
+
+    rows = distinct_names([Graded("sectionA/bob", "bob"), Graded("sectionB/bob", "bob"), Graded("eve.py", "eve")])
+    assert [row.name for row in rows] == ["sectionA/bob", "sectionB/bob", "eve"]

@@ -268,5 +268,18 @@ def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | 
         keep = keep.expanduser().resolve()
         keep.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bpe-kata-grade-") as workdir, ThreadPoolExecutor(jobs) as pool:
-        return list(pool.map(lambda args: run_one(args[1], extra, timeout, Path(workdir), keep, args[0], runner,
-                                                  allowed_libraries), enumerate(submissions, 1)))
+        outcomes = list(pool.map(lambda args: run_one(args[1], extra, timeout, Path(workdir), keep, args[0], runner,
+                                                      allowed_libraries), enumerate(submissions, 1)))
+    return distinct_names(outcomes)
+
+
+def distinct_names(outcomes: list[Graded]) -> list[Graded]:
+    """Two rows never share a name: submissions whose names collide (``sectionA/bob``, ``sectionB/bob``) are
+    named by their whole path as given, so a green row cannot be read as another student's."""
+    counts: dict[str, int] = {}
+    for outcome in outcomes:
+        counts[outcome.name] = counts.get(outcome.name, 0) + 1
+    for outcome in outcomes:
+        if counts[outcome.name] > 1:
+            outcome.name = printable(outcome.submission)
+    return outcomes

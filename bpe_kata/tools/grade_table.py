@@ -86,9 +86,15 @@ def escape_markup(text: str) -> str:
     return rich_escape(text)
 
 
+def inert(cell: str) -> str:
+    """A cell a spreadsheet shows as text: one starting as a formula would (``=``, ``+``, ``-``, ``@``, a tab or
+    a carriage return; a submission's name is the student's text) gets a leading apostrophe (OWASP's advice)."""
+    return f"'{cell}" if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
+
+
 def write_csv(path: Path, outcomes: list[Graded]) -> None:
     header, body = rows(outcomes)
-    body = [[shown(cell) for cell in row] for row in body]
+    body = [[inert(shown(cell)) for cell in row] for row in body]
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(header)
