@@ -179,7 +179,8 @@ def test_a_name_cannot_be_a_spreadsheet_formula(tmp_path):
     from bpe_kata.tools.grade import Graded
     from bpe_kata.tools.grade_table import write_csv
 
-    write_csv(tmp_path / "class.csv", [Graded("x", '=HYPERLINK("https://evil.example","green")'), Graded("y", "@SUM(1)")])
+    formula = '=HYPERLINK("https://evil.example","green")'
+    write_csv(tmp_path / "class.csv", [Graded("x", formula), Graded("y", "@SUM(1)")])
     with open(tmp_path / "class.csv", encoding="utf-8") as handle:
         names = [row["submission"] for row in csv.DictReader(handle)]
     assert names == ['\'=HYPERLINK("https://evil.example","green")', "'@SUM(1)"]
