@@ -196,8 +196,11 @@ def test_verify_report_accepts_a_real_report_and_refuses_a_changed_one(tmp_path)
     report = json.loads((tmp_path / "r.json").read_text("utf-8"))
     record = report["sandbox"]
     assert record["suite_unchanged"] and record["suite_sha256_start"] == supervisor.suite_sha256()
-    verify = lambda *args: subprocess.run([*command, "verify-report", *args], capture_output=True,  # noqa: E731
-                                          text=True, cwd=REPO_ROOT, timeout=60)
+    verify = lambda *args: subprocess.run([*command, "verify-report", "--allow-visible", *args],  # noqa: E731
+                                          capture_output=True, text=True, cwd=REPO_ROOT, timeout=60)
+    seen = subprocess.run([*command, "verify-report", "--partial", str(tmp_path / "r.json")], capture_output=True,
+                          text=True, cwd=REPO_ROOT, timeout=60)
+    assert seen.returncode == 1 and "could read the suite's own implementations" in seen.stderr  # gate reference
     # A green run of one level is no verdict on the spec: refused unless --partial says that is what you want.
     narrowed = verify(str(tmp_path / "r.json"))
     assert narrowed.returncode == 1 and "judged part of the spec (narrowed by --level bytes)" in narrowed.stderr

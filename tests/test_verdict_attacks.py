@@ -225,3 +225,12 @@ def test_junit_summary_badge_report_and_exit_status_agree(tmp_path):
                       "FAILED" in summary, badge["color"] == "red")
     assert seen == {"green": (0, 0, False, False, False), "red": (1, 1, True, True, True),
                     "not started": (1, 1, True, True, True), "wall limit": (1, 1, True, True, True)}, seen
+
+
+def test_failures_an_expectations_file_excused_are_named_and_refused_on_request(red_report):
+    """An expectations file may excuse whole levels (the judged repository writes it): verify-report says how
+    many failures it excused, and --no-expected refuses any."""
+    folder, report, _ = red_report
+    assert report["expectations"]["expected_failures"], "the red run's file excuses merge.pure"
+    done = verify(folder, None, "--expect", "expect.toml", "--no-expected")
+    assert done.returncode == 1 and "excused by the expectations file (--no-expected)" in done.stderr, done.stderr

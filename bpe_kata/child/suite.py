@@ -60,7 +60,8 @@ def suite_sha256(files: list[Path] | None = None) -> str:
 
 
 def verify_report(path: str, pinned: str | None = None, allow_unsandboxed: bool = False, *,
-                  expect: str | None = None, report_sha256: str | None = None, partial: bool = False) -> list[str]:
+                  expect: str | None = None, report_sha256: str | None = None, partial: bool = False,
+                  allow_visible: bool = False, no_expected: bool = False) -> list[str]:
     """What is wrong with a gate report, checked against the suite installed here (empty: nothing): its
     digest (``report_sha256``, the one the gate printed), the suite's, the sandbox, the verdict derived
     again from its per-test records (bpe_kata/run/rederive.py, with ``expect``, the run's expectations
@@ -89,6 +90,13 @@ def verify_report(path: str, pinned: str | None = None, allow_unsandboxed: bool 
         problems.append("the run was NOT SANDBOXED")
     if record.get("failure"):
         problems.append(f"the supervisor failed the run: {record['failure']}")
+    if record.get("visible_to_child") and not allow_visible:  # gate reference, --expose-suite: the suite's own runs
+        shown = ", ".join(record["visible_to_child"])
+        problems.append(f"the child could read the suite's own implementations ({shown}): no verdict on an "
+                        "implementation of its own (--allow-visible for the suite's self-tests)")
+    expected = (data.get("expectations") or {}).get("expected_failures") or {}
+    if expected and no_expected:
+        problems.append(f"{len(expected)} failures were excused by the expectations file (--no-expected)")
     from bpe_kata.run import rederive, selection
 
     if not partial:

@@ -145,15 +145,31 @@ def verify_report(argv: list[str]) -> int:
                         help="the report file's own SHA-256, as the gate printed it ('bpe-kata: report sha256 ...')")
     parser.add_argument("--partial", action="store_true",
                         help="accept a run that judged part of the spec (--level, --claim, -k, -m, spec paths)")
+    parser.add_argument("--allow-visible", action="store_true",
+                        help="accept a run whose child could read the suite's own implementations (gate reference)")
+    parser.add_argument("--no-expected", action="store_true",
+                        help="refuse a run whose expectations file excused any failure")
     options = parser.parse_args(argv)
     problems = verify(options.report, options.suite_sha256, options.allow_unsandboxed, expect=options.expect,
-                      report_sha256=options.sha256, partial=options.partial)
+                      report_sha256=options.sha256, partial=options.partial, allow_visible=options.allow_visible,
+                      no_expected=options.no_expected)
     for problem in problems:
         print(f"bpe-kata verify-report: {problem}", file=sys.stderr)
     if not problems:
         print(f"{options.report}: verified (suite sha256 {suite_sha256()})" + (" for the part of the spec it judged"
-                                                                            if options.partial else ""))
+                                                                            if options.partial else "")
+              + _excused(options.report))
     return 1 if problems else 0
+
+
+def _excused(report: str) -> str:
+    """What the expectations file excused, said beside "verified": green with excuses is not green without."""
+    import json
+
+    expected = (json.loads(Path(report).read_text(encoding="utf-8")).get("expectations") or {}).get(
+        "expected_failures") or {}
+    return (f"; {len(expected)} failures excused by the expectations file (--no-expected refuses them)"
+            if expected else "")
 
 
 #: What makes a run a gate: the implementation isolated, levels and data required.
