@@ -227,10 +227,16 @@ def test_junit_summary_badge_report_and_exit_status_agree(tmp_path):
                     "not started": (1, 1, True, True, True), "wall limit": (1, 1, True, True, True)}, seen
 
 
-def test_failures_an_expectations_file_excused_are_named_and_refused_on_request(red_report):
+@pytest.mark.heavy
+def test_failures_an_expectations_file_excused_are_named_and_refused_on_request(tmp_path):
     """An expectations file may excuse whole levels (the judged repository writes it): verify-report says how
     many failures it excused, and --no-expected refuses any."""
-    folder, report, _ = red_report
-    assert report["expectations"]["expected_failures"], "the red run's file excuses merge.pure"
-    done = verify(folder, None, "--expect", "expect.toml", "--no-expected")
-    assert done.returncode == 1 and "excused by the expectations file (--no-expected)" in done.stderr, done.stderr
+    write(tmp_path, "expect.toml", '[[expected]]\nclaim = "merge.left-to-right"\nreason = "known"\n\n'
+                                   '[[expected]]\nlevel = "bytes"\nreason = "no encode yet"\n')
+    done = gate_process(tmp_path, str(RED_TEAM / "_wrong_merge.py"), *LOW_LEVELS, "--expect", "expect.toml",
+                        "--bpe-report", "report.json")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    accepted = verify(tmp_path, None, "--expect", "expect.toml", "--partial")
+    assert accepted.returncode == 0 and "failures excused by the expectations file" in accepted.stdout, accepted
+    refused = verify(tmp_path, None, "--expect", "expect.toml", "--partial", "--no-expected")
+    assert refused.returncode == 1 and "excused by the expectations file (--no-expected)" in refused.stderr
