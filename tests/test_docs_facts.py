@@ -169,3 +169,19 @@ def test_every_file_a_page_names_exists(page):
     """Moving a module must move its mentions too: a page never sends a reader to a file that is gone."""
     named = {path for path in REPO_PATH.findall(page.read_text(encoding="utf-8")) if not PLACEHOLDERS.search(path)}
     assert sorted(path for path in named if not (REPO_ROOT / path).exists()) == []
+
+
+def test_every_python_one_liner_of_the_ci_script_runs():
+    """CI's own `python -c` lines (the sandbox layers it prints) use the project's API: one that no longer
+    fits fails CI after the long install, so it is run here first."""
+    import shlex
+    import subprocess
+    import sys
+
+    lines = [line for line in (REPO_ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
+             if line.startswith("python -c ")]
+    assert lines, ".ci/run has no `python -c` line any more: drop this test"
+    for line in lines:
+        program = shlex.split(line)[2]
+        done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, f"{line}\n{done.stderr[-2000:]}"
