@@ -13,9 +13,19 @@ _COLOUR = r"\x1b\[[0-9;]*m"
 _CONTROL = re.compile(rf"({_COLOUR})|[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+#: Lines only the supervisor prints, after the verdict process has ended: the same words in the run's output
+#: are somebody's imitation (a child printing a digest of its own), and are marked as such.
+SUPERVISOR_ONLY = ("bpe-kata: report sha256",)
+IMITATION = "[printed by the run, not by the supervisor] "
+
+
 def shown(line: str) -> str:
-    """``line`` with every control but colours, tab and the final newline written as its escape."""
+    """``line`` with every control but colours, tab and the final newline written as its escape, and an
+    imitation of the supervisor's own lines marked."""
     body, newline = (line[:-1], "\n") if line.endswith("\n") else (line, "")
     if body.endswith("\r"):
         body = body[:-1]  # a CRLF line end is a line end
-    return _CONTROL.sub(lambda m: m.group(1) or m.group(0).encode("unicode_escape").decode("ascii"), body) + newline
+    body = _CONTROL.sub(lambda m: m.group(1) or m.group(0).encode("unicode_escape").decode("ascii"), body)
+    if any(word in body for word in SUPERVISOR_ONLY):
+        body = IMITATION + body
+    return body + newline
