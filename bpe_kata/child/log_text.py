@@ -15,8 +15,8 @@ _CONTROL = re.compile(rf"({_COLOUR})|[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2
 
 #: Lines only the supervisor prints, after the verdict process has ended: the same words in the run's output
 #: are somebody's imitation (a child printing a digest of its own), and are marked as such.
-SUPERVISOR_ONLY = ("bpe-kata: report sha256",)
-IMITATION = "[printed by the run, not by the supervisor] "
+SUPERVISOR_ONLY = ("report sha256",)
+IMITATION = " [printed by the run, not by the supervisor]"
 
 
 def shown(line: str) -> str:
@@ -26,6 +26,6 @@ def shown(line: str) -> str:
     if body.endswith("\r"):
         body = body[:-1]  # a CRLF line end is a line end
     body = _CONTROL.sub(lambda m: m.group(1) or m.group(0).encode("unicode_escape").decode("ascii"), body)
-    if any(word in body for word in SUPERVISOR_ONLY):
-        body = IMITATION + body
+    for words in SUPERVISOR_ONLY:  # marked between the words and the digest: a search for the line finds no digest
+        body = body.replace(words, words + IMITATION)
     return body + newline
