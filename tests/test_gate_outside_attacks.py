@@ -136,7 +136,8 @@ def test_the_log_shows_the_judged_codes_text_but_none_of_its_terminal_control():
     assert shown("red\rgreen\u202e\x07\n") == "red\\rgreen\\u202e\\x07\n"
     assert shown("\x1b[32mpassed\x1b[0m\tok\r\n") == "\x1b[32mpassed\x1b[0m\tok\n"  # pytest's colours, a CRLF end
     imitation = shown("  bpe-kata: report sha256 " + "0" * 64 + " r.json\n")
-    assert imitation == "  bpe-kata: report sha256 [printed by the run, not by the supervisor] " + "0" * 64 + " r.json\n"
+    marked = "  bpe-kata: report sha256 [printed by the run, not by the supervisor] "
+    assert imitation == marked + "0" * 64 + " r.json\n"
 
 
 @pytest.mark.heavy
