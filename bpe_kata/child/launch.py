@@ -17,6 +17,7 @@ from bpe_kata.child import sandbox
 from bpe_kata.child.client import (
     DEFAULT_CALL_TIMEOUT,
     ChangedInput,
+    ChildExited,
     IsolatedImplementation,
     IsolationFault,
     parse_command,
@@ -81,10 +82,21 @@ def blamed_claims(fault: BaseException, claims: tuple[str, ...]) -> tuple[str, .
     return claims
 
 
-def fault_verdict(fault: IsolationFault, claims: tuple[str, ...]) -> judging.Verdict:
+def fault_verdict(fault: IsolationFault, claims: tuple[str, ...], call: str = "", input: str = "") -> judging.Verdict:
     """A fault breaks the claims of the test under way (or the claim a changed input breaks): never
-    "could not run", since the child, not the spec, failed to do what the protocol asks."""
+    "could not run", since the child, not the spec, failed to do what the protocol asks.
+
+    A child killed by a signal is the exception (issue 37): a crash in the call under way, like an error the
+    implementation raised, so a root cause with the call that crashed (``input``) and the signal, blamed on
+    the behaviour that crashed (bpe_kata/run/crash_probes.py), not a failure of every claim of the test."""
     lines = str(fault).strip().splitlines() or [type(fault).__name__]
+    if isinstance(fault, ChildExited) and "killed by signal" in lines[0]:
+        what, _, message = lines[0].partition(": ")
+        cause = f"crashed: {message or what}"
+        call = call or (what if what in judging.OPERATIONS else "")
+        return judging.Verdict(judging.ERROR, (), cause, "? (the child died: no frame)",
+                               f"{cause}\n  in {input or call or 'a call'}\n" + "\n".join(lines[1:12]),
+                               call=call, input=input)
     return judging.Verdict(judging.BROKEN, claims, "", "", f"{fault.outcome}: " + "\n".join(lines[:12]))
 
 

@@ -64,18 +64,24 @@ def root_causes(results: Results) -> list[dict]:
         levels = sorted({results.by_test[t][0] for t in tests if results.by_test[t][0]}, key=level_rank)
         first = results.verdicts[tests[0]]
         messages = list(dict.fromkeys(results.verdicts[t].root_cause for t in tests))
-        causes.append(
-            {
-                "exception": first.root_cause,
-                "messages": messages,
-                "where": first.where,
-                "call": first.call,
-                "count": len(tests),
-                "levels": levels,
-                "likely_claim": _likely_claim(tests, results.by_test, per_claim, first.call, taken[first.call]),
-                "tests": tests,
-            }
-        )
+        reproduced = results.reproduced.get(_cause_key(first))  # a direct probe raised it (crash_probes.py)
+        inputs = [results.verdicts[t].input for t in tests if results.verdicts[t].input]
+        cause = {
+            "exception": first.root_cause,
+            "messages": messages,
+            "where": first.where,
+            "call": first.call,
+            "count": len(tests),
+            "levels": levels,
+            "likely_claim": reproduced.claim if reproduced else _likely_claim(
+                tests, results.by_test, per_claim, first.call, taken[first.call]),
+            "tests": tests,
+        }
+        if inputs:  # the smallest crashing call the tests drew (Hypothesis replays its shrunk example last)
+            cause["input"] = min(inputs, key=len)
+        if reproduced:
+            cause["probe"] = reproduced.probe
+        causes.append(cause)
         if causes[-1]["likely_claim"]:
             taken[first.call].add(causes[-1]["likely_claim"])
     return sorted(causes, key=lambda c: (level_rank(c["levels"][0]) if c["levels"] else len(ALL_LEVEL_NAMES),
@@ -186,7 +192,7 @@ def every_broken(results: Results) -> dict[str, str]:
 _DATA_IN_MESSAGE = re.compile(r"0x[0-9a-fA-F]+|\d+|'[^']*'|\"[^\"]*\"")
 
 
-def _cause_key(verdict: Verdict) -> tuple[str, ...]:
+def cause_key(verdict: Verdict) -> tuple[str, ...]:
     """One root cause: the same exception type, raised at the same place, from the same call.
 
     The place is the implementation's own line with its own callers (bpe_kata/run/frames.py), so one helper
@@ -198,6 +204,9 @@ def _cause_key(verdict: Verdict) -> tuple[str, ...]:
     type_name, _, message = verdict.root_cause.partition(":")
     shape = _DATA_IN_MESSAGE.sub("#", message.strip()) if verdict.where.startswith("?") else ""
     return type_name, verdict.where, verdict.call, shape
+
+
+_cause_key = cause_key
 
 
 def level_rank(level: str | None) -> int:

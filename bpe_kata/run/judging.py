@@ -52,6 +52,8 @@ class Verdict:
     calls: tuple[str, ...] = ()
     #: for BROKEN: the failing check was on a table the implementation trained with its default tie rule
     own_training: bool = False
+    #: for ERROR: the call that raised, as typed (``train('', 256)``; bpe_kata/run/recording.py), "" unknown
+    input: str = ""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -61,7 +63,7 @@ class Verdict:
         data = json.loads(text)
         return cls(data["kind"], tuple(data["blamed"]), data["root_cause"], data["where"], data["detail"],
                    call=data.get("call", ""), own_training=bool(data.get("own_training", False)),
-                   calls=tuple(data.get("calls", ())))
+                   calls=tuple(data.get("calls", ())), input=str(data.get("input", "")))
 
 
 def leaves(error: BaseException) -> list[BaseException]:

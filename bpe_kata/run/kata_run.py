@@ -17,6 +17,7 @@ from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
 from bpe_kata.run import (
     cpu_pairs,
+    crash_probes,
     expectations,
     judging,
     missing_data,
@@ -250,9 +251,12 @@ class KataRun:
         error's root cause."""
         if rep.failed and call.excinfo is not None and (level_of(item) or claims):
             fault = isolation.fault_of(call)
-            verdict = (isolation.fault_verdict(fault, isolation.blamed_claims(fault, claims)) if fault is not None else
+            verdict = (isolation.fault_verdict(fault, isolation.blamed_claims(fault, claims),
+                                                 call=recording.raised().partition("(")[0],
+                                                 input=recording.raised()) if fault is not None else
                        judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
-            verdict = dataclasses.replace(verdict, calls=recording.calls())
+            verdict = dataclasses.replace(verdict, calls=recording.calls(),
+                                          input=recording.raised() if verdict.kind == judging.ERROR else "")
             rep.user_properties.append(("bpe_verdict", verdict.to_json()))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -309,6 +313,7 @@ class KataRun:
         """Probe the implementation for the mistakes its broken claims point to (bpe_kata/run/teaching.py)."""
         if not self.diagnosed:
             self.diagnosed = True
+            self.results.reproduced = crash_probes.probe(self.results, self.implementation)
             self.results.pattern_fixed = pattern_probe.probe(self.results, self.implementation)
             self.results.diagnoses = teaching.diagnose(self.results.broken_claims(), self.implementation)
 

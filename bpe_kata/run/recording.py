@@ -17,11 +17,30 @@ OPERATIONS = frozenset({"get_stats", "merge", "train", "build_vocab", "decode", 
                         "train_words", "segment_word"})  # a class (StreamDecoder) is left as it is
 
 _calls: list[str] = []
+#: The last call into the implementation that raised, as it would be typed: ``train('', 256)``. Hypothesis
+#: replays its shrunk example last, so after a failed property this is the smallest crashing call
+#: (bpe_kata/run/crash_probes.py re-runs the behaviour it names; the report prints it).
+_raised: list[str] = []
+#: At most this many characters of a call are kept: an input is shown, not stored.
+SHOWN_CHARS = 200
 
 
 def reset() -> None:
     """A new test starts: forget the previous test's calls."""
     _calls.clear()
+    _raised.clear()
+
+
+def raised() -> str:
+    """The last call that raised in this test, as it would be typed (``""``: none did)."""
+    return _raised[-1] if _raised else ""
+
+
+def shown_call(name: str, args: tuple, kwargs: dict | None = None) -> str:
+    """``name(arg, ...)`` with each argument's repr, cut to ``SHOWN_CHARS``."""
+    parts = [_short(a) for a in args] + [f"{k}={_short(v)}" for k, v in (kwargs or {}).items()]
+    text = f"{name}({', '.join(parts)})"
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 4] + " ...)"
 
 
 def note(operation: str) -> None:
@@ -33,6 +52,15 @@ def note(operation: str) -> None:
 def calls() -> tuple[str, ...]:
     """The operations called since ``reset``, in order (a repeated call once)."""
     return tuple(_calls)
+
+
+def _short(value: Any, items: int = 60) -> str:
+    """A value's repr, a long text or table cut first (a corpus is never repr'd whole)."""
+    if isinstance(value, (str, bytes, list, tuple)) and len(value) > items:
+        return f"{value[:items]!r}... ({len(value)} long)"
+    if isinstance(value, dict) and len(value) > items // 4:
+        return f"<table of {len(value)} entries>"
+    return repr(value)
 
 
 class Recorder:
@@ -49,7 +77,11 @@ class Recorder:
         @functools.wraps(value)
         def recorded(*args, **kwargs):
             note(name)
-            return value(*args, **kwargs)
+            try:
+                return value(*args, **kwargs)
+            except BaseException:
+                _raised[:] = [shown_call(name, args, kwargs)]
+                raise
 
         return recorded
 

@@ -36,6 +36,9 @@ class Results:
     diagnoses: list = field(default_factory=list)
     #: the published pattern the implementation looks fixed to (spec/split_probe.py), set once the run is over
     pattern_fixed: object = None
+    #: root cause key -> the direct probe that raised the same error (bpe_kata/run/crash_probes.py), set once the
+    #: run is over: the cause is blamed on that probe's claim
+    reproduced: dict = field(default_factory=dict)
 
     def record(self, rep, outcome: Outcome, level: str | None, claims: tuple[str, ...],
                verdict: Verdict | None = None) -> None:

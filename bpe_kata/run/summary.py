@@ -64,6 +64,15 @@ def _render_fix_first(results: Results) -> list[str]:
         cause = next((c for c in results.root_causes() if c["likely_claim"] == cid), None)
         if cause is not None:
             lines.append(f"  {cause['exception']}, raised in {cause['where']}")
+            lines += [line[4:] for line in _crash_inputs(cause)]
+    return lines
+
+
+def _crash_inputs(cause: dict) -> list[str]:
+    """The call that crashed, and the direct probe that raised the same error (bpe_kata/run/crash_probes.py)."""
+    lines = [f"      crashing call: {cause['input']}"] if cause.get("input") else []
+    if cause.get("probe"):
+        lines.append(f"      {cause['probe']} raises it too: the crash is that behaviour's")
     return lines
 
 
@@ -89,6 +98,7 @@ def _render_failures(results: Results) -> list[str]:
                 f"      raised in {cause['where']}{call}; {cause['count']} test(s) over {len(cause['levels'])} "
                 f"level(s): {', '.join(cause['levels'])}"
             )
+            lines += _crash_inputs(cause)
             if likely:
                 lines.append(f"      most likely breaks {likely}: {statement}")
     resting = results.not_judged()

@@ -1,0 +1,125 @@
+"""A crash is blamed on the behaviour that crashed, not on the claim whose test drew the input (issue 37, kind 2).
+
+A property draws an empty text for ``train.prefix``; a corpus curve encodes a one-letter chunk; an
+implementation that cannot train an empty text, or encode one character, raises there. Which claim's test
+happened to draw the input says nothing: the crash belongs to the smallest behaviour it is an instance of.
+So, once the run is over, each root cause raised in a contract call is put to DIRECT PROBES: that call on the
+smallest inputs the contract defines (training with no pair left or no text at all, encoding nothing or one
+character, get_stats of nothing, merge of nothing, decoding an id no table has). A probe that raises the
+same exception at the same place (``causes.cause_key``: type, place, call and, where the place is unknown,
+the message's shape) reproduces the crash, and the cause is blamed on that probe's claim, with the probe's
+input printed beside the test's shrunk call. A probe that raises something else, or nothing, says nothing:
+the cause keeps the claim its tests point to.
+
+Each probe runs once per run, after the last test, with a time limit (bpe_kata/run/teaching.py's
+``run_callable``); nothing runs on a run with no error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bpe_kata.run import judging, recording
+from spec import oracle
+
+if TYPE_CHECKING:
+    from bpe_kata.run.results import Results
+
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class DirectProbe:
+    """One smallest behaviour: the claim it is, the call, and the errors that are right answers to it."""
+
+    claim: str
+    call: str
+    args: tuple
+    allowed: tuple[type[BaseException], ...] = ()  # raising one of these is the contract's answer, no crash
+
+    def shown(self) -> str:
+        return recording.shown_call(self.call, self.args)
+
+
+_TABLE: dict[Pair, int] = {(104, 105): 256}  # "hi": a table that has merges, none of which a lone "h" meets
+
+#: The smallest behaviours, by the contract call they are about (spec/claims.toml states each).
+PROBES: tuple[DirectProbe, ...] = (
+    DirectProbe("train.exhausted", "train", ("", 300)),
+    DirectProbe("train.exhausted", "train", ("a", 300)),
+    DirectProbe("train.exhausted", "train", ("ab", 1000)),
+    DirectProbe("encode.short-input", "encode", ("", {})),
+    DirectProbe("encode.short-input", "encode", ("h", {})),
+    DirectProbe("encode.short-input", "encode", ("", _TABLE)),
+    DirectProbe("encode.short-input", "encode", ("h", _TABLE)),
+    DirectProbe("pairs.short-input", "get_stats", ([],)),
+    DirectProbe("pairs.short-input", "get_stats", ([7],)),
+    DirectProbe("merge.end-guard", "merge", ([], (1, 2), 9)),
+    DirectProbe("merge.end-guard", "merge", ([1], (1, 2), 9)),
+    DirectProbe("merge.end-guard", "merge", ([1, 2], (1, 2), 9)),
+    DirectProbe("decode.unknown-id", "decode", ([300], oracle.build_vocab({})),
+                allowed=(KeyError, ValueError, IndexError)),
+)
+
+
+@dataclass(frozen=True)
+class Reproduced:
+    """A direct probe raised a root cause's own error: the cause is that probe's claim's."""
+
+    claim: str
+    probe: str  # the probe's call, as typed
+
+
+def probe(results: Results, implementation, run: Callable | None = None) -> dict[tuple[str, ...], Reproduced]:
+    """Cause key -> the direct probe that reproduced it, for each root cause raised in a call a probe is about."""
+    from bpe_kata.run import causes, teaching
+
+    keys = {causes.cause_key(v) for v in results.verdicts.values() if v.kind == judging.ERROR and v.call}
+    if not keys or implementation is None:
+        return {}
+    connect = getattr(implementation, "connect", None)
+    if callable(connect):  # the isolated client starts its child on first use
+        try:
+            connect()
+        except BaseException:
+            return {}
+    run = run or teaching.run_callable
+    found: dict[tuple[str, ...], Reproduced] = {}
+    for direct in PROBES:
+        if not any(key[2] == direct.call for key in keys if key not in found):
+            continue
+        verdict = run(lambda direct=direct: _raised(direct, implementation), direct.shown())
+        if verdict is False:
+            break  # still running: the implementation is busy, no later probe can be trusted
+        if verdict is None:
+            continue
+        key = causes.cause_key(verdict)
+        if key in keys and key not in found:
+            found[key] = Reproduced(direct.claim, direct.shown())
+    return found
+
+
+def _raised(direct: DirectProbe, implementation) -> judging.Verdict | None:
+    """The verdict on what the probe raised (judged as a spec test's error is), or None: no crash."""
+    function = getattr(implementation, direct.call, None)
+    if not callable(function):
+        return None
+    try:
+        function(*_fresh(direct.args))
+    except BaseException as error:  # noqa: BLE001  the client's faults are BaseException too
+        from bpe_kata.child import launch
+
+        if direct.allowed and isinstance(error, direct.allowed):
+            return None  # the contract's answer (an unknown id raises), not a crash
+        if isinstance(error, launch.IsolationFault):
+            return launch.fault_verdict(error, (), call=direct.call, input=direct.shown())
+        return judging.judge(error, (), implementation, "")
+    return None
+
+
+def _fresh(args: tuple) -> tuple:
+    """A copy of each argument: a probe never shares a list or table with another (an implementation may change
+    its input)."""
+    return tuple(dict(a) if isinstance(a, dict) else list(a) if isinstance(a, list) else a for a in args)

@@ -1,0 +1,96 @@
+"""A crash is blamed on the behaviour that crashed, with its input (issue 37, kind 2).
+
+The rule (bpe_kata/run/crash_probes.py): the root cause's error is put to direct probes of the smallest
+behaviours of the call that raised (training an empty text, encoding one character, ...); the probe that
+raises the same error at the same place names the claim. Whichever claim's test drew the crashing input
+says nothing; a child killed by a signal is a root cause with its input, not a failure of every claim of
+the test it died in.
+"""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from bpe_kata.run import crash_probes, judging
+from bpe_kata.run.results import Results
+from tests.support import REPO_ROOT, run_spec_inline
+
+WRONG = REPO_ROOT / "tests" / "implementations"
+RED = REPO_ROOT / "tests" / "red_team"
+
+
+def _cause(run, call: str) -> dict:
+    found = [c for c in run.report["root_causes"] if c["call"] == call]
+    assert len(found) == 1, run.report["root_causes"]
+    return found[0]
+
+
+def test_a_crash_on_an_empty_text_drawn_by_a_property_is_blamed_on_training_with_no_pair_left(tmp_path, capsys):
+    """Only properties run (no worked case of exhaustion): the one that drew '' used to take the blame."""
+    run = run_spec_inline(tmp_path, "--impl", str(WRONG / "wrong_train_crashes_on_empty.py"), "-m", "not corpus",
+                          "-k", "not case", files=["spec/test_train.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    cause = _cause(run, "train")
+    assert cause["likely_claim"] == "train.exhausted"
+    assert cause["input"].startswith("train('', ") and cause["probe"] == "train('', 300)"
+    assert {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"} == {"train.exhausted"}
+    assert "fix first: train.exhausted" in run.output
+    assert "crashing call: train(''" in run.output
+
+
+def test_encoding_one_character_that_raises_is_blamed_on_short_input_whatever_test_drew_it(tmp_path):
+    run = run_spec_inline(tmp_path, "--impl", str(WRONG / "wrong_encode_single_char_table.py"), "-m", "not corpus",
+                          "-k", "equals_oracle or odd_runs", files=["spec/test_encode.py"])
+    assert run.report is not None
+    cause = _cause(run, "encode")
+    assert cause["likely_claim"] == "encode.short-input", cause
+    assert cause["probe"] in ("encode('', {(104, 105): 256})", "encode('h', {(104, 105): 256})")
+    assert {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"} == {"encode.short-input"}
+
+
+@pytest.mark.heavy
+def test_a_child_killed_by_a_signal_is_a_root_cause_with_its_input_not_a_failure_of_every_claim(tmp_path):
+    run = run_spec_inline(tmp_path, "--impl", str(RED / "killed_by_signal_on_empty.py"), "--isolated",
+                          "-m", "not corpus", "-k", "not case", files=["spec/test_train.py"])
+    assert run.report is not None
+    cause = _cause(run, "train")
+    assert "killed by signal 11" in cause["exception"] and cause["input"].startswith("train('', ")
+    assert cause["likely_claim"] == "train.exhausted"
+    assert {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"} == {"train.exhausted"}
+
+
+def _results_with(verdict: judging.Verdict) -> Results:
+    results = Results()
+    results.verdicts["spec/test_decode.py::t"] = verdict
+    return results
+
+
+def test_a_probe_answered_the_contracts_way_reproduces_nothing():
+    """decode of an unknown id raising KeyError is right: a KeyError elsewhere in decode is not that claim's."""
+    def decode(ids, vocab):
+        return b"".join(vocab[i] for i in ids).decode("utf-8", errors="replace")
+
+    implementation = types.SimpleNamespace(decode=decode)
+    try:
+        decode([300], {})
+    except KeyError as error:
+        verdict = judging.judge(error, (), implementation, "")
+    found = crash_probes.probe(_results_with(verdict), implementation, run=lambda question, name: question())
+    assert found == {}
+
+
+def test_a_probe_that_raises_another_error_leaves_the_blame_where_the_tests_put_it():
+    def encode(text, merges):
+        if len(text) > 3:
+            raise RuntimeError("long texts fail")
+        return list(text.encode("utf-8"))
+
+    implementation = types.SimpleNamespace(encode=encode)
+    try:
+        encode("abcdef", {})
+    except RuntimeError as error:
+        verdict = judging.judge(error, (), implementation, "")
+    found = crash_probes.probe(_results_with(verdict), implementation, run=lambda question, name: question())
+    assert found == {}
