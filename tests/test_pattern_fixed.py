@@ -222,3 +222,32 @@ def test_a_right_chunked_encode_beside_a_wrong_chunked_train_is_excused_alone(tm
     claims = run.report["claims"]
     assert claims["encode.lowest-rank"]["status"] == "not judged", claims["encode.lowest-rank"]
     assert [c for c, r in claims.items() if r["status"] == "failed" and r["level"] == "train"], claims
+
+
+#: Training inside chunks that raises once no pair is left (max() of nothing), as many course trainers do.
+RAISES_WHEN_EXHAUSTED = '''
+def _exhausting(text, vocab_size):
+    merges = oracle.train(text, vocab_size, pattern=PATTERN)
+    if len(merges) < vocab_size - 256:
+        raise ValueError("max() arg is an empty sequence")
+    return merges
+'''
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "gpt4"])
+def test_the_probe_sees_the_split_of_a_trainer_that_also_crashes_when_no_pair_is_left(tmp_path, pattern):
+    """Issue 37, kind 5: the probe's texts are several; one that runs out of pairs may crash, the rest agree."""
+    from spec.split_probe import looks_pattern_fixed
+
+    impl = _undeclared(tmp_path, f"exhausting_{pattern}", pattern, train="return _exhausting(text, vocab_size)",
+                       imports=RAISES_WHEN_EXHAUSTED)
+    seen = looks_pattern_fixed(load_implementation(impl))
+    assert seen is not None and seen.pattern == pattern and seen.operations == {"train", "encode"}, seen
+
+
+def test_the_probe_sees_a_chunked_encode_beside_a_train_that_always_raises(tmp_path):
+    from spec.split_probe import looks_pattern_fixed
+
+    impl = _undeclared(tmp_path, "train_raises", train="raise RuntimeError('not this one')")
+    seen = looks_pattern_fixed(load_implementation(impl))
+    assert seen is not None and seen.pattern == "gpt2" and seen.operations == {"encode"}, seen
