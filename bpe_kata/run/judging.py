@@ -36,6 +36,14 @@ LIBRARY_DIRS = tuple(
 
 BROKEN = "broken"  # an assertion of the spec about the claim failed
 ERROR = "error"  # the code under test raised before the spec could check anything
+SUITE = "suite"  # the suite's own code raised, not the implementation's: a suite error, charged to no claim
+
+#: Frames that are neither the implementation's nor the suite's own: the oracle (an implementation may borrow
+#: its helpers), the pattern wrapper and the protocol client pass calls and errors on; libraries are the same.
+NEUTRAL_DIRS = tuple(str(SPEC_DIR / name) for name in ("oracle", "fixed_pattern.py"))
+#: The shapes and adapters a user plugs an implementation with are the implementation as plugged; spec/shapes.py
+#: reads an implementation's result (an encode that returns None fails there): evidence against the implementation.
+IMPLEMENTATION_SIDE = (str(PACKAGE_DIR / "adapters"), str(SPEC_DIR / "shapes.py"))
 
 
 @dataclass(frozen=True)
@@ -138,12 +146,58 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
         return Verdict(BROKEN, tuple(blamed), "", "", _assertion_detail(error, longrepr_text, max_lines),
                        own_training=checked_own_training(error))
     message = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
+    suite_frame = _suite_raised(error, root, module)
+    if suite_frame is not None:
+        cause = f"{type(error).__name__}: {message}" if message else type(error).__name__
+        where = f"{suite_frame.f_code.co_name} ({_short_path(suite_frame.f_code.co_filename)}:{suite_frame.f_lineno})"
+        return Verdict(SUITE, (), cause, where, f"{cause}\n  raised in the suite's own code, {where}")
     call, type_name, where = _origin(error, root, module)
     for prefix in (f"{call}: ", f"{type_name}: "):  # the protocol client's message repeats both
         message = message.removeprefix(prefix) if call and type_name != type(error).__name__ else message
     cause = f"{type_name}: {message}" if message else type_name
     where = where or (f"{frame.name} ({_short_path(frame.filename)}:{frame.lineno})" if frame else "?")
     return Verdict(ERROR, (), cause, where, f"{cause}\n  raised in {where}", call=call)
+
+
+def _suite_raised(error: BaseException, root: Path | None, module):
+    """The suite's own frame that raised ``error``, or None when the error is the implementation's.
+
+    An error is the implementation's only with evidence (issue 37, kind 3): the protocol child sent it, or the
+    innermost frame that is neither a library's nor neutral (``NEUTRAL_DIRS``, the client) is the
+    implementation's code: a file under its root, a function of its namespace (the oracle's helpers a file
+    borrows included), an adapter or shape, spec/shapes.py reading its result, or any file outside the suite.
+    An error whose innermost such frame is the spec's or the runner's (a helper decoding bytes, a fixture) is
+    the suite's."""
+    if getattr(error, "bpe_kata_call", None) is not None:
+        return None
+    codes = _namespace_codes(fixed_pattern.unwrap(module))
+    for entry, _ in reversed(list(traceback.walk_tb(error.__traceback__))):
+        path = str(Path(entry.f_code.co_filename).resolve())
+        if entry.f_code in codes or (root is not None and Path(path).is_relative_to(root)):
+            return None
+        if path.startswith(LIBRARY_DIRS + NEUTRAL_DIRS + CLIENT_FILES):
+            continue
+        if path.startswith(IMPLEMENTATION_SIDE) or not path.startswith((str(SPEC_DIR), str(PACKAGE_DIR))):
+            return None
+        return entry
+    return None
+
+
+def _namespace_codes(module) -> set:
+    """The code objects of the functions (and classes' methods) ``module`` holds, with the code nested in them."""
+    codes, todo = set(), []
+    for value in list(vars(module).values()) if hasattr(module, "__dict__") else []:
+        if inspect.isclass(value):
+            todo += [getattr(m, "__func__", m) for m in vars(value).values()]
+        else:
+            todo.append(getattr(value, "__func__", value))
+    found = [getattr(f, "__code__", None) for f in todo]
+    while found:
+        code = found.pop()
+        if code is not None and hasattr(code, "co_consts") and code not in codes:
+            codes.add(code)
+            found += [c for c in code.co_consts if hasattr(c, "co_consts")]
+    return codes
 
 
 #: The contract's operations, by the name the spec calls them (spec/CONTRACT.md).

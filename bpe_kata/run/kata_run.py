@@ -338,7 +338,8 @@ class KataRun:
                     "strict_expect": bool(config.getoption("--strict-expect")),
                     "require_data": bool(config.getoption("--require-data")),
                     "expectations": judgement is not None, "missing_data": sorted(tracker.missing_data),
-                    "outside_failures": sorted(tracker.outside_failures)}}
+                    "outside_failures": sorted(tracker.outside_failures),
+                    "suite_errors": sorted(tracker.suite_errors)}}
 
     def _write_expectations(self) -> None:
         target = self.config.getoption("--write-expect")

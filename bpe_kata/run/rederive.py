@@ -87,7 +87,8 @@ def problems(data: dict, expect: str | None = None) -> list[str]:
         return [*found, "the counts of selected and finished tests are missing or do not fit the records"]
     complete = status not in (run_status.INTERRUPTED, run_status.INTERNAL_ERROR) and finished == selected
     tracker = run_status.Tracker(missing_data=set(inputs.get("missing_data") or ()),
-                                 outside_failures=set(inputs.get("outside_failures") or ()))
+                                 outside_failures=set(inputs.get("outside_failures") or ()),
+                                 suite_errors=set(inputs.get("suite_errors") or ()))
     exit_status = run_status.exit_status(status, complete, judgement, tracker, bool(inputs.get("strict_expect")),
                                          bool(inputs.get("require_data")))
     failure = (data.get("sandbox") or {}).get("failure")

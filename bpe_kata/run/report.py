@@ -49,7 +49,8 @@ def as_json(results: Results, info: dict) -> dict:
             claims[cid]["tie_rule_excuse"] = results.tie_rule_excuse(cid) or None
             claims[cid]["first_failure"] = results.failures.get(r[Outcome.FAILED][0], "")
     reasons = {level: list(r) for level, r in results.reasons.items()}
-    return {**info, "levels": levels, "root_causes": results.root_causes(), "claims": claims,
+    return {**info, "levels": levels, "suite_errors": results.suite_errors(), "root_causes": results.root_causes(),
+            "claims": claims,
             "likely_mistakes": [d.message for d in results.diagnoses],
             "likely_mistakes_seen": teaching.as_json(results.diagnoses),
             "pattern_fixed": None if results.pattern_fixed is None else {

@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from bpe_kata.run import causes
-from bpe_kata.run.judging import BROKEN, ERROR, Verdict
+from bpe_kata.run.judging import BROKEN, ERROR, SUITE, Verdict
 from bpe_kata.run.outcomes import CLAIM_OUTCOMES, COLUMNS, ClaimOutcome, LevelStatus, Outcome
 from spec.ledger import load_claims
 from spec.levels import ALL_LEVEL_NAMES
@@ -91,7 +91,7 @@ class Results:
             if verdict is None:
                 for claim in ids:
                     claims[claim][outcome.column].append(nodeid)
-            elif verdict.kind == ERROR:
+            elif verdict.kind in (ERROR, SUITE):  # a suite error is charged to no claim either
                 for claim in ids:
                     claims[claim][ClaimOutcome.COULD_NOT_RUN].append(nodeid)
             else:
@@ -104,6 +104,15 @@ class Results:
     def root_causes(self) -> list[dict]:
         """Errors grouped into root causes, lowest failing level first (bpe_kata.run.causes.root_causes)."""
         return causes.root_causes(self)
+
+    def suite_errors(self) -> list[dict]:
+        """Errors the suite's own code raised (bpe_kata/run/judging.py ``SUITE``), by type, message and place:
+        reported apart, never a claim's, and the run exits with ``run_status.SUITE_ERROR``."""
+        groups: dict[tuple[str, str], list[str]] = {}
+        for nodeid, verdict in self.verdicts.items():
+            if verdict.kind == SUITE:
+                groups.setdefault((verdict.root_cause, verdict.where), []).append(nodeid)
+        return [{"exception": cause, "where": where, "tests": tests} for (cause, where), tests in groups.items()]
 
     def broken_claims(self) -> dict[str, str]:
         """Claim -> how it broke: "assertion" (a check about it failed) or "root cause" (the error most

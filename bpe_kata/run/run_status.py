@@ -9,6 +9,7 @@ marked incomplete and never exits 0.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +19,9 @@ from bpe_kata.run.outcomes import Outcome
 
 SPEC_DIR = Path(spec.__file__).resolve().parent
 INTERRUPTED, INTERNAL_ERROR = 2, 3
+#: The suite's own code raised in a spec test (bpe_kata/run/judging.py ``SUITE``): no verdict on those tests, and
+#: the status says it is the suite's fault, not the implementation's (pytest's own statuses end at 5).
+SUITE_ERROR = 6
 
 
 def spec_fingerprint() -> str:
@@ -41,6 +45,7 @@ class Tracker:
     faults: dict[str, str] = field(default_factory=dict)  # nodeid -> "timed out", "crashed", ...
     outside_failures: set[str] = field(default_factory=set)  # failed tests that are not spec tests
     missing_data: set[str] = field(default_factory=set)  # the lines of data some test found missing
+    suite_errors: set[str] = field(default_factory=set)  # spec tests where the suite's own code raised
 
     def observe(self, report, is_spec_test: bool) -> None:
         if report.when == "teardown" or (report.failed and report.when not in ("setup", "call")):
@@ -50,6 +55,9 @@ class Tracker:
             self.faults[report.nodeid] = fault
         if report.failed and not is_spec_test:
             self.outside_failures.add(report.nodeid)
+        verdict = dict(report.user_properties).get("bpe_verdict")
+        if report.failed and verdict and json.loads(verdict).get("kind") == "suite":
+            self.suite_errors.add(report.nodeid)
         if missing_data.line_of(report):
             self.missing_data.add(missing_data.line_of(report))
 
@@ -87,13 +95,16 @@ def judge(by_test: dict, entries: list[expectations.Expected], strict_levels: bo
 def exit_status(pytest_status: int, complete: bool, judgement: Judgement | None, tracker: Tracker,
                 strict_expect: bool, require_data: bool = False) -> int:
     """0 only for a complete run with nothing unexpected; pytest's own errors (usage, internal) stay.
-    A run that requires data some test found missing has no verdict: a set-up error."""
+    A run that requires data some test found missing has no verdict: a set-up error. A run where the suite's
+    own code raised exits ``SUITE_ERROR``, whatever the expectations: the suite, not the implementation, failed."""
     if pytest_status not in (0, 1):
         return pytest_status
     if not complete:
         return 1
     if require_data and tracker.missing_data:
         return missing_data.SETUP_ERROR
+    if tracker.suite_errors:
+        return SUITE_ERROR
     if judgement is None:  # no expectations and no strict levels: pytest's word
         return pytest_status
     failed = judgement.unexpected or tracker.outside_failures or (strict_expect and judgement.unexpected_passes)

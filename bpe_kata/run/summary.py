@@ -83,6 +83,11 @@ def _indented(text: str, prefix: str) -> list[str]:
 def _render_failures(results: Results) -> list[str]:
     """Root causes first (lowest level leading), then the claims an assertion broke, then those left unchecked."""
     ledger, per_claim, lines = load_claims(), results.per_claim(), []
+    for error in results.suite_errors():
+        tests = ", ".join(t.split("::", 1)[-1] for t in error["tests"][:3])
+        lines += ["", f"SUITE ERROR: {error['exception']}",
+                  f"  raised in the suite's own code, {error['where']}, in {len(error['tests'])} test(s): {tests}",
+                  "  not the implementation's: no claim is charged; the run exits 6 (please report it to bpe-kata)"]
     causes = results.root_causes()
     if causes:
         lines += ["", f"root causes ({len(causes)}): the implementation raised before the spec could check"]

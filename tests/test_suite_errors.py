@@ -1,0 +1,82 @@
+"""The suite's own errors are the suite's (issue 37, kind 3).
+
+The rule (bpe_kata/run/judging.py ``_suite_raised``): an error is the implementation's only with evidence, its
+innermost frame that is not a library's (nor the oracle's or the protocol client's) being the implementation's
+code, or the protocol child having sent it. An error raised by a spec helper or the runner is a SUITE ERROR:
+reported apart, charged to no claim, and the run exits ``run_status.SUITE_ERROR``.
+"""
+
+from __future__ import annotations
+
+import types
+
+import reference
+import spec.compare
+from bpe_kata.run import judging, run_status
+from bpe_kata.run.judging import PACKAGE_DIR, SPEC_DIR
+from tests.support import REPO_ROOT, run_spec_inline
+
+
+def _raised_in(filename: str, source: str, name: str, *args):
+    """The error ``name(*args)`` raises, its code compiled as if it were written in ``filename``."""
+    namespace: dict = {}
+    exec(compile(source, filename, "exec"), namespace)
+    try:
+        namespace[name](*args)
+    except Exception as error:  # noqa: BLE001
+        return error
+    raise AssertionError("did not raise")
+
+
+HELPER = "def helper(data):\n    return data.decode('utf-8')\n"
+
+
+def test_a_spec_helpers_unicode_error_is_the_suites_not_the_implementations():
+    error = _raised_in(str(SPEC_DIR / "helpers_of_a_test.py"), HELPER, "helper", b"\xff")
+    verdict = judging.judge(error, ("bytes.examples",), reference, "")
+    assert verdict.kind == judging.SUITE and "helpers_of_a_test.py" in verdict.where
+    assert verdict.blamed == ()
+
+
+def test_a_fixtures_own_error_is_the_suites():
+    error = _raised_in(str(PACKAGE_DIR / "run" / "fixtures.py"), "def trained(x):\n    return x['table']\n",
+                       "trained", {})
+    assert judging.judge(error, ("train.prefix",), reference, "").kind == judging.SUITE
+
+
+def test_an_error_the_implementation_raised_stays_the_implementations():
+    """Its own file, and a helper of the oracle it borrows (its namespace holds the helper)."""
+    implementation = types.ModuleType("learner")
+    error = _raised_in(str(REPO_ROOT / "learner_code.py"), "def train(text, size):\n    return max({})\n",
+                       "train", "", 300)
+    assert judging.judge(error, ("train.exhausted",), implementation, "").kind == judging.ERROR
+    from spec.oracle import core
+    implementation.get_stats = core.get_stats
+    try:
+        core.get_stats(None)
+    except TypeError as borrowed:
+        assert judging.judge(borrowed, ("pairs.short-input",), implementation, "").kind == judging.ERROR
+
+
+def test_a_result_the_suite_cannot_read_is_the_implementations():
+    """An encode that returns None fails in spec/shapes.py: the implementation's result, not the suite."""
+    from spec.shapes import ids_of
+    try:
+        ids_of(None)
+    except TypeError as error:
+        assert judging.judge(error, ("bytes.examples",), reference, "").kind == judging.ERROR
+
+
+def test_a_run_where_the_suite_raised_says_so_charges_no_claim_and_exits_suite_error(tmp_path, capsys, monkeypatch):
+    broken = compile("def expect_equal(actual, expected, what='result', *, merges=None):\n"
+                     "    b'\\xff'.decode('utf-8')\n", str(SPEC_DIR / "compare.py"), "exec")
+    namespace: dict = {}
+    exec(broken, namespace)
+    monkeypatch.setattr(spec.compare.expect_equal, "__code__", namespace["expect_equal"].__code__)
+    run = run_spec_inline(tmp_path, "--impl", "reference", "-k", "empty_table_encodes", files=["spec/test_bytes.py"],
+                          capsys=capsys)
+    assert run.returncode == run_status.SUITE_ERROR, run.output[-2000:]
+    assert run.report["suite_errors"] and run.report["suite_errors"][0]["exception"].startswith("UnicodeDecodeError")
+    assert run.report["root_causes"] == []
+    assert not [c for c, row in run.report["claims"].items() if row["status"] == "failed"]
+    assert "SUITE ERROR: UnicodeDecodeError" in run.output
