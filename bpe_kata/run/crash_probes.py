@@ -7,8 +7,10 @@ So, once the run is over, each root cause raised in a contract call is put to DI
 smallest inputs the contract defines (training with no pair left or no text at all, encoding nothing or one
 character, get_stats of nothing, merge of nothing, decoding an id no table has). A probe that raises the
 same exception at the same place (``causes.cause_key``: type, place, call and, where the place is unknown,
-the message's shape) reproduces the crash, and the cause is blamed on that probe's claim, with the probe's
-input printed beside the test's shrunk call. A probe that raises something else, or nothing, says nothing:
+the message's shape) reproduces the crash, unless its control (the same call just past the behaviour: one
+merge with pairs left, two characters) raises it too, which makes it the call's crash, not the behaviour's
+(a train that cannot merge at all); the cause is then blamed on the probe's claim, with the probe's input
+printed beside the test's shrunk call. A probe that raises something else, or nothing, says nothing:
 the cause keeps the claim its tests point to.
 
 Each probe runs once per run, after the last test, with a time limit (bpe_kata/run/teaching.py's
@@ -37,6 +39,9 @@ class DirectProbe:
     claim: str
     call: str
     args: tuple
+    #: the same call on an input just past the behaviour (one merge with pairs left, two characters): raising the
+    #: same error there too, the crash is not this behaviour's but the call's (a train that cannot merge at all)
+    control: tuple
     allowed: tuple[type[BaseException], ...] = ()  # raising one of these is the contract's answer, no crash
 
     def shown(self) -> str:
@@ -44,22 +49,23 @@ class DirectProbe:
 
 
 _TABLE: dict[Pair, int] = {(104, 105): 256}  # "hi": a table that has merges, none of which a lone "h" meets
+_VOCAB = oracle.build_vocab({})
 
 #: The smallest behaviours, by the contract call they are about (spec/claims.toml states each).
 PROBES: tuple[DirectProbe, ...] = (
-    DirectProbe("train.exhausted", "train", ("", 300)),
-    DirectProbe("train.exhausted", "train", ("a", 300)),
-    DirectProbe("train.exhausted", "train", ("ab", 1000)),
-    DirectProbe("encode.short-input", "encode", ("", {})),
-    DirectProbe("encode.short-input", "encode", ("h", {})),
-    DirectProbe("encode.short-input", "encode", ("", _TABLE)),
-    DirectProbe("encode.short-input", "encode", ("h", _TABLE)),
-    DirectProbe("pairs.short-input", "get_stats", ([],)),
-    DirectProbe("pairs.short-input", "get_stats", ([7],)),
-    DirectProbe("merge.end-guard", "merge", ([], (1, 2), 9)),
-    DirectProbe("merge.end-guard", "merge", ([1], (1, 2), 9)),
-    DirectProbe("merge.end-guard", "merge", ([1, 2], (1, 2), 9)),
-    DirectProbe("decode.unknown-id", "decode", ([300], oracle.build_vocab({})),
+    DirectProbe("train.exhausted", "train", ("", 300), ("ab", 257)),
+    DirectProbe("train.exhausted", "train", ("a", 300), ("ab", 257)),
+    DirectProbe("train.exhausted", "train", ("ab", 1000), ("ab", 257)),
+    DirectProbe("encode.short-input", "encode", ("", {}), ("hi", {})),
+    DirectProbe("encode.short-input", "encode", ("h", {}), ("hi", {})),
+    DirectProbe("encode.short-input", "encode", ("", _TABLE), ("hih", _TABLE)),
+    DirectProbe("encode.short-input", "encode", ("h", _TABLE), ("hih", _TABLE)),
+    DirectProbe("pairs.short-input", "get_stats", ([],), ([7, 8],)),
+    DirectProbe("pairs.short-input", "get_stats", ([7],), ([7, 8],)),
+    DirectProbe("merge.end-guard", "merge", ([], (1, 2), 9), ([1, 2, 3], (1, 2), 9)),
+    DirectProbe("merge.end-guard", "merge", ([1], (1, 2), 9), ([1, 2, 3], (1, 2), 9)),
+    DirectProbe("merge.end-guard", "merge", ([1, 2], (1, 2), 9), ([1, 2, 3], (1, 2), 9)),
+    DirectProbe("decode.unknown-id", "decode", ([300], _VOCAB), ([104], _VOCAB),
                 allowed=(KeyError, ValueError, IndexError)),
 )
 
@@ -90,31 +96,33 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
     for direct in PROBES:
         if not any(key[2] == direct.call for key in keys if key not in found):
             continue
-        verdict = run(lambda direct=direct: _raised(direct, implementation), direct.shown())
+        verdict = run(lambda direct=direct: _raised(direct, direct.args, implementation), direct.shown())
         if verdict is False:
             break  # still running: the implementation is busy, no later probe can be trusted
-        if verdict is None:
+        if verdict is None or (key := causes.cause_key(verdict)) not in keys or key in found:
             continue
-        key = causes.cause_key(verdict)
-        if key in keys and key not in found:
+        control = run(lambda direct=direct: _raised(direct, direct.control, implementation), direct.shown())
+        if control is False:
+            break
+        if control is None or causes.cause_key(control) != key:  # the behaviour's own crash, not the call's
             found[key] = Reproduced(direct.claim, direct.shown())
     return found
 
 
-def _raised(direct: DirectProbe, implementation) -> judging.Verdict | None:
-    """The verdict on what the probe raised (judged as a spec test's error is), or None: no crash."""
+def _raised(direct: DirectProbe, args: tuple, implementation) -> judging.Verdict | None:
+    """The verdict on what ``direct``'s call on ``args`` raised (judged as a spec test's error is), or None."""
     function = getattr(implementation, direct.call, None)
     if not callable(function):
         return None
     try:
-        function(*_fresh(direct.args))
+        function(*_fresh(args))
     except BaseException as error:  # noqa: BLE001  the client's faults are BaseException too
         from bpe_kata.child import launch
 
         if direct.allowed and isinstance(error, direct.allowed):
             return None  # the contract's answer (an unknown id raises), not a crash
         if isinstance(error, launch.IsolationFault):
-            return launch.fault_verdict(error, (), call=direct.call, input=direct.shown())
+            return launch.fault_verdict(error, (), call=direct.call, input=recording.shown_call(direct.call, args))
         return judging.judge(error, (), implementation, "")
     return None
 

@@ -33,7 +33,8 @@ def _split(impl, case: Case, fixtures: Fixtures) -> None:
     text, pattern = case["input"]["text"], PATTERNS[case["input"]["pattern"]]
     merges = impl.train(text, 256 + len(text.encode("utf-8")), pattern=pattern)
     vocab = oracle.build_vocab(dict(merges_of(merges)))
-    tokens = [vocab[i].decode("utf-8") for i in ids_of(impl.encode(text, merges, pattern=pattern))]
+    # a token that is not whole characters is shown, escaped, and differs: an assertion, not the suite's error
+    tokens = [vocab[i].decode("utf-8", "backslashreplace") for i in ids_of(impl.encode(text, merges, pattern=pattern))]
     expect_equal(tokens, case["expected"]["chunks"], "tokens")
 
 
