@@ -98,3 +98,35 @@ def test_a_claim_resting_on_another_broken_one_is_never_first():
     assert fix_first.order(["bytes.no-normalization", "pairs.first-seen-order"]) == \
         ["pairs.first-seen-order", "bytes.no-normalization"]
     assert fix_first.order([]) == []
+
+
+def _merge_failures(folder: Path) -> str:
+    """wrong_merge_right_to_left on one worked case and one property of the merge level, short tracebacks."""
+    command = [shutil.which("bpe-kata") or str(Path(sys.executable).with_name("bpe-kata")), "check",
+               str(WRONG / "wrong_merge_right_to_left.py"), "--level", "merge", "-m", "not corpus", "-n", "0",
+               "-p", "no:cacheprovider", "--hypothesis-profile", "fast",
+               "-k", "merge_case and aaa] or overlapping_runs_from_the_left"]
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    run = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-3000:]
+    return run.stdout
+
+
+def test_a_short_traceback_shows_the_spec_line_that_checked_not_its_wrapper(tmp_path):
+    """Issue 37, kind 8 (a): the property's asserting line, the worked case's checking line; not the
+    ``@given`` decorator nor the case collector's ``runner.run(...)``."""
+    text = _merge_failures(tmp_path)
+    failures = text.split("= FAILURES =")[1].split("claims broken")[0]
+    assert "spec/cases/collect.py" not in failures, failures
+    assert "@given(" not in failures, failures
+    assert "spec/cases/ops_core.py:" in failures and 'expect_equal(result, case["expected"]["ids"]' in failures
+    assert "spec/test_merge.py:" in failures and "expect_equal(result, expected" in failures
+
+
+def test_a_failed_worked_case_shows_its_file_id_input_expected_and_got(tmp_path):
+    """Issue 37, kind 8 (b): as toml-test shows input, output and want."""
+    text = _merge_failures(tmp_path)
+    failures = text.split("= FAILURES =")[1].split("claims broken")[0]
+    assert "worked case merge-aaa in spec/cases/merge.json" in failures, failures
+    assert "input:" in failures and "[97, 97, 97]" in failures, failures
+    assert "expected: ids [256, 97]" in failures and "got:      ids [97, 256]" in failures, failures
