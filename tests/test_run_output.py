@@ -130,3 +130,26 @@ def test_a_failed_worked_case_shows_its_file_id_input_expected_and_got(tmp_path)
     assert "worked case merge-aaa in spec/cases/merge.json" in failures, failures
     assert "input:" in failures and "[97, 97, 97]" in failures, failures
     assert "expected: ids [256, 97]" in failures and "got:      ids [97, 256]" in failures, failures
+
+
+def test_one_screen_from_the_bottom_says_what_to_fix():
+    """Issue 37, kind 8 (c): with every level in the table and three likely mistakes above it, the last 25 lines
+    hold the claim to fix first, its failing test, the first failure and the likely mistake that names it."""
+    from bpe_kata.run import teaching
+    from bpe_kata.run.outcomes import Outcome
+    from bpe_kata.run.summary import render_table
+    from spec import mistakes as probes
+    from spec.levels import LEVELS
+
+    results = _results(("spec/test_merge.py::test_merge_case[merge-aaa]", "merge", ("merge.left-to-right",),
+                        ("merge.left-to-right",), ("merge",)))
+    for number, level in enumerate(LEVELS):  # every level in the table, as in a whole run
+        results.record(_Report(f"spec/test_x.py::test_{number}", False), Outcome.PASSED, level.name, (), None)
+    mistakes = [teaching.Mistake(f"m{i}", ("merge.left-to-right",), "p", (), f"mistake number {i}.") for i in range(3)]
+    results.diagnoses = [teaching.Diagnosis(m, probes.Seen(2, "merge([7, 7, 7], (7, 7), 300) gave [7, 300]"))
+                         for m in mistakes]
+    lines = render_table(results, INFO, "hint: --tb=long")
+    screen = "\n".join(lines[-25:])
+    assert "fix first: merge.left-to-right" in screen
+    assert "test_merge_case[merge-aaa]" in screen and "expected x got y" in screen
+    assert "likely mistake: mistake number 0." in screen, screen
