@@ -39,15 +39,24 @@ def _run(command: str, *extra: str, impl: str = SLOW,
     return done, time.monotonic() - start
 
 
-def _spinning() -> list[str]:
-    """Processes still running the slow implementation (a child left behind spins on a CPU)."""
+def _copied(folder: Path) -> str:
+    """The slow implementation in a folder of this test's own, with the reference it builds on beside it: the
+    sandboxed child reads only its implementation's folder, and a process left behind is found by that path
+    (tests running side by side under pytest-xdist have folders of their own)."""
+    shutil.copy(SLOW, folder / "right_but_slow.py")
+    shutil.copytree(REPO_ROOT / "reference", folder / "reference", ignore=shutil.ignore_patterns("__pycache__"))
+    return str(folder / "right_but_slow.py")
+
+
+def _spinning(folder: Path) -> list[str]:
+    """Processes still running this test's copy of the slow implementation (a child left behind spins on a CPU)."""
     found = []
     for proc in Path("/proc").iterdir():
         try:
             command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
         except OSError:
             continue
-        if "right_but_slow" in command and proc.name != str(os.getpid()):
+        if str(folder) in command and proc.name != str(os.getpid()):
             found.append(f"{proc.name}: {command}")
     return found
 
@@ -73,23 +82,20 @@ def test_a_slow_test_in_process_fails_too_slow_and_the_run_ends_with_its_table()
 
 @pytest.mark.heavy
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="the leftover check reads Linux's /proc")
-def test_a_slow_test_isolated_fails_too_slow_and_leaves_no_child():
-    done, seconds = _run("check", "--isolated")
+def test_a_slow_test_isolated_fails_too_slow_and_leaves_no_child(tmp_path):
+    done, seconds = _run("check", "--isolated", impl=_copied(tmp_path), cwd=tmp_path)
     _assert_verdict(done, seconds)
     time.sleep(0.5)
-    assert not _spinning(), _spinning()
+    assert not _spinning(tmp_path), _spinning(tmp_path)
 
 
 @pytest.mark.heavy
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="the leftover check reads Linux's /proc")
 def test_a_slow_test_under_the_gate_fails_too_slow_and_leaves_no_child(tmp_path):
-    # the sandboxed child reads only the implementation's folder: the reference it builds on is copied beside it
-    shutil.copy(SLOW, tmp_path / "right_but_slow.py")
-    shutil.copytree(REPO_ROOT / "reference", tmp_path / "reference", ignore=shutil.ignore_patterns("__pycache__"))
-    done, seconds = _run("gate", "--test-budget", "4", impl="right_but_slow.py", cwd=tmp_path)
+    done, seconds = _run("gate", "--test-budget", "4", impl=_copied(tmp_path), cwd=tmp_path)
     _assert_verdict(done, seconds)
     time.sleep(0.5)
-    assert not _spinning(), _spinning()
+    assert not _spinning(tmp_path), _spinning(tmp_path)
 
 
 def test_the_budget_option_is_refused_with_one_line_when_it_is_not_a_number():
