@@ -15,7 +15,7 @@ import pytest
 from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
 from bpe_kata.data import corpora
-from bpe_kata.run import bounded_diff, expectations, gc_policy, missing_data, quick_exit, traceback_cache
+from bpe_kata.run import bounded_diff, budgets, expectations, gc_policy, missing_data, quick_exit, traceback_cache
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment, private_storage
 from bpe_kata.run.kata_run import KataRun
 from bpe_kata.run.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation, require_utf8
@@ -71,6 +71,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--time-budget", type=float, default=None, metavar="SECONDS",
                     help="isolated runs: the total time all calls to the implementation may take (per process); "
                          "once spent, every later call fails 'over budget' (bpe-kata gate sets a default)")
+    group.addoption("--test-budget", default=None, metavar="SECONDS",
+                    help="each spec test's time limit: past it the test fails 'too slow' and the run goes on; "
+                         "'auto' (default; also BPE_KATA_TEST_BUDGET) sizes it from the reference's time for that "
+                         "test with a wide margin, a number gives every test that many seconds, 'off' none")
     group.addoption("--strict-levels", action="store_true", default=False,
                     help="a level that is not started is a failure (unless --expect allows it); bpe-kata gate sets it")
     group.addoption(
@@ -115,8 +119,13 @@ def pytest_configure(config: pytest.Config) -> None:
     value = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_IMPL
     config.pluginmanager.register(missing_data, "bpe-kata-missing-data")  # missing data: never a failure
     isolated_client.BUDGET.total = config.getoption("--time-budget")
-    config.pluginmanager.register(KataRun(config, value, _implementation(config, value), _expectations(config)),
-                                  KataRun.NAME)
+    try:
+        chosen = budgets.setting(config.getoption("--test-budget"))
+    except ValueError as error:
+        raise pytest.UsageError(str(error)) from None
+    implementation = _implementation(config, value)
+    config.pluginmanager.register(budgets.TestBudgets(chosen, implementation), budgets.TestBudgets.NAME)
+    config.pluginmanager.register(KataRun(config, value, implementation, _expectations(config)), KataRun.NAME)
 
 
 @pytest.hookimpl(tryfirst=True)

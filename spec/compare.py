@@ -127,7 +127,14 @@ def _describe_mapping(actual: Mapping, expected: Mapping, what: str, vocab: Mapp
 
 
 class CaseMismatch(AssertionError):
-    """A worked case's result differs from the expected one; the message lists the differences."""
+    """A worked case's result differs from the expected one; the message lists the differences.
+
+    ``what``, ``actual`` and ``expected`` are kept whole, so a worked case's failure can show what it got
+    beside its input and what it wanted (spec/cases/runner.py)."""
+
+    def __init__(self, message: str, what: str = "result", actual: object = None, expected: object = None) -> None:
+        super().__init__(message)
+        self.what, self.actual, self.expected = what, actual, expected
 
 
 def expect_equal(actual: object, expected: object, what: str = "result", *,
@@ -135,7 +142,7 @@ def expect_equal(actual: object, expected: object, what: str = "result", *,
     """Raise a readable AssertionError unless ``actual == expected``; ``merges`` names the ids' bytes."""
     if actual != expected:
         vocab = oracle.build_vocab(dict(merges)) if merges is not None else None
-        raise CaseMismatch("\n".join(describe(actual, expected, what, vocab)))
+        raise CaseMismatch("\n".join(describe(actual, expected, what, vocab)), what, actual, expected)
 
 
 def expect_fields(fields: Mapping[str, tuple[object, object]], *,

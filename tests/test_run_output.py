@@ -98,3 +98,58 @@ def test_a_claim_resting_on_another_broken_one_is_never_first():
     assert fix_first.order(["bytes.no-normalization", "pairs.first-seen-order"]) == \
         ["pairs.first-seen-order", "bytes.no-normalization"]
     assert fix_first.order([]) == []
+
+
+def _merge_failures(folder: Path) -> str:
+    """wrong_merge_right_to_left on one worked case and one property of the merge level, short tracebacks."""
+    command = [shutil.which("bpe-kata") or str(Path(sys.executable).with_name("bpe-kata")), "check",
+               str(WRONG / "wrong_merge_right_to_left.py"), "--level", "merge", "-m", "not corpus", "-n", "0",
+               "-p", "no:cacheprovider", "--hypothesis-profile", "fast",
+               "-k", "merge_case and aaa] or overlapping_runs_from_the_left"]
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    run = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-3000:]
+    return run.stdout
+
+
+def test_a_short_traceback_shows_the_spec_line_that_checked_not_its_wrapper(tmp_path):
+    """Issue 37, kind 8 (a): the property's asserting line, the worked case's checking line; not the
+    ``@given`` decorator nor the case collector's ``runner.run(...)``."""
+    text = _merge_failures(tmp_path)
+    failures = text.split("= FAILURES =")[1].split("claims broken")[0]
+    assert "spec/cases/collect.py" not in failures, failures
+    assert "@given(" not in failures, failures
+    assert "spec/cases/ops_core.py:" in failures and 'expect_equal(result, case["expected"]["ids"]' in failures
+    assert "spec/test_merge.py:" in failures and "expect_equal(result, expected" in failures
+
+
+def test_a_failed_worked_case_shows_its_file_id_input_expected_and_got(tmp_path):
+    """Issue 37, kind 8 (b): as toml-test shows input, output and want."""
+    text = _merge_failures(tmp_path)
+    failures = text.split("= FAILURES =")[1].split("claims broken")[0]
+    assert "worked case merge-aaa in spec/cases/merge.json" in failures, failures
+    assert "input:" in failures and "[97, 97, 97]" in failures, failures
+    assert "expected: ids [256, 97]" in failures and "got:      ids [97, 256]" in failures, failures
+
+
+def test_one_screen_from_the_bottom_says_what_to_fix():
+    """Issue 37, kind 8 (c): with every level in the table and three likely mistakes above it, the last 25 lines
+    hold the claim to fix first, its failing test, the first failure and the likely mistake that names it."""
+    from bpe_kata.run import teaching
+    from bpe_kata.run.outcomes import Outcome
+    from bpe_kata.run.summary import render_table
+    from spec import mistakes as probes
+    from spec.levels import LEVELS
+
+    results = _results(("spec/test_merge.py::test_merge_case[merge-aaa]", "merge", ("merge.left-to-right",),
+                        ("merge.left-to-right",), ("merge",)))
+    for number, level in enumerate(LEVELS):  # every level in the table, as in a whole run
+        results.record(_Report(f"spec/test_x.py::test_{number}", False), Outcome.PASSED, level.name, (), None)
+    mistakes = [teaching.Mistake(f"m{i}", ("merge.left-to-right",), "p", (), f"mistake number {i}.") for i in range(3)]
+    results.diagnoses = [teaching.Diagnosis(m, probes.Seen(2, "merge([7, 7, 7], (7, 7), 300) gave [7, 300]"))
+                         for m in mistakes]
+    lines = render_table(results, INFO, "hint: --tb=long")
+    screen = "\n".join(lines[-25:])
+    assert "fix first: merge.left-to-right" in screen
+    assert "test_merge_case[merge-aaa]" in screen and "expected x got y" in screen
+    assert "likely mistake: mistake number 0." in screen, screen

@@ -127,3 +127,31 @@ def test_a_cmd_implementation_is_drawn_through_the_protocol(tmp_path, capsys):
 def test_a_cmd_that_is_no_implementation_is_a_clear_error(capsys):
     code, _, err = shown(capsys, "abc", "--impl", "cmd:/nonexistent/bpe-binary")
     assert code == 2 and "cmd:/nonexistent/bpe-binary" in err
+
+
+EMPTIES_THE_TABLE = '''
+from spec.oracle.core import build_vocab, decode, get_stats, merge, train
+from spec.oracle.core import encode as _encode
+
+
+def encode(text, merges):
+    ids = _encode(text, merges)
+    for pair in list(merges)[:2]:  # the first merges go: the ones left are made of ids no merge makes now
+        del merges[pair]
+    return ids
+'''
+
+
+def test_show_survives_an_encode_that_empties_the_table_and_says_so(tmp_path, capsys):
+    """Issue 37, kind 8 (d): the picture is drawn from the table as it was given, and the change is named."""
+    import reference
+
+    impl = tmp_path / "empties.py"
+    impl.write_text(EMPTIES_THE_TABLE, encoding="utf-8")
+    corpus = table_file(tmp_path)
+    code, lines, err = shown(capsys, "aaabac", "--table", f"{corpus}:259", "--impl", str(impl))
+    assert code == 0, err
+    [(labels, ids)] = token_rows(lines)
+    assert ids == reference.encode("aaabac", reference.train(WALKTHROUGH, 259))
+    assert "".join(labels) == "aaabac"
+    assert any("changed the table" in line and "encode.frozen" in line for line in lines), lines

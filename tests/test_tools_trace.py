@@ -78,3 +78,25 @@ def test_tiny_shakespeare_starts_with_the_documents_list(capsys):
     assert code == 0
     # the document's first merge and its count (claims train.shakespeare-20, train.shakespeare-top-count)
     assert lines[1].split()[:12] == ["1", "'e'", "+", "'", "'", "->", "'e", "'", "=", "256", "count", "27,643"]
+
+
+FORGETS_ITS_FIRST_MERGE = '''
+from spec.oracle.core import build_vocab, decode, encode, get_stats, merge
+from spec.oracle.core import train as _train
+
+
+def train(text, vocab_size):
+    table = _train(text, vocab_size)
+    del table[next(iter(table))]  # the merges left are made of an id no merge makes
+    return table
+'''
+
+
+def test_trace_survives_a_broken_table_and_says_so(tmp_path, capsys):
+    """Issue 37, kind 8 (d): a table whose merge uses an id nothing made is traced, and named broken."""
+    impl = tmp_path / "forgets.py"
+    impl.write_text(FORGETS_ITS_FIRST_MERGE, encoding="utf-8")
+    code, lines, err = traced(capsys, corpus(tmp_path), "--vocab", "259", "--plain", "--impl", str(impl))
+    assert code == 1, err
+    assert sum(" -> " in line for line in lines) == 2, lines  # both merges the table holds are traced
+    assert "broken" in err and "256" in err, err

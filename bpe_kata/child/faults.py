@@ -39,6 +39,13 @@ class OverBudget(IsolationFault):
     outcome = "over budget"
 
 
+class TooSlow(IsolationFault):
+    """The test's own time budget ran out while the implementation was computing (bpe_kata/run/budgets.py):
+    that test fails "too slow" under its claims, naming the call still running; the run goes on."""
+
+    outcome = "too slow"
+
+
 class ChangedInput(IsolationFault):
     """The implementation changed an argument it was given (the server checked after the call)."""
 

@@ -27,10 +27,11 @@ from bpe_kata.child.faults import (
     ChangedInput,
     ChildExited,
     ImplementationError,
-    IsolationFault,
     OverBudget,
     ProtocolError,
+    TooSlow,
 )
+from bpe_kata.run import call_text
 
 #: Generous for the reference: its slowest call (a whole corpus under a 100k table) takes seconds.
 DEFAULT_CALL_TIMEOUT = 60.0
@@ -63,6 +64,34 @@ class Budget:
 
 
 BUDGET = Budget()
+
+
+class TestDeadline:
+    """The running spec test's own budget (bpe_kata/run/budgets.py), as wall time spent here waiting on children.
+
+    Armed at each test's setup, disarmed at its teardown; a call still running when it ends fails the test
+    "too slow", and its child is killed so that nothing keeps computing behind the run."""
+
+    def __init__(self) -> None:
+        self.deadline: float | None = None
+        self.seconds = 0.0
+        self.how = ""
+
+    def arm(self, seconds: float, how: str) -> None:
+        self.deadline, self.seconds, self.how = time.monotonic() + seconds, seconds, how
+
+    def disarm(self) -> None:
+        self.deadline = None
+
+    def remaining(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def spent(self, what: str) -> TooSlow:
+        return TooSlow(f"{what} was still running when the test's budget ran out: {self.seconds:g} s "
+                       f"({self.how}); the child was stopped, a new one serves the next call")
+
+
+TEST_DEADLINE = TestDeadline()
 
 
 class Child:
@@ -202,31 +231,44 @@ class Child:
         if keep is not None:
             message["keep"] = keep
         line = protocol.encode_plain_line(message)
-        return self._send_and_wait(line, request_id, op, timeout)
+        try:
+            return self._send_and_wait(line, request_id, op, timeout)
+        except TooSlow as slow:  # the same failure, naming the call's input
+            raise TooSlow(str(slow).replace(op, call_text.shown_call(op, args), 1)) from None
 
     @contextlib.contextmanager
     def limited(self, what: str, timeout: float) -> Iterator[float]:
-        """One call's deadline: ``timeout`` from now, or sooner where the run's budget ends first.
+        """One call's deadline: ``timeout`` from now, or sooner where the run's budget or the test's ends first.
 
-        A spent budget fails the call before it starts; a fault kills the child (the next call starts a new
-        one), and a time limit that was the budget's is "over budget"; the time spent counts against the budget.
+        A spent budget fails the call before it starts; a fault, or anything else that stops the wait, kills the
+        child (the next call starts a new one); a time limit that was the run's budget is "over budget", one that was
+        the test's is "too slow"; the time spent counts against the run's budget.
         Single calls and pipelined ones (bpe_kata/child/pipeline.py) share these rules."""
         remaining = BUDGET.remaining()
         if remaining is not None and remaining <= 0:
             self.kill()
             raise OverBudget(f"{what}: the run's time budget ({BUDGET.total:g} s of child time, --time-budget) "
                              "is spent; this call and every later one fail")
-        limited = remaining is not None and remaining < timeout
+        test_left = TEST_DEADLINE.remaining()
+        if test_left is not None and test_left <= 0:
+            raise TooSlow(f"{what} was not started: the test's budget ({TEST_DEADLINE.seconds:g} s, "
+                          f"{TEST_DEADLINE.how}) was spent before it")
+        limits = {"call": timeout, "run": remaining, "test": test_left}
+        cause = min((name for name, value in limits.items() if value is not None), key=lambda name: limits[name])
         start = time.monotonic()
         try:
-            yield start + (remaining if limited else timeout)
+            yield start + limits[cause]
         except CallTimedOut:
             self.kill()
-            if limited:
+            if cause == "test":
+                raise TEST_DEADLINE.spent(what) from None
+            if cause == "run":
                 raise OverBudget(f"{what}: the run's time budget ({BUDGET.total:g} s of child time, --time-budget) "
                                  "ran out during this call") from None
             raise
-        except IsolationFault:
+        except BaseException:
+            # a fault, or anything else that stops the wait (pytest-timeout, Ctrl-C): the child's state is unknown,
+            # and a child left computing would outlive the run
             self.kill()
             raise
         finally:

@@ -103,6 +103,11 @@ def _under(path: Path, root: Path | None) -> bool:
     return root is not None and (path == root or path.is_relative_to(root))
 
 
+def is_under(frame: FrameType, root: Path) -> bool:
+    """Whether a frame runs the code under ``root`` (an adapter's frame counts: it is the implementation's way in)."""
+    return _under(_resolved(frame), root)
+
+
 def innermost_own(error: BaseException, root: Path | None, skip=lambda path: False) -> tuple[FrameType, int] | None:
     """The innermost frame of the implementation's code: under ``root`` if any (adapters' frames
     left out), else the innermost outside the standard library, else the innermost at all.

@@ -53,6 +53,11 @@ def _render_fix_first(results: Results) -> list[str]:
         return []
     claim = load_claims().get(cid)
     lines = ["", f"fix first: {cid}: {claim.statement if claim else '(not in the ledger)'}"]
+    # the likely mistake behind it, again: with sixteen levels in the table, the list above the table is out of
+    # the last screen, and the verdict must be read there (issue 37, kind 8)
+    named = next((d for d in results.diagnoses if cid in d.mistake.when), None)
+    if named is not None:
+        lines.append(f"  likely mistake: {named.message}")
     failed = results.per_claim().get(cid, {}).get(Outcome.FAILED, [])
     if failed and results.failures.get(failed[0]):
         text = results.failures[failed[0]].splitlines()

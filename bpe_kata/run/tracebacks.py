@@ -3,10 +3,15 @@
 A learner reads a failure to find the line of *their* code to change. pytest's tracebacks walk
 through the spec's helpers (the case runner, the comparison, the oracle) and the runner's
 plumbing first; with ``--tb=short`` (``bpe-kata check`` and ``gate`` default to it) those
-middle frames are dropped and only these are kept: the first (the test's own line), every frame
+middle frames are dropped and only these are kept: the spec's line that checked, every frame
 in a file outside the suite, the runner and the libraries (the implementation's), and the last
-(where the assertion failed or the error was raised). ``--tb=long`` (or ``--fulltrace``) shows
-everything, as pytest does.
+(where the error was raised), unless that is one of the spec's helpers (``expect_equal``'s raise).
+``--tb=long`` (or ``--fulltrace``) shows everything, as pytest does.
+
+The spec's line that checked is the innermost frame of a spec test module (``spec/test_*.py``) or of a
+worked case's operation (``spec/cases/ops_*.py``): the ``assert`` or ``expect_equal`` a learner reads.
+The outermost frame is not: for a property it is the ``@given`` decorator line, for a worked case the
+collector's ``runner.run(case, ...)``, and neither says what was checked (issue 37, kind 8).
 """
 
 from __future__ import annotations
@@ -40,14 +45,43 @@ def is_suite_frame(path: Path | str, suite_dirs: Iterable[Path] = SUITE_DIRS) ->
     return any(resolved.is_relative_to(folder) for folder in suite_dirs)
 
 
+SPEC_DIR = Path(spec.__file__).resolve().parent
+CASE_OPERATIONS = SPEC_DIR / "cases"
+
+
+def is_spec_check(path: Path | str) -> bool:
+    """A spec test module's frame, or a worked case operation's: where the spec states what it checks."""
+    try:
+        resolved = Path(path).resolve()
+    except (OSError, ValueError):
+        return False
+    return ((resolved.parent == SPEC_DIR and resolved.name.startswith("test_"))
+            or (resolved.parent == CASE_OPERATIONS and resolved.name.startswith("ops_")))
+
+
 def keep_implementation_frames(traceback: Traceback, suite_dirs: Iterable[Path] = SUITE_DIRS) -> Traceback:
-    """The first and last entries, and every entry between them that is not the suite's."""
+    """The spec's line that checked (else the first entry), every entry after it that is not the suite's,
+    and the last unless it is a suite helper past the checking line."""
     entries = list(traceback)
     if len(entries) <= 2:
         return traceback
     suite_dirs = tuple(suite_dirs)
-    middle = [entry for entry in entries[1:-1] if not is_suite_frame(entry.path, suite_dirs)]
-    return Traceback([entries[0], *middle, entries[-1]])
+    checks = [i for i, entry in enumerate(entries) if is_spec_check(entry.path)]
+    anchor = checks[-1] if checks else 0
+    last = len(entries) - 1
+    kept = [anchor, *(i for i in range(anchor + 1, last) if not is_suite_frame(entries[i].path, suite_dirs))]
+    if last != anchor and not (checks and _is_suite_code(entries[last].path)):
+        kept.append(last)
+    return Traceback([entries[i] for i in kept])
+
+
+def _is_suite_code(path: Path | str) -> bool:
+    """The spec's or the runner's own file (not a library's, not the standard library's)."""
+    try:
+        resolved = Path(path).resolve()
+    except (OSError, ValueError):
+        return False
+    return resolved.is_relative_to(SPEC_DIR) or resolved.is_relative_to(Path(bpe_kata.__file__).resolve().parent)
 
 
 def _filtered(original: Callable[[ExceptionInfo[BaseException]], Traceback],

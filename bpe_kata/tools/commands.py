@@ -180,7 +180,8 @@ def trace(argv: list[str]) -> int:
     text = _call("train", impl_name, corpus_text, options.corpus)
     merges = _call("train", impl_name, impl.train, text, options.vocab)
     every = max(options.every, 1)
-    steps = replay_steps(text, dict(merges))
+    broken: list[str] = []
+    steps = replay_steps(text, dict(merges), broken)
     total = len(merges)
     console = None if options.json else _console(options.plain, "trace")
     if not options.json:
@@ -192,7 +193,7 @@ def trace(argv: list[str]) -> int:
         for step in steps:
             if step.number % every == 0 or step.number == total:
                 print(json.dumps(step.as_json(), ensure_ascii=False) if options.json else step.line(), flush=True)
-        return 0
+        return _said_broken(impl_name, broken)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     with Progress(TextColumn("merging"), BarColumn(), MofNCompleteColumn(),
@@ -202,7 +203,17 @@ def trace(argv: list[str]) -> int:
             if step.number % every == 0 or step.number == total:
                 progress.console.print(step.line(), highlight=False, markup=False)
             progress.update(task, advance=1, ratio=f"{step.bytes_per_token:.2f}")
-    return 0
+    return _said_broken(impl_name, broken)
+
+
+def _said_broken(impl_name: str, broken: list[str]) -> int:
+    """After a trace: 1, with what is wrong, when the table train returned is broken (each merge must join two ids
+    that exist before it); else 0."""
+    for problem in broken[:5]:
+        print(f"bpe-kata trace: the table {impl_name}'s train returned is broken: {problem}", file=sys.stderr)
+    if len(broken) > 5:
+        print(f"bpe-kata trace: ... and {len(broken) - 5} more problems in that table", file=sys.stderr)
+    return 1 if broken else 0
 
 
 @tool

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from bpe_kata.tools.tables import Table
 
@@ -30,11 +30,27 @@ class Token:
         return self.start, self.start + len(self.data)
 
 
-def token_bytes(merges: Mapping[Pair, int], special_tokens: Mapping[str, int] | None = None) -> dict[int, bytes]:
-    """Every id's bytes, built from the table in id order (parts before the merge that joins them)."""
+def token_bytes(merges: Mapping[Pair, int], special_tokens: Mapping[str, int] | None = None,
+                broken: list[str] | None = None) -> dict[int, bytes]:
+    """Every id's bytes, built from the table in id order (parts before the merge that joins them).
+
+    A learner's table can be broken (a merge made of an id nothing made, a rank that is not an id): the tools
+    exist to look at such tables, so nothing here raises. A missing part is drawn ``?``, an entry that is not a
+    pair of ids with an id is left out, and each problem is appended to ``broken`` in one line."""
+    problems = [] if broken is None else broken
     vocab = {i: bytes([i]) for i in range(256)}
-    for (left, right), idx in sorted(merges.items(), key=lambda item: item[1]):
-        vocab[idx] = vocab[left] + vocab[right]
+    entries = []
+    for pair, idx in merges.items():
+        if isinstance(idx, int) and not isinstance(idx, bool) and isinstance(pair, tuple) and len(pair) == 2:
+            entries.append((pair, idx))
+        else:
+            problems.append(f"{pair!r} -> {idx!r} is not a pair of ids with an id: left out")
+    for (left, right), idx in sorted(entries, key=lambda item: item[1]):
+        missing = [part for part in (left, right) if part not in vocab]
+        if missing:
+            problems.append(f"merge ({left}, {right}) -> {idx} uses id {missing[0]}, which no merge before it makes "
+                            "(drawn '?')")
+        vocab[idx] = vocab.get(left, b"?") + vocab.get(right, b"?")
     for text, idx in (special_tokens or {}).items():
         vocab[idx] = text.encode("utf-8")
     return vocab
@@ -82,6 +98,8 @@ class Row:
     title: str
     tokens: list[Token]
     differs: list[bool]
+    #: what went wrong on the way, one line each (a table the encode changed, a broken table)
+    notes: list[str] = field(default_factory=list)
 
 
 def compare_rows(first: Row, second: Row) -> None:
@@ -119,6 +137,7 @@ def render_plain(rows: list[Row], width: int = 100) -> list[str]:
                     (" " + " ".join(("^" if row.differs[i] else " ") * w for i, w in zip(line, widths))).rstrip()
                 )
         out.append(summary(row.tokens))
+        out.extend(f"note: {note}" for note in row.notes)
     return out
 
 
@@ -141,6 +160,8 @@ def render_rich(rows: list[Row], console) -> None:
             console.print(top, no_wrap=True, overflow="ignore")
             console.print(bottom, no_wrap=True, overflow="ignore")
         console.print(Text(summary(row.tokens), style="italic"))
+        for note in row.notes:
+            console.print(Text(f"note: {note}", style="bold red"))
 
 
 def summary(tokens: list[Token]) -> str:
@@ -150,6 +171,13 @@ def summary(tokens: list[Token]) -> str:
 
 
 def build_row(impl, impl_name: str, table: Table, text: str) -> Row:
-    ids = encode_with(impl, table, text)
-    return Row(f"{impl_name} with table {table.name}:", tokens_of(ids, token_bytes(table.merges, table.special_tokens)),
-               [False] * len(ids))
+    """The implementation's tokens, drawn with the table as it was before the call: encode gets a copy, and a copy
+    it changed is named (claim encode.frozen), never trusted for the picture."""
+    handed = dict(table.merges)
+    ids = encode_with(impl, replace(table, merges=handed), text)
+    notes: list[str] = []
+    if list(handed.items()) != list(table.merges.items()):
+        notes.append(f"{impl_name}'s encode changed the table it was given ({len(table.merges)} merges before, "
+                     f"{len(handed)} after): claim encode.frozen is broken; drawn with the table as it was")
+    vocab = token_bytes(table.merges, table.special_tokens, notes)
+    return Row(f"{impl_name} with table {table.name}:", tokens_of(ids, vocab), [False] * len(ids), notes)

@@ -50,13 +50,18 @@ def quoted(data: bytes) -> str:
     return "'" + escaped(data).replace("'", "\\'") + "'"
 
 
-def replay_steps(text: str, merges: Mapping[Pair, int]) -> Iterator[Step]:
-    """Each merge of ``merges`` (in their order) applied to ``text``, with its pair's count before it."""
+def replay_steps(text: str, merges: Mapping[Pair, int], broken: list[str] | None = None) -> Iterator[Step]:
+    """Each merge of ``merges`` (in their order) applied to ``text``, with its pair's count before it.
+
+    A broken table is traced as far as it goes: what is wrong with it is appended to ``broken``
+    (``show.token_bytes``), and an entry that is not a pair of ids with an id is left out."""
     symbols = as_symbols(text)
     size = len(symbols) or 1
-    vocab = token_bytes(merges)
-    for number, (pair, idx) in enumerate(merges.items(), 1):
+    vocab = token_bytes(merges, broken=broken)
+    usable = [(pair, idx) for pair, idx in merges.items() if isinstance(pair, tuple) and len(pair) == 2
+              and all(isinstance(x, int) and 0 <= x < 0x110000 for x in (*pair, idx))]
+    for number, (pair, idx) in enumerate(usable, 1):
         count = pair_count(symbols, pair)
         symbols = symbols.replace(chr(pair[0]) + chr(pair[1]), chr(idx))
-        yield Step(number, pair, idx, vocab[pair[0]], vocab[pair[1]], count, len(symbols),
+        yield Step(number, pair, idx, vocab.get(pair[0], b"?"), vocab.get(pair[1], b"?"), count, len(symbols),
                    size / max(len(symbols), 1))

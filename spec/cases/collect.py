@@ -88,7 +88,7 @@ def case_function(test: CaseTest, level: str, params: list) -> Callable:
     """The test function: marked with the file's level, one parameter per case (marked with its claims)."""
 
     def run_case(bpe, request, case):
-        runner.run(case, bpe, request)
+        runner.run(case, bpe, request, test.file)
 
     run_case.__name__ = run_case.__qualname__ = test.name
     run_case.__doc__ = f"Each {test.operation} case of spec/cases/{test.file}, through the one case runner."

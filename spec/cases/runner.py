@@ -49,6 +49,7 @@ from spec.cases.expect import (
 from spec.cases.ops_core import merge_claim
 from spec.cases.ops_production import budget_row_expected
 from spec.cases.registry import OPERATIONS, Case, Check, Fixtures, Pair, operation
+from spec.compare import CaseMismatch
 
 __all__ = [
     "OPERATIONS", "ORACLE", "Case", "Check", "Fixtures", "Pair", "PlainFixtures", "PytestFixtures",
@@ -114,14 +115,49 @@ class PlainFixtures:
         return self._folder
 
 
-def run(case: Case, impl: object, fixtures: Fixtures | pytest.FixtureRequest | None = None) -> None:
+def run(case: Case, impl: object, fixtures: Fixtures | pytest.FixtureRequest | None = None,
+        file: str | None = None) -> None:
     """Run one case against ``impl``: returns when it passes, raises AssertionError (or the
-    implementation's own exception) when not. ``fixtures`` may be a test's ``request``."""
+    implementation's own exception) when not. ``fixtures`` may be a test's ``request``.
+
+    A failure carries a note naming the case (its id and ``file``), its input, what it expected and, for a
+    mismatch, what it got: a learner sees the whole case without opening the JSON (issue 37, kind 8)."""
     if fixtures is None:
         fixtures = PlainFixtures(impl)
     elif isinstance(fixtures, pytest.FixtureRequest):
         fixtures = PytestFixtures(fixtures)
-    OPERATIONS[case["operation"]](impl, case, fixtures)
+    try:
+        OPERATIONS[case["operation"]](impl, case, fixtures)
+    except Exception as error:
+        error.add_note(case_note(case, file, error))
+        raise
+
+
+#: Characters of one value a case note shows before it is cut.
+NOTE_WIDTH = 300
+
+
+def case_note(case: Case, file: str | None, error: BaseException | None = None) -> str:
+    """``worked case ID in spec/cases/FILE`` with its input, expected value and, for a mismatch, the value got."""
+    where = f" in spec/cases/{file}" if file else ""
+    lines = [f"worked case {case.get('id', '?')}{where}",
+             f"  input:    {_short(_fields(case.get('input', {})))}",
+             f"  expected: {_short(_fields(case.get('expected', {})))}"]
+    if isinstance(error, CaseMismatch) and error.expected is not None:
+        lines.append(f"  got:      {error.what} {_short(repr(error.actual))}")
+    elif error is not None and not isinstance(error, AssertionError):
+        lines.append(f"  got:      {type(error).__name__}: {_short(str(error))}")
+    return "\n".join(lines)
+
+
+def _fields(values: object) -> str:
+    if isinstance(values, dict):
+        return ", ".join(f"{key} {value!r}" for key, value in values.items())
+    return repr(values)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= NOTE_WIDTH else text[:NOTE_WIDTH] + f"… ({len(text):,} characters)"
 
 
 #: The oracle (spec/oracle/), a complete implementation of the contract: the suite's self-test runs every case on it.

@@ -1,0 +1,105 @@
+"""Issue 37, kind 7: a right but slow learner gets a verdict. Every spec test runs under a budget
+(bpe_kata/run/budgets.py); over it, that test fails "too slow" under its claims, naming the call
+that was still running, the run ends with its level table, and no child process is left behind:
+in process, with ``--isolated`` and under ``gate``.
+
+The implementation is tests/slow/right_but_slow.py: the reference, spinning on the CPU before it
+encodes a long text (100,000 letters in ``test_pathological_run_of_one_letter``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support import REPO_ROOT
+
+SLOW = str(REPO_ROOT / "tests" / "slow" / "right_but_slow.py")
+#: the slow test, and a fast one beside it that must still pass
+SELECTION = ["--level", "encode", "-m", "not corpus", "-k", "pathological or another_order", "-p", "no:cacheprovider"]
+
+
+def _bpe_kata() -> str:
+    return str(Path(sys.executable).with_name("bpe-kata"))
+
+
+def _run(command: str, *extra: str, impl: str = SLOW,
+         cwd: Path = REPO_ROOT) -> tuple[subprocess.CompletedProcess, float]:
+    """The budget through the environment (BPE_KATA_TEST_BUDGET), or through ``--test-budget`` in ``extra``."""
+    env = {**os.environ, "BPE_KATA_SLOW_SECONDS": "300", "BPE_KATA_TEST_BUDGET": "4"}
+    start = time.monotonic()
+    done = subprocess.run([_bpe_kata(), command, impl, *SELECTION, *extra], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=280)
+    return done, time.monotonic() - start
+
+
+def _copied(folder: Path) -> str:
+    """The slow implementation in a folder of this test's own, with the reference it builds on beside it: the
+    sandboxed child reads only its implementation's folder, and a process left behind is found by that path
+    (tests running side by side under pytest-xdist have folders of their own)."""
+    shutil.copy(SLOW, folder / "right_but_slow.py")
+    shutil.copytree(REPO_ROOT / "reference", folder / "reference", ignore=shutil.ignore_patterns("__pycache__"))
+    return str(folder / "right_but_slow.py")
+
+
+def _spinning(folder: Path) -> list[str]:
+    """Processes still running this test's copy of the slow implementation (a child left behind spins on a CPU)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if str(folder) in command and proc.name != str(os.getpid()):
+            found.append(f"{proc.name}: {command}")
+    return found
+
+
+def _assert_verdict(done: subprocess.CompletedProcess, seconds: float) -> None:
+    out = done.stdout + done.stderr
+    assert done.returncode == 1, out
+    assert "INTERNALERROR" not in out, out
+    assert seconds < 200, f"the run took {seconds:.0f} s: the budget did not stop the slow test"
+    assert "level        passed  failed" in done.stdout, out  # the run ended with its table
+    assert "too slow" in done.stdout, out
+    assert "test_pathological_run_of_one_letter" in done.stdout, out
+    assert "encode(" in done.stdout and "100,000" in done.stdout, out  # the call and its input are named
+    assert "encode.replays-training" in done.stdout, out  # under the test's claim
+    assert "FlakyFailure" not in out, out
+
+
+@pytest.mark.heavy
+def test_a_slow_test_in_process_fails_too_slow_and_the_run_ends_with_its_table():
+    done, seconds = _run("check")
+    _assert_verdict(done, seconds)
+
+
+@pytest.mark.heavy
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="the leftover check reads Linux's /proc")
+def test_a_slow_test_isolated_fails_too_slow_and_leaves_no_child(tmp_path):
+    done, seconds = _run("check", "--isolated", impl=_copied(tmp_path), cwd=tmp_path)
+    _assert_verdict(done, seconds)
+    time.sleep(0.5)
+    assert not _spinning(tmp_path), _spinning(tmp_path)
+
+
+@pytest.mark.heavy
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="the leftover check reads Linux's /proc")
+def test_a_slow_test_under_the_gate_fails_too_slow_and_leaves_no_child(tmp_path):
+    done, seconds = _run("gate", "--test-budget", "4", impl=_copied(tmp_path), cwd=tmp_path)
+    _assert_verdict(done, seconds)
+    time.sleep(0.5)
+    assert not _spinning(tmp_path), _spinning(tmp_path)
+
+
+def test_the_budget_option_is_refused_with_one_line_when_it_is_not_a_number():
+    done = subprocess.run([_bpe_kata(), "check", "reference", "--test-budget", "soon", "-p", "no:cacheprovider"],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "--test-budget" in done.stderr and "a number of seconds" in done.stderr, done.stderr
