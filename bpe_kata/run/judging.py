@@ -52,6 +52,10 @@ class Verdict:
     calls: tuple[str, ...] = ()
     #: for BROKEN: the failing check was on a table the implementation trained with its default tie rule
     own_training: bool = False
+    #: the swaps the failed test was run again under (bpe_kata/run/substitution.py: "get_stats", "merge", ...)
+    substituted: tuple[str, ...] = ()
+    #: of those, the ones under which it passed: the evidence that a prerequisite's operation is at fault
+    cleared_by: tuple[str, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -61,7 +65,8 @@ class Verdict:
         data = json.loads(text)
         return cls(data["kind"], tuple(data["blamed"]), data["root_cause"], data["where"], data["detail"],
                    call=data.get("call", ""), own_training=bool(data.get("own_training", False)),
-                   calls=tuple(data.get("calls", ())))
+                   calls=tuple(data.get("calls", ())), substituted=tuple(data.get("substituted", ())),
+                   cleared_by=tuple(data.get("cleared_by", ())))
 
 
 def leaves(error: BaseException) -> list[BaseException]:

@@ -26,6 +26,7 @@ from bpe_kata.run import (
     report,
     run_status,
     selection,
+    substitution,
     summary,
     teaching,
     tracebacks,
@@ -78,6 +79,7 @@ class KataRun:
         self.verdict_lines: list[str] = []
         self.current_item: pytest.Item | None = None
         self.diagnosed = False  # the likely mistakes are probed once, after the last test
+        self.evidence: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # nodeid -> (swaps tried, cleared)
 
     @classmethod
     def of(cls, config: pytest.Config) -> KataRun:
@@ -112,6 +114,30 @@ class KataRun:
             return (yield)
         finally:
             self.current_item = None
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item):
+        """A failed test is run again with each prerequisite's operation swapped for the oracle's
+        (bpe_kata/run/substitution.py): its verdict then says which swaps made the failure go away."""
+        try:
+            return (yield)
+        except (Exception, pytest.fail.Exception) as error:
+            self._gather_evidence(item, error)
+            raise
+
+    def _gather_evidence(self, item: pytest.Item, error: BaseException) -> None:
+        """In process only (through the protocol nothing can be swapped: the claim is judged on its own)."""
+        claims = claims_of(item)
+        if (not claims or isinstance(self.implementation, isolated_client.IsolatedImplementation)
+                or judging.only_not_implemented(error)):
+            return
+        blamed = next((found for leaf in judging.leaves(error) if (found := judging.blamed_claims(leaf))), claims)
+        record = recording.saved()
+        try:
+            self.evidence[item.nodeid] = substitution.evidence(self.pattern_fixed(self.implementation), blamed,
+                                                               record[0], item.runtest)
+        finally:
+            recording.restore(record)
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if isinstance(self.implementation, isolated_client.IsolatedImplementation):
@@ -234,6 +260,8 @@ class KataRun:
             rep.user_properties.append(("bpe_level", level))
         if claims:
             rep.user_properties.append(("claims", " ".join(claims)))
+        if (level or claims) and rep.when == "call":
+            rep.user_properties.append(("bpe_calls", str(recording.count())))
         self._label_failure(item, call, rep, claims)
         return rep
 
@@ -252,7 +280,8 @@ class KataRun:
             fault = isolation.fault_of(call)
             verdict = (isolation.fault_verdict(fault, isolation.blamed_claims(fault, claims)) if fault is not None else
                        judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
-            verdict = dataclasses.replace(verdict, calls=recording.calls())
+            tried, cleared = self.evidence.pop(item.nodeid, ((), ()))
+            verdict = dataclasses.replace(verdict, calls=recording.calls(), substituted=tried, cleared_by=cleared)
             rep.user_properties.append(("bpe_verdict", verdict.to_json()))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -265,6 +294,8 @@ class KataRun:
             self.results.record(report, outcome, properties.get("bpe_level"),
                                 tuple(properties.get("claims", "").split()),
                                 judging.Verdict.from_json(verdict) if verdict else None)
+            if "bpe_calls" in properties:
+                self.results.calls[report.nodeid] = int(properties["bpe_calls"])
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config: pytest.Config) -> None:
         if not self.results.any_level_results():
