@@ -81,12 +81,14 @@ def not_judged_claims(results: Results) -> dict[str, tuple[str, ...]]:
     (bpe_kata/run/substitution.py, ``Verdict.cleared_by``), so the failure is not blamed on it.
 
     The ledger (spec/claims.toml ``rests_on``) only says which claims may be at fault: true of the
-    reference's composition, not of every implementation's (a train that never calls its get_stats, a merge
-    claim beside another of merge's own). A static prerequisite alone never silences a claim: every failure
-    of the claim (each failed check, and each error whose likely claim it is) must have gone away under the
-    swap of a broken prerequisite's operation. Where nothing could be swapped (through the protocol, an
-    adapter's closure, a prerequisite of the claim's own level) the claim is judged on its own observable.
-    The prerequisites named are those whose swap cleared a failure of the claim in this run."""
+    reference's composition, not of every implementation's (a train that never calls its get_stats). A static
+    prerequisite of another level alone never silences a claim: every failure of the claim (each failed
+    check, and each error whose likely claim it is) must have gone away under the swap of a broken
+    prerequisite's operation. Where nothing could be swapped (through the protocol, an adapter's closure) the
+    claim is judged on its own observable. A prerequisite of the claim's own level is about the same
+    operation, which no swap can split (decode.replace-128 behind decode.join-then-decode): it explains a
+    failure when the failing test called that operation, as the run recorded. The prerequisites named are
+    those that explain a failure of the claim in this run."""
     split = pattern_probe.excused(results)
     every = {cid: how for cid, how in every_broken(results).items() if cid not in split}
     candidates = not_judged(every)
@@ -110,13 +112,23 @@ def not_judged_claims(results: Results) -> dict[str, tuple[str, ...]]:
         return swap is not None and any(
             swap in getattr(results.verdicts.get(nodeid), "cleared_by", ()) for nodeid in nodeids)
 
+    def called(other: str, nodeids: list[str]) -> bool:
+        """Of one operation, no swap tells two claims apart: the failure may be ``other``'s when its test called
+        the operation ``other``'s level is about (or the run does not say what it called)."""
+        calls = LEVEL_CALLS.get(claim_level(other) or "")
+        verdicts = [results.verdicts.get(nodeid) for nodeid in nodeids]
+        return calls is None or any(v is None or not v.calls or set(v.calls) & set(calls) for v in verdicts)
+
+    def explains(cid: str, other: str, nodeids: list[str]) -> bool:
+        return called(other, nodeids) if claim_level(other) == claim_level(cid) else cleared(other, nodeids)
+
     per_claim = results.per_claim()
     explaining: dict[str, set[str]] = {}
     for cid in candidates:
         under = below(cid)
         evidence = [[t] for t in per_claim.get(cid, {}).get(Outcome.FAILED, [])]
         evidence += [c["tests"] for c in causes if c["likely_claim"] == cid]
-        seen = [{other for other in under if cleared(other, nodeids)} for nodeids in evidence]
+        seen = [{other for other in under if explains(cid, other, nodeids)} for nodeids in evidence]
         if evidence and all(seen):
             explaining[cid] = set().union(*seen)
     order = {cid: i for i, cid in enumerate(graph)}
