@@ -34,7 +34,7 @@ from spec.ledger import load_claims, prerequisites
 #: The operations a claim of each level is about, swapped together for a prerequisite of that level
 #: (bpe_kata/run/causes.py ``LEVEL_CALLS``, without the calls a level only reads its table through).
 SWAPPED: dict[str, tuple[str, ...]] = {
-    "pairs": ("get_stats",), "merge": ("merge",), "train": ("train",), "bytes": ("encode",),
+    "pairs": ("get_stats",), "merge": ("merge",), "train": ("train",), "bytes": ("train", "encode"),
     "decode": ("build_vocab", "decode"), "encode": ("encode",), "roundtrip": ("encode", "build_vocab", "decode"),
     "surrogates": ("train", "encode"), "regex": ("train", "encode"), "special": ("encode", "build_vocab"),
     "persist": ("save", "load"), "words": ("train_words", "segment_word"), "ties": ("train",),
