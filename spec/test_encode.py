@@ -94,9 +94,10 @@ def test_encoding_the_training_text_replays_training(bpe, text, vocab_size):
 def test_pathological_run_of_one_letter(bpe):
     text = "a" * 100_000
     merges = bpe.train(text, 300)
-    expected = oracle.core.train_sequence(text, dict(merges_of(merges)))  # before encode could touch the table
+    table = dict(merges_of(merges))  # before encode could touch it
+    expected = oracle.core.train_sequence(text, table)
     result = ids_of(bpe.encode(text, merges))
-    from_the_right = merges_from_the_right(bpe, text, dict(merges_of(merges)), result, expected)
+    from_the_right = merges_from_the_right(bpe, text, table, result, expected)
     with checking("merge.left-to-right" if from_the_right else "encode.replays-training"):
         assert result == expected
 
