@@ -117,27 +117,16 @@ class KataRun:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item):
-        """A failed test is run again with each prerequisite's operation swapped for the oracle's
+        """A failed test is run again with each prerequisite's operation swapped for the oracle's, in process
         (bpe_kata/run/substitution.py): its verdict then says which swaps made the failure go away."""
         try:
             return (yield)
         except (Exception, pytest.fail.Exception) as error:
-            self._gather_evidence(item, error)
+            if not isinstance(self.implementation, isolated_client.IsolatedImplementation):
+                found = substitution.after_failure(self.pattern_fixed(self.implementation), claims_of(item), error,
+                                                   item.runtest)
+                self.evidence[item.nodeid] = found
             raise
-
-    def _gather_evidence(self, item: pytest.Item, error: BaseException) -> None:
-        """In process only (through the protocol nothing can be swapped: the claim is judged on its own)."""
-        claims = claims_of(item)
-        if (not claims or isinstance(self.implementation, isolated_client.IsolatedImplementation)
-                or judging.only_not_implemented(error)):
-            return
-        blamed = next((found for leaf in judging.leaves(error) if (found := judging.blamed_claims(leaf))), claims)
-        record = recording.saved()
-        try:
-            self.evidence[item.nodeid] = substitution.evidence(self.pattern_fixed(self.implementation), blamed,
-                                                               record[0], item.runtest)
-        finally:
-            recording.restore(record)
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if isinstance(self.implementation, isolated_client.IsolatedImplementation):

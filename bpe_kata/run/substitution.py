@@ -161,3 +161,20 @@ def evidence(implementation: object, claims: tuple[str, ...], called: tuple[str,
                 continue
             cleared.append(key(operations))
     return tuple(tried), tuple(cleared)
+
+
+def after_failure(implementation: object, claims: tuple[str, ...], error: BaseException,
+                  rerun: Callable[[], None]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``evidence`` for a test of ``claims`` that just failed with ``error`` (in process): the swaps of the
+    prerequisites of the claims its failing check blamed (of every claim of the test, for an error), given the
+    operations it called; the test's record of calls is left as the failure made it (the reruns' are not its)."""
+    from bpe_kata.run import judging, recording
+
+    if not claims or judging.only_not_implemented(error):
+        return (), ()
+    blamed = next((found for leaf in judging.leaves(error) if (found := judging.blamed_claims(leaf))), claims)
+    record = recording.saved()
+    try:
+        return evidence(implementation, blamed, record[0], rerun)
+    finally:
+        recording.restore(record)
