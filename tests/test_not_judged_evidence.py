@@ -208,3 +208,15 @@ def test_fact_claims_are_the_suites_own_and_pass_without_a_call():
 def test_every_claim_of_a_real_run_records_its_calls(tmp_path):
     claims = _run(tmp_path, "from spec.oracle.core import *  # noqa: F403\n", "spec/test_merge.py")
     assert all(row["calls"] > 0 for row in claims.values() if row["status"] == "passed"), claims
+
+
+def test_a_claim_checked_only_by_the_suites_own_pattern_check_is_not_judged(tmp_path):
+    """Issue 37's pattern-fixed port: regex.gpt2-chunks "passed" though only the suite's check of its own
+    pattern ran. Here only that check runs (-k): no call reaches the implementation, so it is not judged."""
+    impl = tmp_path / "port.py"
+    impl.write_text("from spec.oracle import *  # noqa: F403\n", encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-k", "grouped_pattern_has_the_whole_matches",
+                          files=["spec/test_regex.py"])
+    assert run.report is not None, run.output[-3000:]
+    row = run.report["claims"]["regex.gpt2-chunks"]
+    assert (row["status"], row["calls"], row["not_judged_reason"]) == ("not judged", 0, UNWITNESSED_REASON), row
