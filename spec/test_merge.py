@@ -50,8 +50,9 @@ def test_merge_never_mutates_its_input(bpe, ids, pair):
     assert result is not given_ids
 
 
-@pytest.mark.claim("merge.left-to-right")
+@pytest.mark.claim("merge.left-to-right", "merge.end-guard")
 @given(strategies.small_id_lists, pairs)
 def test_merge_shortens_by_the_number_of_replacements(bpe, ids, pair):
     result = ids_of(bpe.merge(list(ids), pair, 300))
-    assert len(ids) - len(result) == result.count(300)
+    with checking(runner.merge_claim(bpe, list(ids), pair, 300, result, oracle.merge(ids, pair, 300))):
+        assert len(ids) - len(result) == result.count(300)

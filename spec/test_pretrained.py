@@ -39,25 +39,26 @@ SPECIAL_TEXTS = ("<|endoftext|>", "<|fim_prefix|>", "<|endofprompt|>", "<|endoft
 # --- fixtures ------------------------------------------------------------------------------
 
 @pytest.fixture(scope="session")
-def vocab_of(implementation):
+def vocab_of(implementation, implementation_call):
     """``vocab_of(table)``: the implementation's build_vocab with the table's specials, built once."""
-    cache: dict[str, dict] = {}
+    cache: dict[tuple, dict] = {}
 
     def build(table) -> dict:
-        if table.name not in cache:
-            cache[table.name] = implementation.build_vocab(table.merges, special_tokens=table.special_tokens)
-        return cache[table.name]
+        key = (table.name, *implementation_call("build_vocab"))
+        if key not in cache:
+            cache[key] = implementation.build_vocab(table.merges, special_tokens=table.special_tokens)
+        return cache[key]
 
     return build
 
 
 @pytest.fixture(scope="session")
-def corpus_ids(implementation):
+def corpus_ids(implementation, implementation_call):
     """``corpus_ids(table, name, text)``: the implementation's ids for a whole corpus, encoded once."""
-    cache: dict[tuple[str, str], object] = {}
+    cache: dict[tuple, object] = {}
 
     def encode(table, name: str, text: str) -> list[int]:
-        key = (table.name, name)
+        key = (table.name, name, *implementation_call("encode"))
         if key not in cache:
             try:
                 cache[key] = ids_of(implementation.encode(text, table.merges, pattern=table.pattern,

@@ -10,7 +10,7 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from bpe_kata.run import pattern_probe
+from bpe_kata.run import pattern_probe, substitution
 from bpe_kata.run.judging import ERROR, Verdict
 from bpe_kata.run.outcomes import ClaimOutcome, Outcome
 from spec.ledger import load_claims, not_judged, prerequisites
@@ -35,13 +35,6 @@ LEVEL_CALLS: dict[str, tuple[str, ...]] = {
     "words": ("train_words", "segment_word"),
     "ties": ("train",),
 }
-
-#: The operations an operation is built on (spec/CONTRACT.md): a table train learned carries its merges' defects.
-BUILT_ON: dict[str, tuple[str, ...]] = {
-    "train": ("train", "get_stats", "merge"),
-    "encode": ("encode", "get_stats", "merge"),
-}
-
 
 def about_call(claim: str, call: str) -> bool:
     """An error raised in ``call`` may break ``claim``: its level is about that call (or says nothing)."""
@@ -89,16 +82,19 @@ def root_causes(results: Results) -> list[dict]:
 
 
 def not_judged_claims(results: Results) -> dict[str, tuple[str, ...]]:
-    """Claim -> the broken claims it rests on (spec/claims.toml ``rests_on``): a check about it failed, but
-    in the same run a claim its tests also exercise broke, so the failure is not blamed on it.
+    """Claim -> the broken claims it rests on that this run shows at fault: a check about it failed, but the
+    failure went away when the test ran again with that claim's operation swapped for the oracle's
+    (bpe_kata/run/substitution.py, ``Verdict.cleared_by``), so the failure is not blamed on it.
 
-    The ledger says which claims a claim's tests may exercise; the run says whether the failing ones did.
-    A failed check may be the prerequisite's doing (a structural bug is blamed once) when its test called
-    the operation the prerequisite is about or one built on it (bpe_kata/run/recording.py). An error is the
-    prerequisite's only when it was raised in that call, in a test of the prerequisite too, or after the
-    test called another operation built on it: an encode that raises on surrogates without any training
-    does not rest on a trainer that crashes once no pair is left, nor a crash inside train on a get_stats
-    that orders its counts otherwise. A claim with one failure no prerequisite explains is judged."""
+    The ledger (spec/claims.toml ``rests_on``) only says which claims may be at fault: true of the
+    reference's composition, not of every implementation's (a train that never calls its get_stats). A static
+    prerequisite of another level alone never silences a claim: every failure of the claim (each failed
+    check, and each error whose likely claim it is) must have gone away under the swap of a broken
+    prerequisite's operation. Where nothing could be swapped (through the protocol, an adapter's closure) the
+    claim is judged on its own observable. A prerequisite of the claim's own level is about the same
+    operation, which no swap can split (decode.replace-128 behind decode.join-then-decode): it explains a
+    failure when the failing test called that operation, as the run recorded. The prerequisites named are
+    those that explain a failure of the claim in this run."""
     split = pattern_probe.excused(results)
     every = {cid: how for cid, how in every_broken(results).items() if cid not in split}
     candidates = not_judged(every)
@@ -116,46 +112,31 @@ def not_judged_claims(results: Results) -> dict[str, tuple[str, ...]]:
                 todo.extend(graph.get(other, ()))
         return found & set(every)
 
-    def about(other: str) -> set[str] | None:
-        """The calls ``other``'s failure is about: for a claim only an error breaks, the calls that raised
-        (an exhaustion crash in train, whatever the claim's level); else its level's (None: any call)."""
-        if every.get(other) == "root cause":
-            raised = {c["call"] for c in causes if c["likely_claim"] == other}
-            if raised and all(raised):
-                return raised
+    def cleared(other: str, nodeids: list[str]) -> bool:
+        """A failure is ``other``'s: one of its tests passed with ``other``'s operation swapped for the oracle's."""
+        swap = substitution.of_claim(other)
+        return swap is not None and any(
+            swap in getattr(results.verdicts.get(nodeid), "cleared_by", ()) for nodeid in nodeids)
+
+    def called(other: str, nodeids: list[str]) -> bool:
+        """Of one operation, no swap tells two claims apart: the failure may be ``other``'s when its test called
+        the operation ``other``'s level is about (or the run does not say what it called)."""
         calls = LEVEL_CALLS.get(claim_level(other) or "")
-        return set(calls) if calls is not None else None
+        verdicts = [results.verdicts.get(nodeid) for nodeid in nodeids]
+        return calls is None or any(v is None or not v.calls or set(v.calls) & set(calls) for v in verdicts)
 
-    def explains(other: str, cause: dict) -> bool:
-        """The error may be ``other``'s: raised in the call ``other`` is about, in a test of ``other`` too, or
-        after the test called another operation built on that call (a table its train learned)."""
-        calls = about(other)
-        if calls is None or not cause["call"] or cause["call"] in calls:
-            return True
-        if any(other in results.by_test[t][1] for t in cause["tests"]):
-            return True
-        return any(op != cause["call"] and set(BUILT_ON.get(op, (op,))) & calls
-                   for t in cause["tests"] for op in results.verdicts[t].calls)
-
-    def checked_after(other: str, nodeid: str) -> bool:
-        """A failed check may be ``other``'s: the test called the operation ``other`` is about, or one built
-        on it (train on get_stats and merge), or the run does not say which it called."""
-        calls = about(other)
-        verdict = results.verdicts.get(nodeid)
-        if calls is None or verdict is None or not verdict.calls:
-            return True
-        return any(set(BUILT_ON.get(op, (op,))) & calls for op in verdict.calls)
+    def explains(cid: str, other: str, nodeids: list[str]) -> bool:
+        return called(other, nodeids) if claim_level(other) == claim_level(cid) else cleared(other, nodeids)
 
     per_claim = results.per_claim()
     explaining: dict[str, set[str]] = {}
     for cid in candidates:
         under = below(cid)
-        evidence = [
-            lambda other, t=t: checked_after(other, t) for t in per_claim.get(cid, {}).get(Outcome.FAILED, [])
-        ]
-        evidence += [lambda other, c=c: explains(other, c) for c in causes if c["likely_claim"] == cid]
-        if all(any(seen(other) for other in under) for seen in evidence):
-            explaining[cid] = {other for other in under if all(seen(other) for seen in evidence)} or under
+        evidence = [[t] for t in per_claim.get(cid, {}).get(Outcome.FAILED, [])]
+        evidence += [c["tests"] for c in causes if c["likely_claim"] == cid]
+        seen = [{other for other in under if explains(cid, other, nodeids)} for nodeids in evidence]
+        if evidence and all(seen):
+            explaining[cid] = set().union(*seen)
     order = {cid: i for i, cid in enumerate(graph)}
     result = {}
     for cid, under in explaining.items():

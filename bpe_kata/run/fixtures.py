@@ -15,7 +15,7 @@ from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
 from bpe_kata.data import corpora, corpus_tables, pretrained, tiktoken_tables
 from bpe_kata.mutation import mutmut_calls
-from bpe_kata.run import cpu_pairs, outcomes, recording
+from bpe_kata.run import cpu_pairs, outcomes, recording, substitution
 from bpe_kata.run import progress as spec_progress
 from bpe_kata.run.kata_run import KataRun, level_of
 from bpe_kata.run.outcomes import Outcome
@@ -104,17 +104,18 @@ def trained(implementation, progress):
         if isinstance(implementation, fixed_pattern.PatternFixed):  # a corpus's table is known without a split
             implementation.unsplit(f"the table train learns from {key}")
         size = max(vocab_size, LEARNER_TABLE_SIZES.get(key, vocab_size))
-        if (key, size) not in cache:
+        entry = (key, size, *substitution.active())  # a swapped train's table is another table
+        if entry not in cache:
             what = f"training {key} to vocab_size {size} with the implementation's train"
-            with calls.computing((key, size)):
+            with calls.computing(entry):
                 try:
                     with progress(what if key in corpora.CORPORA else "training a case text"):
-                        cache[key, size] = list(implementation.train(text, size).items())
+                        cache[entry] = list(implementation.train(text, size).items())
                 except Exception as error:  # remember failures: a slow wrong train runs once
-                    cache[key, size] = error
-        calls.reused((key, size))
+                    cache[entry] = error
+        calls.reused(entry)
         recording.note("train")  # the test uses the implementation's own table
-        result = cache[key, size]
+        result = cache[entry]
         if isinstance(result, Exception):
             raise result
         return dict(result[: vocab_size - 256])
@@ -175,7 +176,7 @@ def encoded(implementation, corpus_table, corpus, progress):
     calls = mutmut_calls.SharedCalls()
 
     def encode(name: str, vocab_size: int, text: str | None = None) -> list[int]:
-        key = (name, vocab_size, text)
+        key = (name, vocab_size, text, *substitution.active())
         if key not in cache:
             with calls.computing(key):
                 merges = corpus_table(name, vocab_size)
@@ -250,6 +251,18 @@ def spawn_implementation(request: pytest.FixtureRequest):
     spawner = Spawner(request.config)
     yield spawner
     spawner.close()
+
+
+@pytest.fixture(scope="session")
+def implementation_call():
+    """``implementation_call(operation)``, for a session fixture that calls the implementation itself: the call
+    counts as the running test's (bpe_kata/run/recording.py), and the value returned belongs in the fixture's
+    cache key (the operations swapped for the oracle's while a failed test runs again, bpe_kata/run/substitution.py)."""
+    def reached(operation: str) -> tuple[str, ...]:
+        recording.note(operation)
+        return substitution.active()
+
+    return reached
 
 
 @pytest.fixture(scope="session")

@@ -62,6 +62,10 @@ class Verdict:
     own_training: bool = False
     #: for ERROR: the call that raised, as typed (``train('', 256)``; bpe_kata/run/recording.py), "" unknown
     input: str = ""
+    #: the swaps the failed test was run again under (bpe_kata/run/substitution.py: "get_stats", "merge", ...)
+    substituted: tuple[str, ...] = ()
+    #: of those, the ones under which it passed: the evidence that a prerequisite's operation is at fault
+    cleared_by: tuple[str, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -71,7 +75,8 @@ class Verdict:
         data = json.loads(text)
         return cls(data["kind"], tuple(data["blamed"]), data["root_cause"], data["where"], data["detail"],
                    call=data.get("call", ""), own_training=bool(data.get("own_training", False)),
-                   calls=tuple(data.get("calls", ())), input=str(data.get("input", "")))
+                   calls=tuple(data.get("calls", ())), input=str(data.get("input", "")),
+                   substituted=tuple(data.get("substituted", ())), cleared_by=tuple(data.get("cleared_by", ())))
 
 
 def leaves(error: BaseException) -> list[BaseException]:

@@ -27,6 +27,7 @@ from bpe_kata.run import (
     report,
     run_status,
     selection,
+    substitution,
     summary,
     teaching,
     tracebacks,
@@ -79,6 +80,7 @@ class KataRun:
         self.verdict_lines: list[str] = []
         self.current_item: pytest.Item | None = None
         self.diagnosed = False  # the likely mistakes are probed once, after the last test
+        self.evidence: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # nodeid -> (swaps tried, cleared)
 
     @classmethod
     def of(cls, config: pytest.Config) -> KataRun:
@@ -113,6 +115,19 @@ class KataRun:
             return (yield)
         finally:
             self.current_item = None
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item):
+        """A failed test is run again with each prerequisite's operation swapped for the oracle's, in process
+        (bpe_kata/run/substitution.py): its verdict then says which swaps made the failure go away."""
+        try:
+            return (yield)
+        except (Exception, pytest.fail.Exception) as error:
+            if not isinstance(self.implementation, isolated_client.IsolatedImplementation):
+                found = substitution.after_failure(self.pattern_fixed(self.implementation), claims_of(item), error,
+                                                   item.runtest)
+                self.evidence[item.nodeid] = found
+            raise
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if isinstance(self.implementation, isolated_client.IsolatedImplementation):
@@ -235,6 +250,8 @@ class KataRun:
             rep.user_properties.append(("bpe_level", level))
         if claims:
             rep.user_properties.append(("claims", " ".join(claims)))
+        if (level or claims) and rep.when == "call":
+            rep.user_properties.append(("bpe_calls", str(recording.count())))
         self._label_failure(item, call, rep, claims)
         return rep
 
@@ -255,7 +272,8 @@ class KataRun:
                                                  call=recording.raised().partition("(")[0],
                                                  input=recording.raised()) if fault is not None else
                        judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
-            verdict = dataclasses.replace(verdict, calls=recording.calls(),
+            tried, cleared = self.evidence.pop(item.nodeid, ((), ()))
+            verdict = dataclasses.replace(verdict, calls=recording.calls(), substituted=tried, cleared_by=cleared,
                                           input=recording.raised() if verdict.kind == judging.ERROR else "")
             rep.user_properties.append(("bpe_verdict", verdict.to_json()))
 
@@ -269,6 +287,8 @@ class KataRun:
             self.results.record(report, outcome, properties.get("bpe_level"),
                                 tuple(properties.get("claims", "").split()),
                                 judging.Verdict.from_json(verdict) if verdict else None)
+            if "bpe_calls" in properties:
+                self.results.calls[report.nodeid] = int(properties["bpe_calls"])
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config: pytest.Config) -> None:
         if not self.results.any_level_results():

@@ -14,7 +14,9 @@ from typing import Any
 
 #: The contract's operations whose calls are recorded (spec/CONTRACT.md).
 OPERATIONS = frozenset({"get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load",
-                        "train_words", "segment_word"})  # a class (StreamDecoder) is left as it is
+                        "train_words", "segment_word"})
+#: Classes whose construction counts as a call (``count``); the instance is the implementation's own, as it is.
+CLASSES = frozenset({"StreamDecoder"})
 
 _calls: list[str] = []
 #: The last call into the implementation that raised, as it would be typed: ``train('', 256)``. Hypothesis
@@ -23,12 +25,14 @@ _calls: list[str] = []
 _raised: list[str] = []
 #: At most this many characters of a call are kept: an input is shown, not stored.
 SHOWN_CHARS = 200
+_count = [0]
 
 
 def reset() -> None:
     """A new test starts: forget the previous test's calls."""
     _calls.clear()
     _raised.clear()
+    _count[0] = 0
 
 
 def raised() -> str:
@@ -45,6 +49,7 @@ def shown_call(name: str, args: tuple, kwargs: dict | None = None) -> str:
 
 def note(operation: str) -> None:
     """The running test used ``operation``'s result (a session fixture's cached table counts as a call)."""
+    _count[0] += 1
     if not _calls or _calls[-1] != operation:
         _calls.append(operation)
 
@@ -63,6 +68,22 @@ def _short(value: Any, items: int = 60) -> str:
     return repr(value)
 
 
+def count() -> int:
+    """How many calls reached the implementation since ``reset`` (issue 37: a claim passes only on them; a
+    test that ran only the suite's own checks witnessed nothing about the implementation)."""
+    return _count[0]
+
+
+def saved() -> tuple[tuple[str, ...], int]:
+    """The record so far, to put back after a run that must not count (a rerun under a swap)."""
+    return tuple(_calls), _count[0]
+
+
+def restore(record: tuple[tuple[str, ...], int]) -> None:
+    _calls[:] = record[0]
+    _count[0] = record[1]
+
+
 class Recorder:
     """The implementation as a test sees it: each operation called is noted, then the call is passed on."""
 
@@ -71,6 +92,12 @@ class Recorder:
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(object.__getattribute__(self, "_bpe_kata_wrapped"), name)
+        if name in CLASSES and callable(value):
+            def constructed(*args, **kwargs):
+                _count[0] += 1
+                return value(*args, **kwargs)
+
+            return constructed
         if name not in OPERATIONS or not callable(value):
             return value
 

@@ -32,10 +32,11 @@ def as_json(results: Results, info: dict) -> dict:
     levels = {level: {**counts, "status": level_status(counts), ClaimOutcome.NOT_JUDGED: resting_tests.get(level, 0)}
               for level, counts in results.per_level().items()}
     claims = {}
-    broken, resting = results.broken_claims(), results.not_judged()
+    broken, resting, unwitnessed = results.broken_claims(), results.not_judged(), results.unwitnessed()
     for cid, r in results.per_claim().items():
         claim = ledger.get(cid)
-        claims[cid] = {"status": claim_status(cid, r, broken, resting), "level": claim.level if claim else None,
+        claims[cid] = {"status": claim_status(cid, r, broken, resting, unwitnessed),
+                       "level": claim.level if claim else None,
                        "statement": claim.statement if claim else None,
                        "sources": list(claim.sources) if claim else [],
                        "depends_on_tie_rule": claim.depends_on_tie_rule or None if claim else None,
@@ -45,6 +46,10 @@ def as_json(results: Results, info: dict) -> dict:
         if cid in resting:
             claims[cid]["rests_on_broken"] = [c for c in resting[cid] if not c.startswith(pattern_probe.MARK)]
             claims[cid]["not_judged_reason"] = resting_reason(resting[cid])
+        elif claims[cid]["status"] == ClaimOutcome.NOT_JUDGED:
+            claims[cid]["not_judged_reason"] = UNWITNESSED_REASON
+        if (calls := results.calls_of(cid)) is not None:
+            claims[cid]["calls"] = calls
         if r[Outcome.FAILED]:
             claims[cid]["tie_rule_excuse"] = results.tie_rule_excuse(cid) or None
             claims[cid]["first_failure"] = results.failures.get(r[Outcome.FAILED][0], "")
@@ -61,17 +66,23 @@ def as_json(results: Results, info: dict) -> dict:
             "document_keys": document_keys_in(claims)}
 
 
+#: Why a claim whose tests passed is not judged when none of them called the implementation (issue 37, kind 4).
+UNWITNESSED_REASON = "not judged: its tests passed without a single call into the implementation (only the suite's " \
+                     "own checks ran)"
+
+
 def claim_status(cid: str, outcomes: dict[str, list[str]], broken: dict[str, str],
-                 resting: dict[str, tuple[str, ...]] | None = None) -> str:
+                 resting: dict[str, tuple[str, ...]] | None = None, unwitnessed: set[str] = frozenset()) -> str:
     """failed (an assertion broke it, or it is the likely claim of a root cause), not judged (it would be failed,
-    but rests on a claim broken in the run), then could not run, passed, ..."""
+    but rests on a claim broken in the run; or it would be passed, but no call reached the implementation),
+    then could not run, passed, ..."""
     if cid in broken:
         return Outcome.FAILED
     if resting and cid in resting:
         return ClaimOutcome.NOT_JUDGED
     for status in (ClaimOutcome.COULD_NOT_RUN, Outcome.PASSED, Outcome.NOT_STARTED, Outcome.NOT_RUN):
         if outcomes[status]:
-            return status
+            return ClaimOutcome.NOT_JUDGED if status is Outcome.PASSED and cid in unwitnessed else status
     return ClaimOutcome.NOT_CHECKED
 
 

@@ -39,6 +39,8 @@ class Results:
     #: root cause key -> the direct probe that raised the same error (bpe_kata/run/crash_probes.py), set once the
     #: run is over: the cause is blamed on that probe's claim
     reproduced: dict = field(default_factory=dict)
+    #: test -> how many calls reached the implementation (bpe_kata/run/recording.py); absent: not recorded
+    calls: dict[str, int] = field(default_factory=dict)
 
     def record(self, rep, outcome: Outcome, level: str | None, claims: tuple[str, ...],
                verdict: Verdict | None = None) -> None:
@@ -126,6 +128,22 @@ class Results:
         """Claim -> the broken claims it rests on, so a failure of it is not blamed on it
         (bpe_kata.run.causes.not_judged_claims)."""
         return causes.not_judged_claims(self)
+
+    def calls_of(self, cid: str) -> int | None:
+        """How many calls reached the implementation in the claim's tests that passed (None: not recorded)."""
+        passed = self.per_claim().get(cid, {}).get(Outcome.PASSED, [])
+        counts = [self.calls[nodeid] for nodeid in passed if nodeid in self.calls]
+        return sum(counts) if counts else None
+
+    def unwitnessed(self) -> set[str]:
+        """Contract claims whose passing tests made not a single call into the implementation (issue 37, kind 4):
+        only the suite's own checks ran (a pattern-fixed port's chunking claim checked on the spec's pattern
+        alone), so "passed" would say nothing about the implementation; they are "not judged". Fact claims are
+        the suite's own by definition; a run that recorded no counts (a report read back) demotes nothing."""
+        ledger = load_claims()
+        return {cid for cid, r in self.per_claim().items()
+                if r[Outcome.PASSED] and cid in ledger and ledger[cid].kind == "contract"
+                and all(nodeid in self.calls for nodeid in r[Outcome.PASSED]) and self.calls_of(cid) == 0}
 
     def tie_rule_excuse(self, cid: str) -> str:
         """The ledger's tie-rule excuse for a failed claim, when every failing check of it was on a table the

@@ -140,6 +140,10 @@ def _render_failures(results: Results) -> list[str]:
                                                                   " (or on a split pattern nobody declared)")]
         for cid in sorted(resting):  # by claim id: the same order in every run
             lines.append(f"  {cid}: {resting_reason(resting[cid])}")
+    unwitnessed = sorted(results.unwitnessed() - set(resting))
+    if unwitnessed:
+        lines += ["", f"claims not judged ({len(unwitnessed)}): their tests passed without a single call into the "
+                      "implementation (only the suite's own checks ran)", "  " + ", ".join(unwitnessed)]
     likely = {cause["likely_claim"] for cause in causes}
     stopped = {cid: r for cid, r in per_claim.items()
                if r[ClaimOutcome.COULD_NOT_RUN] and not r[Outcome.FAILED] and cid not in likely and cid not in resting}
