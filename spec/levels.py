@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spec.fixed_pattern import ATTRIBUTE, fixed_pattern, label, unwrap
+from spec.fixed_pattern import fixed_pattern, unwrap
 from spec.tie_rules import TIE_RULES  # the ties level is started when one rule is; each rule's tests, when that rule is
 
 
@@ -58,10 +58,6 @@ SPLIT_FREE_CLAIMS = frozenset({"train.min-vocab", "train.prefix"})
 def holds_whatever_split(claims: tuple[str, ...]) -> bool:
     """A test of these claims checks nothing a split pattern changes (judged on pattern-fixed code)."""
     return bool(claims) and all(claim in SPLIT_FREE_CLAIMS for claim in claims)
-SPLIT_REASONS = {
-    UNSPLIT: "compares train or encode without a split pattern with the spec's results over the whole text",
-    PATTERNS: "splits text with several split patterns (and with none)",
-}
 
 
 def _save_probe(impl) -> object:
@@ -189,20 +185,9 @@ def levels_up_to(name: str) -> tuple[str, ...]:
     return ALL_LEVEL_NAMES[: level_index(name) + 1]
 
 
-def _has_split_free_claims(level: Level) -> bool:
-    """Some of the level's tests can be judged on pattern-fixed code (the rest say "not started" one by one)."""
-    from spec.ledger import load_claims  # the ledger, not the tests: levels load before the spec
-
-    return level.split == UNSPLIT and any(load_claims()[claim].level == level.name for claim in SPLIT_FREE_CLAIMS)
-
-
 def not_started_reason(impl: object, level: Level) -> str | None:
     """Why ``impl`` has not started ``level``, or None when it has."""
-    impl = unwrap(impl)
-    pattern = fixed_pattern(impl)
-    if pattern is not None and level.split in SPLIT_REASONS and not _has_split_free_claims(level):
-        return (f"not started: level {level.name!r} {SPLIT_REASONS[level.split]}, and this implementation "
-                f"always splits with {label(pattern)} ({ATTRIBUTE})")
+    impl = unwrap(impl)  # a fixed split starts every level: the oracle splits alike (spec/oracle/split.py)
     missing = sorted({feature.split("(")[0] for feature in level.needs
                       if not callable(getattr(impl, feature.split("(")[0], None))})
     if missing:

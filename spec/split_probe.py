@@ -65,6 +65,11 @@ def looks_pattern_fixed(impl) -> PatternFixed | None:
     answer names the operations that matched, so a trainer that is wrong elsewhere keeps its own failures
     blamed while a right chunked encode beside it is not. Anything the implementation raises means "cannot
     tell" (the caller treats a raising probe as None)."""
+    with oracle.split.whole_text():  # "no pattern" means the whole text here, whoever asks
+        return _looks_pattern_fixed(impl)
+
+
+def _looks_pattern_fixed(impl) -> PatternFixed | None:
     learned = None
     train = getattr(impl, "train", None)
     if callable(train):

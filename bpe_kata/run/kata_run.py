@@ -10,6 +10,8 @@ import dataclasses
 import os
 from pathlib import Path
 
+import hypothesis
+import hypothesis.errors
 import pytest
 
 from bpe_kata.adapters import course_shapes
@@ -33,7 +35,11 @@ from bpe_kata.run import (
 from bpe_kata.run.outcomes import Outcome
 from bpe_kata.run.results import Results
 from spec import fixed_pattern
-from spec.levels import BY_NAME, FREE, holds_whatever_split, levels_up_to
+from spec.levels import BY_NAME, levels_up_to
+from spec.oracle import split
+
+#: The first reason a property's example was dropped for (a call with another split than the fixed one).
+_REFUSED = pytest.StashKey[str]()
 
 #: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture
 #: (a level's own group is its ``xdist_group`` in spec/levels.py).
@@ -78,6 +84,7 @@ class KataRun:
         self.verdict_lines: list[str] = []
         self.current_item: pytest.Item | None = None
         self.diagnosed = False  # the likely mistakes are probed once, after the last test
+        self.split: split.Split | None = None  # the implementation's fixed split, in force in every test
 
     @classmethod
     def of(cls, config: pytest.Config) -> KataRun:
@@ -85,33 +92,47 @@ class KataRun:
 
     def pattern_fixed(self, implementation):
         """The implementation as tests see it: behind spec.fixed_pattern.PatternFixed when it declares
-        the split pattern it always uses (a bad declaration is a usage error, said once)."""
+        the split pattern it always uses (a bad declaration is a usage error, said once); the oracle then
+        splits with that pattern in every test (spec/oracle/split.py)."""
         try:
             pattern = fixed_pattern.fixed_pattern(implementation)
         except fixed_pattern.BadFixedPattern as error:
             raise pytest.UsageError(str(error)) from None
         if pattern is None:
             return implementation
+        self.split = split.Split(pattern, fixed_pattern.label(pattern), self._refuse)
+        split.put(self.split)  # the running test's too: its fixtures asked first
+        return fixed_pattern.PatternFixed(implementation, pattern, self._refuse)
 
-        def refuse(reason: str):
-            if self.current_item is None:
-                raise NotImplementedError(reason)
-            outcomes.skip(self.current_item, Outcome.FEATURE_NOT_STARTED, reason)
-
-        def split_free() -> bool:
-            level = BY_NAME.get(level_of(self.current_item) or "") if self.current_item is not None else None
-            return level is None or level.split == FREE or holds_whatever_split(claims_of(self.current_item))
-
-        return fixed_pattern.PatternFixed(implementation, pattern, refuse, split_free)
+    def _refuse(self, reason: str):
+        """A call the running test cannot be judged on: the test is "not started"; inside a property, only
+        that example is dropped (a test whose every example is dropped is "not started", pytest_runtest_call)."""
+        if self.current_item is None:
+            raise NotImplementedError(reason)
+        if hypothesis.currently_in_test_context():
+            self.current_item.stash.setdefault(_REFUSED, reason)
+            hypothesis.reject()
+        outcomes.skip(self.current_item, Outcome.FEATURE_NOT_STARTED, reason)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item, nextitem):
-        """Remember the running test (a pattern-fixed implementation's calls are judged by its level)."""
+        """Remember the running test, and put the implementation's fixed split in force for it."""
         self.current_item = item
         try:
-            return (yield)
+            with split.splitting_with(self.split):
+                return (yield)
         finally:
             self.current_item = None
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item):
+        """A property whose every example called with another split is "not started" with that reason."""
+        try:
+            return (yield)
+        except (hypothesis.errors.Unsatisfiable, hypothesis.errors.FailedHealthCheck):
+            if _REFUSED not in item.stash:
+                raise
+            outcomes.skip(item, Outcome.FEATURE_NOT_STARTED, item.stash[_REFUSED])
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if isinstance(self.implementation, isolated_client.IsolatedImplementation):
