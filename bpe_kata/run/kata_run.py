@@ -37,6 +37,7 @@ from bpe_kata.run.results import Results
 from spec import fixed_pattern
 from spec.levels import BY_NAME, levels_up_to
 from spec.oracle import split
+from spec.tie_rules import DEFAULT_TIE_RULE, TIE_RULES
 
 #: The first reason a property's example was dropped for (a call with another split than the fixed one).
 _REFUSED = pytest.StashKey[str]()
@@ -52,7 +53,14 @@ def level_of(item: pytest.Item) -> str | None:
 
 
 def claims_of(item: pytest.Item) -> tuple[str, ...]:
-    return tuple(claim for marker in item.iter_markers("claim") for claim in marker.args)
+    """The test's claims; the default tie rule's claim is the declared rule's when one is in force (a course's
+    own rule, ``DEFAULT_TIE_RULE``: the oracle then ties by it, spec/oracle/split.py)."""
+    claims = tuple(claim for marker in item.iter_markers("claim") for claim in marker.args)
+    rule = split.tie_rule(None)
+    if rule == DEFAULT_TIE_RULE:
+        return claims
+    own, default = TIE_RULES[rule].claim, TIE_RULES[DEFAULT_TIE_RULE].claim
+    return tuple(dict.fromkeys(own if claim == default else claim for claim in claims))
 
 
 def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
@@ -100,7 +108,11 @@ class KataRun:
             raise pytest.UsageError(str(error)) from None
         if pattern is None:
             return implementation
-        self.split = split.Split(pattern, fixed_pattern.label(pattern), self._refuse)
+        rule = getattr(fixed_pattern.unwrap(implementation), "DEFAULT_TIE_RULE", DEFAULT_TIE_RULE)
+        if rule not in TIE_RULES:
+            raise pytest.UsageError(f"DEFAULT_TIE_RULE must be one of {', '.join(TIE_RULES)}, got {rule!r}: "
+                                    "name the documented rule your train uses")
+        self.split = split.Split(pattern, fixed_pattern.label(pattern), self._refuse, rule)
         split.put(self.split)  # the running test's too: its fixtures asked first
         return fixed_pattern.PatternFixed(implementation, pattern, self._refuse)
 

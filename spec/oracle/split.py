@@ -24,11 +24,19 @@ from typing import NoReturn
 
 @dataclass(frozen=True)
 class Split:
-    """The pattern in force and how to refuse the running test (must raise)."""
+    """The pattern in force (None: the whole text), the tie rule the implementation trains with by default
+    (``DEFAULT_TIE_RULE``, a course's own rule), and how to refuse the running test (must raise)."""
 
-    pattern: str
+    pattern: str | None
     name: str
     refuse: Callable[[str], NoReturn]
+    tie_rule: str = "first-counted"
+
+
+def tie_rule(rule: str | None) -> str:
+    """The tie rule a call means: its own, else the implementation's default in force."""
+    split = _IN_FORCE.get()
+    return rule if rule is not None else split.tie_rule if split is not None else "first-counted"
 
 
 _IN_FORCE: ContextVar[Split | None] = ContextVar("bpe_kata_split", default=None)
@@ -67,15 +75,17 @@ def whole_text() -> contextmanager:
 def needs_whole_text(what: str) -> None:
     """Refuse the running test when a split is in force: ``what`` is only known for the whole text."""
     split = _IN_FORCE.get()
-    if split is not None:
-        split.refuse(f"not started: {what} is stated for training over the whole text (no split), and the "
-                     f"implementation always splits with {split.name} (FIXED_PATTERN)")
+    if split is not None and (split.pattern is not None or split.tie_rule != "first-counted"):
+        how = (f"always splits with {split.name} (FIXED_PATTERN)" if split.pattern is not None
+               else f"breaks ties by {split.tie_rule} (DEFAULT_TIE_RULE)")
+        split.refuse(f"not started: {what} is stated for training over the whole text (no split) with the "
+                     f"first-counted tie rule, and the implementation {how}")
 
 
 def is_one_chunk(text: str) -> bool:
     """Whether ``text`` is a single chunk (or empty) under the split in force: its whole-text values hold."""
     split = _IN_FORCE.get()
-    if split is None:
+    if split is None or split.pattern is None:
         return True
     from spec.oracle.chunks import chunks
 
