@@ -162,6 +162,11 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
     def _tokenizer_for(merges, specials: tuple[tuple[str, int], ...]):
         vocab = course_shapes.token_bytes(merges)
         pairs = [(vocab[left], vocab[right]) for (left, right), _ in sorted(merges.items(), key=lambda m: m[1])]
+        taken = set(vocab.values())
+        for token, _ in specials:  # the course finds a special's id by its bytes: one id per bytes
+            if token.encode("utf-8") in taken:
+                raise course_shapes.inexpressible(f"the CS336 vocab cannot hold the special {token!r} beside a "
+                                                  "learned token of the same bytes (it looks ids up by bytes)")
         vocab.update((idx, token.encode("utf-8")) for token, idx in specials)
         return get_tokenizer(vocab, pairs, [token for token, _ in specials] or None)
 
