@@ -170,6 +170,7 @@ def test_alice_merge_counts(bpe, corpus, trained):
 @pytest.mark.claim("corpus.d1-space-left")
 def test_alice_early_merges_mostly_involve_a_space_on_the_left(bpe, corpus, trained):
     text = corpus("alice")
+    oracle.split.needs_whole_text("the first twelve merges alice teaches")  # the document's observation
     vocab = oracle.build_vocab(dict(merges_of(trained("alice", text, 268))))
     tokens = [vocab[idx] for idx in range(256, 268)]
     with_space = [t for t in tokens if b" " in t]

@@ -76,8 +76,9 @@ def needs_whole_text(what: str) -> None:
     """Refuse the running test when a split is in force: ``what`` is only known for the whole text."""
     split = _IN_FORCE.get()
     if split is not None and (split.pattern is not None or split.tie_rule != "first-counted"):
-        how = (f"always splits with {split.name} (FIXED_PATTERN)" if split.pattern is not None
-               else f"breaks ties by {split.tie_rule} (DEFAULT_TIE_RULE)")
+        how = " and ".join(([f"always splits with {split.name} (FIXED_PATTERN)"] if split.pattern is not None else [])
+                           + ([f"breaks ties by {split.tie_rule} (DEFAULT_TIE_RULE)"]
+                              if split.tie_rule != "first-counted" else []))
         split.refuse(f"not started: {what} is stated for training over the whole text (no split) with the "
                      f"first-counted tie rule, and the implementation {how}")
 
