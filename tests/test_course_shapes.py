@@ -35,7 +35,8 @@ def _failed(run) -> dict[str, str]:
 
 @pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "protocol"])
 @pytest.mark.heavy
-def test_a_right_cs336_solution_is_judged_on_training_and_encoding_under_its_fixed_pattern(tmp_path, spec_tests, isolated):
+def test_a_right_cs336_solution_is_judged_on_training_and_encoding_under_its_fixed_pattern(
+        tmp_path, spec_tests, isolated):
     levels = (*CS336_JUDGED, *CS336_NOT_STARTED)
     run = run_spec_inline(tmp_path, "--impl", CS336_RIGHT, "-m", "not corpus", *(["--isolated"] if isolated else []),
                           files=files_of_levels(spec_tests, levels))
