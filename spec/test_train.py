@@ -100,6 +100,18 @@ def test_merges_stop_only_when_asked_or_when_no_pair_is_left(bpe, text, vocab_si
         assert (problem := oracle.valid_training.stopped_early(text, merges, vocab_size)) is None, problem
 
 
+@pytest.mark.claim("train.tie-recorded", "train.ids-from-256", "train.no-early-stop", "bytes.no-normalization")
+@pytest.mark.parametrize("special", ["<|endoftext|>", "<|im_start|>"])
+def test_text_that_looks_like_a_special_token_is_plain_text_when_none_is_asked(bpe, special):
+    """train(text, vocab_size) has no special tokens: a trainer that cuts a well-known one out of the text
+    (hard-coded, issue 38) learns from other text than it was given."""
+    text = f"{special}The cat sat.{special}The cat ran.\n{special}{special}" * 3
+    merges = merges_of(bpe.train(text, 280))
+    problem = oracle.valid_training.violation(text, merges, 280)
+    with checking(runner.training_claim(text, merges, 280)):
+        assert problem is None, f"{problem} (no special tokens were asked: {special!r} is text like any other)"
+
+
 @pytest.mark.claim("train.prefix")
 @given(strategies.tie_heavy_texts, strategies.vocab_sizes, st.integers(0, 20))
 def test_smaller_vocab_is_a_prefix_of_larger(bpe, text, vocab_size, extra):
