@@ -33,10 +33,11 @@ class Level:
     core: bool = False  # a row of CONTRACT.md's core table, else a "### name:" section beyond the core
     xdist_group: str | None = None  # its tests share an expensive session fixture: one worker runs them all
     no_known_wrong: str = ""  # why no tests/implementations/wrong_*.py names a claim of it (else one must)
-    #: For an implementation with a fixed split pattern (spec/fixed_pattern.py), what its checks need:
-    #: FREE, they hold whatever split train and encode use; UNSPLIT, they compare train or encode without a
-    #: pattern with the spec's results over the whole text; PATTERNS, they split with several patterns;
-    #: NAMED, each test names one pattern (a published table's), judged when it is the fixed one.
+    #: What its checks need of a split: FREE, they hold whatever split train and encode use; UNSPLIT, they
+    #: compare train or encode without a pattern with the oracle's results; PATTERNS, they split with several
+    #: patterns; NAMED, each test names one pattern (a published table's). A declared fixed split starts every
+    #: level (the oracle splits alike, spec/oracle/split.py); UNSPLIT tells which failures of code that splits
+    #: without saying so the split probe may explain (bpe_kata/run/pattern_probe.py).
     split: str = "free"
 
     @property
@@ -51,13 +52,8 @@ FREE, UNSPLIT, PATTERNS, NAMED = "free", "unsplit", "patterns", "named"
 
 #: Claims that hold whatever split train uses, in levels whose other checks need no split (UNSPLIT): a
 #: vocab_size below 256 is an error, and a smaller vocab's merges are a prefix of a larger one's, with or
-#: without chunks. A test whose every claim is here is judged on pattern-fixed code; so its level starts.
+#: without chunks. Their failures are never excused as an undeclared split's (bpe_kata/run/pattern_probe.py).
 SPLIT_FREE_CLAIMS = frozenset({"train.min-vocab", "train.prefix"})
-
-
-def holds_whatever_split(claims: tuple[str, ...]) -> bool:
-    """A test of these claims checks nothing a split pattern changes (judged on pattern-fixed code)."""
-    return bool(claims) and all(claim in SPLIT_FREE_CLAIMS for claim in claims)
 
 
 def _save_probe(impl) -> object:
