@@ -35,6 +35,7 @@ from bpe_kata.run import (
 from bpe_kata.run.outcomes import Outcome
 from bpe_kata.run.results import Results
 from spec import fixed_pattern
+from spec.blame import as_checked
 from spec.levels import BY_NAME, levels_up_to
 from spec.oracle import split
 from spec.tie_rules import DEFAULT_TIE_RULE, TIE_RULES
@@ -53,14 +54,9 @@ def level_of(item: pytest.Item) -> str | None:
 
 
 def claims_of(item: pytest.Item) -> tuple[str, ...]:
-    """The test's claims; the default tie rule's claim is the declared rule's when one is in force (a course's
-    own rule, ``DEFAULT_TIE_RULE``: the oracle then ties by it, spec/oracle/split.py)."""
-    claims = tuple(claim for marker in item.iter_markers("claim") for claim in marker.args)
-    rule = split.tie_rule(None)
-    if rule == DEFAULT_TIE_RULE:
-        return claims
-    own, default = TIE_RULES[rule].claim, TIE_RULES[DEFAULT_TIE_RULE].claim
-    return tuple(dict.fromkeys(own if claim == default else claim for claim in claims))
+    """The test's claims; those holding only under the default tie rule are the declared rule's claim when one
+    is in force (a course's own rule, ``DEFAULT_TIE_RULE``: the oracle then ties by it, spec/oracle/split.py)."""
+    return as_checked(tuple(claim for marker in item.iter_markers("claim") for claim in marker.args))
 
 
 def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
