@@ -25,7 +25,9 @@ from typing import NoReturn
 @dataclass(frozen=True)
 class Split:
     """The pattern in force (None: the whole text), the tie rule the implementation trains with by default
-    (``DEFAULT_TIE_RULE``, a course's own rule), and how to refuse the running test (must raise)."""
+    (``DEFAULT_TIE_RULE``, a course's own rule; read for pattern-fixed code, whose tests are judged against the
+    oracle's own training: other code keeps the ledger's ``depends_on_tie_rule`` excuse), and how to refuse the
+    running test (must raise)."""
 
     pattern: str | None
     name: str
