@@ -4,10 +4,10 @@ Much course code (CS336's, for one) pre-tokenizes every text with GPT-2's patter
 ``pattern=`` to turn it off or change it. Such code declares it with a module attribute
 ``FIXED_PATTERN`` (a published pattern's name, ``"gpt2"`` or ``"gpt4"``, or the regex itself;
 over the protocol, the hello's ``fixed_pattern``). The spec then stands between the tests and
-the implementation (``PatternFixed``): a call with the fixed pattern reaches the implementation
-without the keyword, a call with another pattern cannot be judged, and a call with none is
-judged only in a level whose checks hold whatever the split (``Level.split``, spec/levels.py).
-A test that cannot be judged is "not started" with the reason, never failed.
+the implementation (``PatternFixed``): a call with the fixed pattern or none reaches the implementation
+without the keyword and is judged against the oracle splitting with the same pattern (spec/oracle/split.py,
+one rule for every level); a call with another pattern cannot be judged. A test that cannot be judged is
+"not started" with the reason naming the split its statement needs, never failed.
 """
 
 from __future__ import annotations
@@ -46,32 +46,24 @@ def unwrap(impl: object) -> object:
 class PatternFixed:
     """The implementation as the tests see it when it declares a fixed pattern.
 
-    ``refuse(reason)`` is called (and must raise: the plugin marks the running test "not started")
-    for a call that cannot be judged; ``split_free()`` says whether the running test's checks hold
-    whatever split the implementation uses. Everything else is the implementation's own.
+    A call without a pattern, or with the fixed one, reaches the implementation without the keyword:
+    while the test runs, the oracle splits with the same pattern (spec/oracle/split.py), so what the
+    test compares is computed as the implementation computes it. A call with another pattern calls
+    ``refuse(reason)`` (which must raise: the plugin marks the running test "not started", or, inside a
+    property, drops that example). Everything else is the implementation's own.
     """
 
-    def __init__(
-        self, wrapped: object, pattern: str, refuse: Callable[[str], Any], split_free: Callable[[], bool]
-    ) -> None:
+    def __init__(self, wrapped: object, pattern: str, refuse: Callable[[str], Any]) -> None:
         self.wrapped, self.pattern = wrapped, pattern
-        self._refuse, self._split_free = refuse, split_free
+        self._refuse = refuse
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.wrapped, name)
 
     def _pass(self, op: str, pattern: str | None) -> None:
-        if pattern is None and not self._split_free():
-            self._refuse(f"not started: this test checks {op} without a split pattern, and the implementation "
-                         f"always splits with {label(self.pattern)} ({ATTRIBUTE})")
-        elif pattern is not None and pattern != self.pattern:
+        if pattern is not None and pattern != self.pattern:
             self._refuse(f"not started: this test checks {op} with the split pattern {label(pattern)}, and the "
                          f"implementation always splits with {label(self.pattern)} ({ATTRIBUTE})")
-
-    def unsplit(self, what: str) -> None:
-        """Refuse a check that always needs training over the whole text (a corpus's known table)."""
-        self._refuse(f"not started: this test checks {what} without a split pattern, and the implementation "
-                     f"always splits with {label(self.pattern)} ({ATTRIBUTE})")
 
     def train(self, text, vocab_size, *args, pattern: str | None = None, **kwargs):
         self._pass("train", pattern)

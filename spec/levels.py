@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spec.fixed_pattern import ATTRIBUTE, fixed_pattern, label, unwrap
+from spec.fixed_pattern import fixed_pattern, unwrap
 from spec.tie_rules import TIE_RULES  # the ties level is started when one rule is; each rule's tests, when that rule is
 
 
@@ -33,10 +33,11 @@ class Level:
     core: bool = False  # a row of CONTRACT.md's core table, else a "### name:" section beyond the core
     xdist_group: str | None = None  # its tests share an expensive session fixture: one worker runs them all
     no_known_wrong: str = ""  # why no tests/implementations/wrong_*.py names a claim of it (else one must)
-    #: For an implementation with a fixed split pattern (spec/fixed_pattern.py), what its checks need:
-    #: FREE, they hold whatever split train and encode use; UNSPLIT, they compare train or encode without a
-    #: pattern with the spec's results over the whole text; PATTERNS, they split with several patterns;
-    #: NAMED, each test names one pattern (a published table's), judged when it is the fixed one.
+    #: What its checks need of a split: FREE, they hold whatever split train and encode use; UNSPLIT, they
+    #: compare train or encode without a pattern with the oracle's results; PATTERNS, they split with several
+    #: patterns; NAMED, each test names one pattern (a published table's). A declared fixed split starts every
+    #: level (the oracle splits alike, spec/oracle/split.py); UNSPLIT tells which failures of code that splits
+    #: without saying so the split probe may explain (bpe_kata/run/pattern_probe.py).
     split: str = "free"
 
     @property
@@ -51,17 +52,8 @@ FREE, UNSPLIT, PATTERNS, NAMED = "free", "unsplit", "patterns", "named"
 
 #: Claims that hold whatever split train uses, in levels whose other checks need no split (UNSPLIT): a
 #: vocab_size below 256 is an error, and a smaller vocab's merges are a prefix of a larger one's, with or
-#: without chunks. A test whose every claim is here is judged on pattern-fixed code; so its level starts.
+#: without chunks. Their failures are never excused as an undeclared split's (bpe_kata/run/pattern_probe.py).
 SPLIT_FREE_CLAIMS = frozenset({"train.min-vocab", "train.prefix"})
-
-
-def holds_whatever_split(claims: tuple[str, ...]) -> bool:
-    """A test of these claims checks nothing a split pattern changes (judged on pattern-fixed code)."""
-    return bool(claims) and all(claim in SPLIT_FREE_CLAIMS for claim in claims)
-SPLIT_REASONS = {
-    UNSPLIT: "compares train or encode without a split pattern with the spec's results over the whole text",
-    PATTERNS: "splits text with several split patterns (and with none)",
-}
 
 
 def _save_probe(impl) -> object:
@@ -189,20 +181,9 @@ def levels_up_to(name: str) -> tuple[str, ...]:
     return ALL_LEVEL_NAMES[: level_index(name) + 1]
 
 
-def _has_split_free_claims(level: Level) -> bool:
-    """Some of the level's tests can be judged on pattern-fixed code (the rest say "not started" one by one)."""
-    from spec.ledger import load_claims  # the ledger, not the tests: levels load before the spec
-
-    return level.split == UNSPLIT and any(load_claims()[claim].level == level.name for claim in SPLIT_FREE_CLAIMS)
-
-
 def not_started_reason(impl: object, level: Level) -> str | None:
     """Why ``impl`` has not started ``level``, or None when it has."""
-    impl = unwrap(impl)
-    pattern = fixed_pattern(impl)
-    if pattern is not None and level.split in SPLIT_REASONS and not _has_split_free_claims(level):
-        return (f"not started: level {level.name!r} {SPLIT_REASONS[level.split]}, and this implementation "
-                f"always splits with {label(pattern)} ({ATTRIBUTE})")
+    impl = unwrap(impl)  # a fixed split starts every level: the oracle splits alike (spec/oracle/split.py)
     missing = sorted({feature.split("(")[0] for feature in level.needs
                       if not callable(getattr(impl, feature.split("(")[0], None))})
     if missing:

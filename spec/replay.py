@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from spec.oracle import split
+
 Pair = tuple[int, int]
 
 
@@ -28,6 +30,7 @@ def pair_count(symbols: str, pair: Pair) -> int:
 
 def replay(text: str, merges: Iterable[tuple[Pair, int]], *, counts: bool = False) -> tuple[list[int], list[int]]:
     """The sequence after applying ``merges`` in order, and (if asked) each pair's count just before its merge."""
+    split.needs_whole_text("the sequence training ends with on a whole corpus")
     symbols, seen = as_symbols(text), []
     for pair, idx in merges:
         if counts:
@@ -51,6 +54,7 @@ class Replayer:
 
     def after(self, merges: Iterable[tuple[Pair, int]]) -> list[int]:
         """The sequence after applying ``merges`` in order to the text."""
+        split.needs_whole_text("the sequence training ends with on a whole corpus")
         merges = list(merges)
         if merges[:len(self._applied)] != self._applied:
             self._symbols, self._applied = self._start, []

@@ -73,6 +73,11 @@ def looks_pattern_fixed(impl) -> PatternFixed | None:
     blamed while a right chunked encode beside it is not. Anything the implementation raises means "cannot
     tell" (the caller treats a raising probe as None). A call that raises leaves its input out (``_answered``):
     at least ``MIN_ANSWERED`` training texts (and one encoding) must be answered, all in agreement."""
+    with oracle.split.whole_text():  # "no pattern" means the whole text here, whoever asks
+        return _looks_pattern_fixed(impl)
+
+
+def _looks_pattern_fixed(impl) -> PatternFixed | None:
     learned = None
     train = getattr(impl, "train", None)
     if callable(train):

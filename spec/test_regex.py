@@ -122,7 +122,8 @@ PROSE = ("KING: Come, gentle knave, take thine ease here; the hour grows late.\n
 
 @pytest.mark.claim("regex.no-cross-chunk")
 def test_gpt2_split_never_learns_a_letter_before_a_space(bpe):
-    assert (101, 32) in oracle.train(PROSE, 276), "without a pattern, 'e ' is learned from this text"
+    with oracle.split.whole_text():  # a fact about training over the whole text, whatever the implementation
+        assert (101, 32) in oracle.train(PROSE, 276), "without a pattern, 'e ' is learned from this text"
     vocab = oracle.build_vocab(dict(merges_of(bpe.train(PROSE, 296, pattern=GPT2_SPLIT_PATTERN))))
     assert [vocab[i] for i in range(256, len(vocab)) if b" " in vocab[i].lstrip(b" ")] == []
 

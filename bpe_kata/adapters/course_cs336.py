@@ -16,7 +16,9 @@ special_tokens)``, an object with ``encode``, ``decode`` and ``encode_iterable``
 
 What the shape cannot express is declared, so those tests are "not started" with the reason:
 GPT-2's split pattern is fixed (``FIXED_PATTERN = "gpt2"``, spec/CONTRACT.md "A fixed split pattern"),
-so the levels that train or encode without a split are not judged; there is no get_stats, merge, stream
+and the oracle splits alike (spec/oracle/split.py); the course's tie rule (the greatest pair of byte
+strings) is declared (``DEFAULT_TIE_RULE = "bytes-greatest"``), so the oracle ties by it and a check of the
+default rule credits ``ties.bytes-greatest``; there is no get_stats, merge, stream
 decoder, save/load in the contract's format, word-level BPE or choice of tie rule; the tokenizer cannot
 refuse a special token (a call whose text holds a disallowed one is not started); a text holding
 surrogate code points has no UTF-8 bytes to write to the training file. ``encode_iterable`` is not
@@ -133,7 +135,8 @@ def build(path: Path, value: str) -> types.ModuleType:
     if skipped:
         print(f"bpe-kata: cs336: skipped what the tokenizer does not need: {'; '.join(skipped)}", file=sys.stderr)
     return course_shapes.contract_module(value, repo, adapters, __doc__, _functions(learner),
-                                         FIXED_PATTERN="gpt2", COURSE_SHAPE="cs336")
+                                         FIXED_PATTERN="gpt2", COURSE_SHAPE="cs336",
+                                         DEFAULT_TIE_RULE="bytes-greatest")
 
 
 def _functions(learner: types.ModuleType) -> dict[str, object]:
@@ -159,6 +162,11 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
     def _tokenizer_for(merges, specials: tuple[tuple[str, int], ...]):
         vocab = course_shapes.token_bytes(merges)
         pairs = [(vocab[left], vocab[right]) for (left, right), _ in sorted(merges.items(), key=lambda m: m[1])]
+        taken = set(vocab.values())
+        for token, _ in specials:  # the course finds a special's id by its bytes: one id per bytes
+            if token.encode("utf-8") in taken:
+                raise course_shapes.inexpressible(f"the CS336 vocab cannot hold the special {token!r} beside a "
+                                                  "learned token of the same bytes (it looks ids up by bytes)")
         vocab.update((idx, token.encode("utf-8")) for token, idx in specials)
         return get_tokenizer(vocab, pairs, [token for token, _ in specials] or None)
 

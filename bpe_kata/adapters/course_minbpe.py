@@ -19,9 +19,14 @@ with ``encode(text, allowed_special="all" | "none" | "none_raise" | set)``, and 
 What the shape cannot express is declared, so those levels are "not started" with the reason: minbpe's
 ``save(prefix)``/``load(model_file)`` use minbpe's own ``.model`` format, not the contract's bpe-kata v1
 file (level persist); there is no incremental decoder (stream), no word-level BPE (words) and no choice
-of tie rule (ties); a class whose constructor takes no pattern has no split (regex, special, pretrained).
-CLASS defaults to the one class beside the module's names with train, encode and decode, preferring one
-whose constructor takes a pattern.
+of tie rule (ties). As people write it (issue 38): a class whose constructor takes no pattern but whose
+instance has one (``pattern``, or ``compiled_pattern.pattern``) always splits with it, and is declared
+pattern-fixed (``FIXED_PATTERN``: judged against the oracle splitting alike); a class with no
+``_build_vocab`` decodes through its own ``vocab`` attribute, set to the table's bytes (``build_vocab`` is
+then this translation, so claims about ``build_vocab`` alone say nothing of the learner's code); the helpers
+are found under the names people use (``HELPER_NAMES``: ``merge_pair``, ``get_pair_counts``, ...), beside the
+class or as its static methods. CLASS defaults to the one class beside the module's names with train, encode
+and decode, preferring one whose constructor takes a pattern.
 """
 
 from __future__ import annotations
@@ -125,13 +130,51 @@ def build(path: Path, class_name: str | None, value: str) -> types.ModuleType:
     cls = _class(module, class_name, value)
     home = sys.modules.get(cls.__module__)
     functions = _functions(cls)
-    for helper in ("get_stats", "merge"):
-        found = getattr(home, helper, None) or getattr(module, helper, None)
-        if callable(found):
+    for helper, names in HELPER_NAMES.items():
+        found = _helper(names, home, module, cls)
+        if found is not None:
             functions[helper] = found  # the learner's own functions, called as they are
     main = Path(inspect.getfile(cls))
+    fixed = _fixed_pattern(cls)
     return course_shapes.contract_module(value, root, main, __doc__, functions, COURSE_SHAPE="minbpe",
-                                         TOKENIZER_CLASS=f"{cls.__module__}.{cls.__qualname__}")
+                                         TOKENIZER_CLASS=f"{cls.__module__}.{cls.__qualname__}",
+                                         **({"FIXED_PATTERN": fixed} if fixed else {}))
+
+
+#: The names people give minbpe's two helpers, in the order they are looked for: beside the class in its
+#: module, in the module given, then on the class itself (a static method).
+HELPER_NAMES: dict[str, tuple[str, ...]] = {
+    "get_stats": ("get_stats", "get_pair_stats", "get_pair_counts", "count_pairs", "pair_counts", "_get_stats"),
+    "merge": ("merge", "merge_pair", "merge_ids", "apply_merge", "replace_pair", "_merge"),
+}
+
+
+def _helper(names: tuple[str, ...], *owners: object):
+    for owner in owners:
+        for name in names:
+            found = inspect.getattr_static(owner, name, None) if inspect.isclass(owner) else getattr(owner, name, None)
+            if isinstance(found, staticmethod):
+                found = found.__func__
+            elif inspect.isclass(owner):
+                continue  # an instance method needs a tokenizer: not the contract's free function
+            if callable(found):
+                return found
+    return None
+
+
+def _fixed_pattern(cls: type) -> str | None:
+    """The regex a class whose constructor takes no pattern always splits with (its instance's ``pattern``,
+    or its compiled pattern's), or None: such a class is pattern-fixed (spec/fixed_pattern.py)."""
+    if _takes(cls.__init__, "pattern"):
+        return None
+    try:
+        tok = cls()
+    except Exception:  # noqa: BLE001 - a constructor that needs more says nothing about its split
+        return None
+    pattern = getattr(tok, "pattern", None)
+    if not isinstance(pattern, str):
+        pattern = getattr(getattr(tok, "compiled_pattern", None), "pattern", None)
+    return pattern if isinstance(pattern, str) and pattern else None
 
 
 def _lacks_derived_state(tok) -> bool:
@@ -219,8 +262,10 @@ def _functions(cls: type) -> dict[str, object]:
         if special_tokens and not has_specials:
             raise NotImplementedError(f"{name} has no register_special_tokens")
         tok = make(None)
-        if not callable(getattr(tok, "_build_vocab", None)):
-            raise NotImplementedError(f"{name} has no _build_vocab() to build a vocab from given merges")
+        if not callable(getattr(tok, "_build_vocab", None)):  # the table's bytes: decode still reads its own vocab
+            vocab = course_shapes.token_bytes(merges)
+            vocab.update((idx, special.encode("utf-8")) for special, idx in (special_tokens or {}).items())
+            return vocab
         tok.merges = merges
         if special_tokens:
             tok.register_special_tokens(dict(special_tokens))

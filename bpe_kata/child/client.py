@@ -98,6 +98,8 @@ class IsolatedImplementation:
             self.batched = tuple(op for op in protocol.BATCHES if isinstance(batch, list) and op in batch)
             if isinstance(hello.get("fixed_pattern"), str):  # optional: the split pattern it always uses
                 self.FIXED_PATTERN = hello["fixed_pattern"]
+            if isinstance(hello.get("default_tie_rule"), str):  # optional: the documented rule train ties by
+                self.DEFAULT_TIE_RULE = hello["default_tie_rule"]
             for op in protocol.OPERATIONS:
                 if op in self.features:
                     setattr(self, op, self._function(op))

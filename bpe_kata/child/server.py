@@ -212,6 +212,11 @@ class Server:
                 if isinstance(getattr(self.impl, "FIXED_PATTERN", None), str)
                 else {}
             ),
+            **(
+                {"default_tie_rule": self.impl.DEFAULT_TIE_RULE}
+                if isinstance(getattr(self.impl, "DEFAULT_TIE_RULE", None), str)
+                else {}
+            ),
         }
 
     def encode_batch(self, args: dict) -> list:

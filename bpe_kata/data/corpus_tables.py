@@ -22,6 +22,7 @@ from pathlib import Path
 from bpe_kata.data import value_cache
 from bpe_kata.data.corpora import user_cache_dir, write_cache_file
 from spec import fast_train, replay
+from spec.oracle import split
 
 Pair = tuple[int, int]
 
@@ -71,6 +72,7 @@ def replayed(name: str, text: str, merges: list[tuple[Pair, int]], compute: Call
     """``compute()``, the spec's replay of ``merges`` over a corpus (spec/replay.py), kept on disk
     keyed by the corpus's SHA-256, the table and the replay's source; a stored sequence is used
     only when its tokens spell the corpus under that table."""
+    split.needs_whole_text(f"the ids of {name} replayed with the spec's table")
     data = text.encode("utf-8")
     key = value_cache.key_of(name, hashlib.sha256(data).hexdigest(), repr(merges),
                              value_cache.source_digest(replay.__file__))

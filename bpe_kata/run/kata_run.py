@@ -10,6 +10,8 @@ import dataclasses
 import os
 from pathlib import Path
 
+import hypothesis
+import hypothesis.errors
 import pytest
 
 from bpe_kata.adapters import course_shapes
@@ -35,7 +37,13 @@ from bpe_kata.run import (
 from bpe_kata.run.outcomes import Outcome
 from bpe_kata.run.results import Results
 from spec import fixed_pattern
-from spec.levels import BY_NAME, FREE, holds_whatever_split, levels_up_to
+from spec.blame import as_checked
+from spec.levels import BY_NAME, levels_up_to
+from spec.oracle import split
+from spec.tie_rules import DEFAULT_TIE_RULE, TIE_RULES
+
+#: The first reason a property's example was dropped for (a call with another split than the fixed one).
+_REFUSED = pytest.StashKey[str]()
 
 #: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture
 #: (a level's own group is its ``xdist_group`` in spec/levels.py).
@@ -48,7 +56,9 @@ def level_of(item: pytest.Item) -> str | None:
 
 
 def claims_of(item: pytest.Item) -> tuple[str, ...]:
-    return tuple(claim for marker in item.iter_markers("claim") for claim in marker.args)
+    """The test's claims; those holding only under the default tie rule are the declared rule's claim when one
+    is in force (a course's own rule, ``DEFAULT_TIE_RULE``: the oracle then ties by it, spec/oracle/split.py)."""
+    return as_checked(tuple(claim for marker in item.iter_markers("claim") for claim in marker.args))
 
 
 def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
@@ -81,6 +91,7 @@ class KataRun:
         self.current_item: pytest.Item | None = None
         self.diagnosed = False  # the likely mistakes are probed once, after the last test
         self.evidence: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # nodeid -> (swaps tried, cleared)
+        self.split: split.Split | None = None  # the implementation's fixed split, in force in every test
 
     @classmethod
     def of(cls, config: pytest.Config) -> KataRun:
@@ -88,40 +99,53 @@ class KataRun:
 
     def pattern_fixed(self, implementation):
         """The implementation as tests see it: behind spec.fixed_pattern.PatternFixed when it declares
-        the split pattern it always uses (a bad declaration is a usage error, said once)."""
+        the split pattern it always uses (a bad declaration is a usage error, said once); the oracle then
+        splits with that pattern in every test (spec/oracle/split.py)."""
         try:
             pattern = fixed_pattern.fixed_pattern(implementation)
         except fixed_pattern.BadFixedPattern as error:
             raise pytest.UsageError(str(error)) from None
         if pattern is None:
             return implementation
+        rule = getattr(fixed_pattern.unwrap(implementation), "DEFAULT_TIE_RULE", DEFAULT_TIE_RULE)
+        if rule not in TIE_RULES:
+            raise pytest.UsageError(f"DEFAULT_TIE_RULE must be one of {', '.join(TIE_RULES)}, got {rule!r}: "
+                                    "name the documented rule your train uses")
+        self.split = split.Split(pattern, fixed_pattern.label(pattern), self._refuse, rule)
+        split.put(self.split)  # the running test's too: its fixtures asked first
+        return fixed_pattern.PatternFixed(implementation, pattern, self._refuse)
 
-        def refuse(reason: str):
-            if self.current_item is None:
-                raise NotImplementedError(reason)
-            outcomes.skip(self.current_item, Outcome.FEATURE_NOT_STARTED, reason)
-
-        def split_free() -> bool:
-            level = BY_NAME.get(level_of(self.current_item) or "") if self.current_item is not None else None
-            return level is None or level.split == FREE or holds_whatever_split(claims_of(self.current_item))
-
-        return fixed_pattern.PatternFixed(implementation, pattern, refuse, split_free)
+    def _refuse(self, reason: str):
+        """A call the running test cannot be judged on: the test is "not started"; inside a property, only
+        that example is dropped (a test whose every example is dropped is "not started", pytest_runtest_call)."""
+        if self.current_item is None:
+            raise NotImplementedError(reason)
+        if hypothesis.currently_in_test_context():
+            self.current_item.stash.setdefault(_REFUSED, reason)
+            hypothesis.reject()
+        outcomes.skip(self.current_item, Outcome.FEATURE_NOT_STARTED, reason)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item, nextitem):
-        """Remember the running test (a pattern-fixed implementation's calls are judged by its level)."""
+        """Remember the running test, and put the implementation's fixed split in force for it."""
         self.current_item = item
         try:
-            return (yield)
+            with split.splitting_with(self.split):
+                return (yield)
         finally:
             self.current_item = None
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item):
-        """A failed test is run again with each prerequisite's operation swapped for the oracle's, in process
+        """A property whose every example called with another split is "not started" with that reason. A failed
+        test is run again with each prerequisite's operation swapped for the oracle's, in process
         (bpe_kata/run/substitution.py): its verdict then says which swaps made the failure go away."""
         try:
             return (yield)
+        except (hypothesis.errors.Unsatisfiable, hypothesis.errors.FailedHealthCheck):
+            if _REFUSED not in item.stash:
+                raise
+            outcomes.skip(item, Outcome.FEATURE_NOT_STARTED, item.stash[_REFUSED])
         except (Exception, pytest.fail.Exception) as error:
             if not isinstance(self.implementation, isolated_client.IsolatedImplementation):
                 found = substitution.after_failure(self.pattern_fixed(self.implementation), claims_of(item), error,

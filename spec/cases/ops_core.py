@@ -78,8 +78,13 @@ def _train(impl, case: Case, fixtures: Fixtures) -> None:
     if "pattern" in given:
         options["pattern"] = PATTERNS[given["pattern"]]
     if options:
+        if "tie_rule" not in options:  # the implementation's own rule in force: the case holds if it learns the same
+            oracle.split.holds_as_stated(f"the worked case {case['id']}", lambda: oracle.train(
+                given["text"], given["vocab_size"], **options))
         result = impl.train(given["text"], given["vocab_size"], **options)
     else:
+        if "corpus" in given:  # the table a document states for the whole corpus
+            oracle.split.needs_whole_text(f"the worked case {case['id']}")
         text = fixtures.corpus(given["corpus"]) if "corpus" in given else given["text"]
         result = fixtures.trained(given.get("corpus") or given["text"], text, given["vocab_size"])
     # the implementation's own tie rule decided this table unless the case named the rule to use
@@ -89,6 +94,7 @@ def _train(impl, case: Case, fixtures: Fixtures) -> None:
 @operation("encode")
 def _encode(impl, case: Case, fixtures: Fixtures) -> None:
     merges, text = merges_from(case["input"]["merges"]), case["input"]["text"]
+    oracle.split.holds_as_stated(f"the worked case {case['id']}", lambda: oracle.encode(text, merges))
     result = ids_of(impl.encode(text, merges))
     expected = case["expected"].get("ids")
     if expected is not None and merges_from_the_right(impl, text, merges, result, expected):
@@ -114,6 +120,7 @@ def merges_from_the_right(impl, text: str, merges: dict[Pair, int], result: list
 def _train_encode(impl, case: Case, fixtures: Fixtures) -> None:
     """A corpus's table at a size (the implementation's own training, or beyond it the spec's), then encode."""
     given, expected = case["input"], case["expected"]
+    oracle.split.needs_whole_text(f"the worked case {case['id']}")  # its ids are of the whole-text table
     result = fixtures.encoded(given["corpus"], given["vocab_size"], given.get("text"))
     merges = fixtures.corpus_table(given["corpus"], given["vocab_size"])
     text = given.get("text", fixtures.corpus(given["corpus"]))

@@ -29,7 +29,7 @@ The pretrained level needs nothing new: published tables go through ``special.en
 
 from __future__ import annotations
 
-from spec.oracle import chunks, core, persist, special, stream, ties, valid_training, words  # noqa: F401  (the namespace)
+from spec.oracle import chunks, core, persist, special, split, stream, ties, valid_training, words  # noqa: F401  (the namespace)
 from spec.oracle.core import decode, get_stats, merge
 from spec.oracle.persist import load, save
 from spec.oracle.special import build_vocab, encode
@@ -43,8 +43,11 @@ Pair = tuple[int, int]
 
 
 def train(text: str, vocab_size: int, *, pattern: str | None = None,
-          tie_rule: str = "first-counted") -> dict[Pair, int]:
-    """The contract's train: over the text's bytes, or inside each chunk of ``pattern``; ties by ``tie_rule``."""
+          tie_rule: str | None = None) -> dict[Pair, int]:
+    """The contract's train: over the text's bytes, or inside each chunk of ``pattern`` (none given: the split
+    in force, spec/oracle/split.py); ties by ``tie_rule`` (none given: first-counted, or the implementation's
+    declared default in force)."""
+    pattern, tie_rule = split.resolve(pattern), split.tie_rule(tie_rule)  # none given: the implementation's
     ties.check_tie_rule(tie_rule)
     core.check_vocab_size(vocab_size)
     pieces = [list(core.utf8(text))] if pattern is None else chunks.chunk_bytes(text, pattern)

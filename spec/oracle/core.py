@@ -109,8 +109,15 @@ def encode(text: str, merges: dict[Pair, int]) -> list[int]:
 
 
 def train_sequence(text: str, merges: dict[Pair, int]) -> list[int]:
-    """The sequence training ended with: the bytes with every merge applied in training order."""
-    ids = list(utf8(text))
-    for pair, idx in merges.items():
-        ids = merge(ids, pair, idx)
-    return ids
+    """The sequence training ended with: the bytes with every merge applied in training order (chunk by chunk
+    under the split in force, spec/oracle/split.py, joined)."""
+    from spec.oracle import split
+    from spec.oracle.chunks import chunk_bytes
+
+    pattern = split.resolve(None)
+    out: list[int] = []
+    for ids in [list(utf8(text))] if pattern is None else chunk_bytes(text, pattern):
+        for pair, idx in merges.items():
+            ids = merge(ids, pair, idx)
+        out += ids
+    return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from spec.oracle import core
+from spec.oracle import core, split
 from spec.oracle.chunks import UncoveredCharacter, encode_chunks
 
 Pair = tuple[int, int]
@@ -62,6 +62,7 @@ def encode(text: str, merges: dict[Pair, int], *, pattern: str | None = None,
     A character the pattern leaves uncovered is named by its position in ``text``, so the
     pieces' places in ``text`` are followed: a special's place ends at its longest text there.
     """
+    pattern = split.resolve(pattern)  # none given: the split in force (spec/oracle/split.py)
     specials = special_tokens or {}
     out: list[int] = []
     start = 0

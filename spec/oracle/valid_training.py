@@ -10,6 +10,7 @@ left. Each returns what is wrong, in words, or None. Slow and obvious, like the 
 
 from __future__ import annotations
 
+from spec.oracle import split
 from spec.oracle.chunks import chunk_bytes
 from spec.oracle.core import merge as textbook_merge
 from spec.oracle.core import utf8
@@ -75,7 +76,7 @@ def merges_that_cannot_exhaust(text: str, vocab_size: int) -> int:
     are left: with ``2**k <= n`` the k-th merge always has a pair, whatever the tie rule. For
     checks whose claim is not about running out of pairs (train.exhausted has its own tests).
     """
-    n = len(utf8(text))
+    n = max((len(piece) for piece in _pieces(text, None)), default=0)  # the longest chunk keeps a pair
     return min(vocab_size, 256 + max(0, n.bit_length() - 1))
 
 
@@ -96,6 +97,7 @@ def has_tie(text: str, vocab_size: int, pattern: str | None = None) -> bool:
 
 def _pieces(text: str, pattern: str | None) -> list[list[int]]:
     """The bytes training starts from: of the repaired text (lone surrogates as U+FFFD), chunk by chunk."""
+    pattern = split.resolve(pattern)  # none given: the split in force (spec/oracle/split.py)
     return [list(utf8(text))] if pattern is None else chunk_bytes(text, pattern)
 
 
