@@ -243,3 +243,37 @@ class Tokenizer:
 ''', encoding="utf-8")
     module = course_minbpe.build(tmp_path / "port.py", "Tokenizer", f"minbpe:{tmp_path / 'port.py'}")
     assert module.encode("aaab", {(97, 97): 256, (256, 97): 257}) == [257, 98]
+
+
+def _cs336_repo(tmp_path, tokenizer_import: str, helper_line: str = ""):
+    """A CS336-shaped repository whose adapters.py imports the tokenizer with ``tokenizer_import`` (the right
+    solution's code, copied), and torch, which the tokenizer never reads."""
+    import shutil
+
+    repo = tmp_path / "repo"
+    shutil.copytree(SHAPES / "cs336_right" / "cs336_basics", repo / "cs336_basics")
+    (repo / "tests").mkdir()
+    (repo / "tests" / "__init__.py").write_text("")
+    (repo / "tests" / "adapters.py").write_text(
+        "import os\nimport torch\n" + tokenizer_import + "\nfrom cs336_basics.train_bpe import train_bpe\n"
+        + helper_line +
+        "def get_tokenizer(vocab, merges, special_tokens=None):\n    return make(vocab, merges, special_tokens)\n\n"
+        "def run_train_bpe(input_path, vocab_size, special_tokens, **kwargs):\n"
+        "    return train_bpe(input_path, vocab_size, special_tokens)\n")
+    return f"cs336:{repo}"
+
+
+def test_a_tokenizer_whose_own_import_failed_could_not_be_loaded_in_one_line(tmp_path):
+    """Issue 37 kind 3: a skipped import the tokenizer's functions read (through a helper of adapters.py too)
+    made every call a NameError blamed on claims; it is one line naming the import, and no claim is judged."""
+    value = _cs336_repo(tmp_path, "from cs336_basics.no_such_module import Tokenizer",
+                        "def make(vocab, merges, specials):\n    return Tokenizer(vocab, merges, specials)\n\n")
+    with pytest.raises(ImplementationNotFound, match=r"could not load: .*Tokenizer \(line 3: No module named"):
+        load_implementation(value)
+
+
+def test_an_import_the_tokenizer_never_reads_is_still_skipped(tmp_path):
+    value = _cs336_repo(tmp_path, "from cs336_basics.tokenizer import Tokenizer",
+                        "def make(vocab, merges, specials):\n    return Tokenizer(vocab, merges, specials)\n\n")
+    module = load_implementation(value)  # torch (line 2) is missing here, and unused by the tokenizer
+    assert module.encode("ab", {}) == [97, 98]

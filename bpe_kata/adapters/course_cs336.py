@@ -86,7 +86,9 @@ class _GuardImports(ast.NodeTransformer):
         body = []
         for statement in node.body:
             if isinstance(statement, (ast.Import, ast.ImportFrom)) and getattr(statement, "module", "") != "__future__":
-                note = ast.parse(f"__bpe_kata_skipped__.append('line {statement.lineno}: ' + str(_error))").body
+                bound = [(alias.asname or alias.name.partition(".")[0]) for alias in statement.names]
+                note = ast.parse(f"__bpe_kata_skipped__.append('line {statement.lineno}: ' + str(_error))\n"
+                                 f"__bpe_kata_unbound__.update({{name: {statement.lineno} for name in {bound!r}}})").body
                 handler = ast.ExceptHandler(type=ast.Name("ImportError", ast.Load()), name="_error", body=note)
                 guarded = ast.Try(body=[statement], handlers=[handler], orelse=[], finalbody=[])
                 body.append(ast.fix_missing_locations(ast.copy_location(guarded, statement)))
@@ -105,6 +107,7 @@ def _load_adapters(adapters: Path) -> types.ModuleType:
     module = types.ModuleType(name)
     module.__file__ = str(adapters)
     module.__bpe_kata_skipped__ = []
+    module.__bpe_kata_unbound__ = {}  # name a skipped import would have bound -> its line
     sys.modules[name] = module
     code = compile(tree, str(adapters), "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
     try:
@@ -127,6 +130,7 @@ def build(path: Path, value: str) -> types.ModuleType:
     if missing:
         raise course_shapes.ShapeError(f"--impl {value}: {adapters} defines no {' and no '.join(missing)} "
                                        "(the course's names: run_train_bpe and get_tokenizer)")
+    _require_what_the_tokenizer_uses(learner, adapters, value)
     failed: dict[str, list[str]] = {}
     for line in learner.__bpe_kata_skipped__:  # "line N: No module named 'torch'"
         where, _, why = line.partition(": ")
@@ -137,6 +141,40 @@ def build(path: Path, value: str) -> types.ModuleType:
     return course_shapes.contract_module(value, repo, adapters, __doc__, _functions(learner),
                                          FIXED_PATTERN="gpt2", COURSE_SHAPE="cs336",
                                          DEFAULT_TIE_RULE="bytes-greatest")
+
+
+def _names_used(function: object, module: types.ModuleType) -> set[str]:
+    """The global names ``function`` reads, and those of the module's own functions it reads, transitively."""
+    seen: set[str] = set()
+    todo = [getattr(function, "__code__", None)]
+    while todo:
+        code = todo.pop()
+        if code is None:
+            continue
+        for name in code.co_names:
+            if name in seen:
+                continue
+            seen.add(name)
+            value = module.__dict__.get(name)
+            if getattr(value, "__module__", None) == module.__name__ and hasattr(value, "__code__"):
+                todo.append(value.__code__)
+        todo.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
+    return seen
+
+
+def _require_what_the_tokenizer_uses(learner: types.ModuleType, adapters: Path, value: str) -> None:
+    """A skipped import is harmless only when the tokenizer's functions never read what it would have bound
+    (torch for the model code); when they do, every call would be a NameError blamed on a claim: the solution
+    could not be loaded, and that is said in one line instead (issue 37 kind 3)."""
+    unbound = {name: line for name, line in learner.__bpe_kata_unbound__.items() if name not in learner.__dict__}
+    needed = set().union(*(_names_used(getattr(learner, name), learner) for name in NEEDED))
+    missing = sorted((line, name) for name, line in unbound.items() if name in needed)
+    if missing:
+        why = {line: text.partition(": ")[2] for text in learner.__bpe_kata_skipped__
+               for line in [int(text.partition(": ")[0].removeprefix("line "))]}
+        shown = "; ".join(f"{name} (line {line}: {why.get(line, 'import failed')})" for line, name in missing)
+        raise course_shapes.ShapeError(f"--impl {value}: could not load: {adapters} could not import what "
+                                       f"run_train_bpe or get_tokenizer uses: {shown}")
 
 
 def _functions(learner: types.ModuleType) -> dict[str, object]:
