@@ -87,8 +87,9 @@ class _GuardImports(ast.NodeTransformer):
         for statement in node.body:
             if isinstance(statement, (ast.Import, ast.ImportFrom)) and getattr(statement, "module", "") != "__future__":
                 bound = [(alias.asname or alias.name.partition(".")[0]) for alias in statement.names]
-                note = ast.parse(f"__bpe_kata_skipped__.append('line {statement.lineno}: ' + str(_error))\n"
-                                 f"__bpe_kata_unbound__.update({{name: {statement.lineno} for name in {bound!r}}})").body
+                line = statement.lineno
+                note = ast.parse(f"__bpe_kata_skipped__.append('line {line}: ' + str(_error))\n"
+                                 f"__bpe_kata_unbound__.update({{name: {line} for name in {bound!r}}})").body
                 handler = ast.ExceptHandler(type=ast.Name("ImportError", ast.Load()), name="_error", body=note)
                 guarded = ast.Try(body=[statement], handlers=[handler], orelse=[], finalbody=[])
                 body.append(ast.fix_missing_locations(ast.copy_location(guarded, statement)))
