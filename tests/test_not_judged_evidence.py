@@ -64,6 +64,26 @@ def merge(ids, pair, idx):
 '''
 
 
+#: A trainer with two defects of one operation: ties go to the last counted pair, and once no pair is left
+#: ``max`` of nothing raises. The crash cannot have made a returned table wrong.
+CRASH_BESIDE_TIE = '''
+from spec.oracle.core import build_vocab, decode, encode, get_stats, merge  # noqa: F401
+
+
+def train(text, vocab_size):
+    if vocab_size < 256:
+        raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
+    ids, merges = list(text.encode("utf-8", "surrogatepass")), {}
+    for i in range(vocab_size - 256):
+        stats = get_stats(ids)
+        top = max(stats.values())
+        pair = [p for p, count in stats.items() if count == top][-1]
+        ids = merge(ids, pair, 256 + i)
+        merges[pair] = 256 + i
+    return merges
+'''
+
+
 def _run(tmp_path, source: str, *files: str, args: tuple[str, ...] = ()):
     impl = tmp_path / "port.py"
     impl.write_text(source, encoding="utf-8")
@@ -220,3 +240,11 @@ def test_a_claim_checked_only_by_the_suites_own_pattern_check_is_not_judged(tmp_
     assert run.report is not None, run.output[-3000:]
     row = run.report["claims"]["regex.gpt2-chunks"]
     assert (row["status"], row["calls"], row["not_judged_reason"]) == ("not judged", 0, UNWITNESSED_REASON), row
+
+
+def test_a_crash_of_one_operation_does_not_excuse_a_wrong_value_it_returned(tmp_path):
+    """Two claims of one operation cannot be told apart by a swap; but a sibling broken only by a crash (train
+    when no pair is left) explains errors, never a failed check of a table train did return (issue 37 kind 1)."""
+    claims = _run(tmp_path, CRASH_BESIDE_TIE, "spec/test_train.py")
+    assert claims["train.tie-first-counted"]["status"] == "failed", claims["train.tie-first-counted"]
+    assert claims["train.exhausted"]["status"] == "failed", claims["train.exhausted"]

@@ -11,7 +11,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from bpe_kata.run import pattern_probe, substitution
-from bpe_kata.run.judging import ERROR, Verdict
+from bpe_kata.run.judging import BROKEN, ERROR, Verdict
 from bpe_kata.run.outcomes import ClaimOutcome, Outcome
 from spec.ledger import load_claims, not_judged, prerequisites
 from spec.levels import ALL_LEVEL_NAMES
@@ -120,9 +120,12 @@ def not_judged_claims(results: Results) -> dict[str, tuple[str, ...]]:
 
     def called(other: str, nodeids: list[str]) -> bool:
         """Of one operation, no swap tells two claims apart: the failure may be ``other``'s when its test called
-        the operation ``other``'s level is about (or the run does not say what it called)."""
+        the operation ``other``'s level is about (or the run does not say what it called). A claim broken only
+        by a crash explains errors, never a failed check of a value the operation did return."""
         calls = LEVEL_CALLS.get(claim_level(other) or "")
         verdicts = [results.verdicts.get(nodeid) for nodeid in nodeids]
+        if every.get(other) == "root cause" and verdicts and all(v is not None and v.kind == BROKEN for v in verdicts):
+            return False
         return calls is None or any(v is None or not v.calls or set(v.calls) & set(calls) for v in verdicts)
 
     def explains(cid: str, other: str, nodeids: list[str]) -> bool:
