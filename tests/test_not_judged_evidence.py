@@ -218,6 +218,14 @@ def test_a_contract_claim_passes_only_on_a_call_into_the_implementation(calls, s
     assert (row.get("not_judged_reason") == UNWITNESSED_REASON) is (status == "not judged")
 
 
+def test_a_claim_with_a_failed_test_is_never_also_passed_without_a_call():
+    """A claim one test broke is failed, not "not judged" for another test of it that made no call."""
+    results = _passed(0)
+    results.record(_Report("t::other", True), Outcome.FAILED, "regex", ("regex.gpt2-chunks",),
+                   Verdict(BROKEN, ("regex.gpt2-chunks",), "", "", "x"))
+    assert results.unwitnessed() == set()
+
+
 def test_fact_claims_are_the_suites_own_and_pass_without_a_call():
     results = Results()
     results.record(_Report("t::facts", False), Outcome.PASSED, "facts", ("bytes.lengths",))

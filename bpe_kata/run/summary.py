@@ -140,7 +140,7 @@ def _render_failures(results: Results) -> list[str]:
                                                                   " (or on a split pattern nobody declared)")]
         for cid in sorted(resting):  # by claim id: the same order in every run
             lines.append(f"  {cid}: {resting_reason(resting[cid])}")
-    unwitnessed = sorted(results.unwitnessed() - set(resting))
+    unwitnessed = sorted(results.unwitnessed() - set(resting) - set(results.broken_claims()))
     if unwitnessed:
         lines += ["", f"claims not judged ({len(unwitnessed)}): their tests passed without a single call into the "
                       "implementation (only the suite's own checks ran)", "  " + ", ".join(unwitnessed)]
