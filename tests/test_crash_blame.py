@@ -96,3 +96,44 @@ def test_a_probe_that_raises_another_error_leaves_the_blame_where_the_tests_put_
         verdict = judging.judge(error, (), implementation, "")
     found = crash_probes.probe(_results_with(verdict), implementation, run=lambda question, name: question())
     assert found == {}
+
+
+#: A port that trains through another routine when given a split pattern (as minbpe's RegexTokenizer), and
+#: only that routine takes the max of no pairs once none is left: the crash is in training with a pattern.
+PATTERN_TRAIN_CRASHES_WHEN_EXHAUSTED = '''
+import regex
+
+from spec import oracle
+from spec.oracle import build_vocab, decode, encode, get_stats, merge  # noqa: F401
+
+
+def train(text, vocab_size, pattern=None, **options):
+    if pattern is None:
+        return oracle.train(text, vocab_size, **options)
+    if vocab_size < 256:
+        raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
+    chunks = [list(c.encode("utf-8", "surrogatepass")) for c in regex.findall(pattern, text)]
+    merges = {}
+    for i in range(vocab_size - 256):
+        stats = {}
+        for ids in chunks:
+            for pair, count in get_stats(ids).items():
+                stats[pair] = stats.get(pair, 0) + count
+        pair = max(stats, key=stats.get)
+        chunks = [merge(ids, pair, 256 + i) for ids in chunks]
+        merges[pair] = 256 + i
+    return merges
+'''
+
+
+def test_a_crash_of_training_with_a_pattern_once_no_pair_is_left_is_blamed_on_exhaustion(tmp_path, capsys):
+    """The direct probes of exhaustion ask with each published pattern too: the crash of the pattern's routine
+    is train.exhausted, not the chunking claim whose regex test drew the input (dev half: a Java port)."""
+    impl = tmp_path / "port.py"
+    impl.write_text(PATTERN_TRAIN_CRASHES_WHEN_EXHAUSTED, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", files=["spec/test_regex.py"],
+                          capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    cause = _cause(run, "train")
+    assert cause["likely_claim"] == "train.exhausted", cause
+    assert "pattern=" in cause["probe"], cause

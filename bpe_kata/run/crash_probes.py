@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from bpe_kata.run import judging, recording
 from spec import oracle
+from spec.patterns import PATTERNS
 
 if TYPE_CHECKING:
     from bpe_kata.run.results import Results
@@ -43,9 +44,11 @@ class DirectProbe:
     #: same error there too, the crash is not this behaviour's but the call's (a train that cannot merge at all)
     control: tuple
     allowed: tuple[type[BaseException], ...] = ()  # raising one of these is the contract's answer, no crash
+    #: keywords of both calls: a split pattern (a port may train through another class when given one)
+    keywords: tuple[tuple[str, object], ...] = ()
 
     def shown(self) -> str:
-        return recording.shown_call(self.call, self.args)
+        return recording.shown_call(self.call, self.args, dict(self.keywords))
 
 
 _TABLE: dict[Pair, int] = {(104, 105): 256}  # "hi": a table that has merges, none of which a lone "h" meets
@@ -56,6 +59,8 @@ PROBES: tuple[DirectProbe, ...] = (
     DirectProbe("train.exhausted", "train", ("", 300), ("ab", 257)),
     DirectProbe("train.exhausted", "train", ("a", 300), ("ab", 257)),
     DirectProbe("train.exhausted", "train", ("ab", 1000), ("ab", 257)),
+    *(DirectProbe("train.exhausted", "train", args, ("ab cd", 257), keywords=(("pattern", pattern),))
+      for pattern in PATTERNS.values() for args in (("", 300), ("ab", 1000))),
     DirectProbe("encode.short-input", "encode", ("", {}), ("hi", {})),
     DirectProbe("encode.short-input", "encode", ("h", {}), ("hi", {})),
     DirectProbe("encode.short-input", "encode", ("", _TABLE), ("hih", _TABLE)),
@@ -115,14 +120,15 @@ def _raised(direct: DirectProbe, args: tuple, implementation) -> judging.Verdict
     if not callable(function):
         return None
     try:
-        function(*_fresh(args))
+        function(*_fresh(args), **dict(direct.keywords))
     except BaseException as error:  # noqa: BLE001  the client's faults are BaseException too
         from bpe_kata.child import launch
 
         if direct.allowed and isinstance(error, direct.allowed):
             return None  # the contract's answer (an unknown id raises), not a crash
         if isinstance(error, launch.IsolationFault):
-            return launch.fault_verdict(error, (), call=direct.call, input=recording.shown_call(direct.call, args))
+            return launch.fault_verdict(error, (), call=direct.call,
+                                        input=recording.shown_call(direct.call, args, dict(direct.keywords)))
         return judging.judge(error, (), implementation, "")
     return None
 
