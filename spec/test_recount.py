@@ -1,0 +1,42 @@
+"""Level train: merge by merge, on texts that train for a hundred merges or more, each merge is a recount's best.
+
+The other training properties draw short texts and stop after at most 44 merges; an
+incremental counter or an indexed heap that loses its order only errs after many updates
+among near-tied counts (issue 37, kind 6: a heap whose delete only sifted down merged a pair
+of count 4 while one of 5 remained, and passed every level). Here each text trains until no
+pair is left, and the oracle recounts the sequence before each merge of the table: the report
+names the first merge that was not a most frequent pair, so the bug shows where it happens.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import Phase, given, settings
+
+from spec import oracle, strategies
+from spec.blame import checking
+from spec.shapes import merges_of
+
+pytestmark = pytest.mark.level("train")
+
+#: Enough for every near-tied text to train until no pair is left (the longest have about 400 bytes).
+UNTIL_EXHAUSTED = 256 + 500
+
+
+@pytest.mark.claim("train.tie-recorded", "train.ids-from-256", "train.no-early-stop")
+@given(strategies.near_tied_batches)
+# No shrinking: the failing text is printed and its first wrong merge named, which is the localisation that
+# matters; shrinking a batch of long trainings took minutes (every other setting is the profile's).
+@settings(phases=[Phase.explicit, Phase.reuse, Phase.generate])
+def test_every_merge_of_a_long_training_is_a_most_frequent_pair_when_recounted(bpe, texts):
+    for text in texts:
+        merges = merges_of(bpe.train(text, UNTIL_EXHAUSTED))
+        with checking("train.ids-from-256"):
+            problem = oracle.valid_training.ids_wrong(merges, UNTIL_EXHAUSTED)
+            assert problem is None, problem
+        with checking("train.tie-recorded"):
+            problem = oracle.valid_training.not_greedy(text, merges)
+            assert problem is None, f"training {text!r} until no pair is left: {problem}"
+        with checking("train.no-early-stop"):
+            problem = oracle.valid_training.stopped_early(text, merges, UNTIL_EXHAUSTED)
+            assert problem is None, f"training {text!r} until no pair is left: {problem}"
