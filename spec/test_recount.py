@@ -40,3 +40,19 @@ def test_every_merge_of_a_long_training_is_a_most_frequent_pair_when_recounted(b
         with checking("train.no-early-stop"):
             problem = oracle.valid_training.stopped_early(text, merges, UNTIL_EXHAUSTED)
             assert problem is None, f"training {text!r} until no pair is left: {problem}"
+
+
+@pytest.mark.claim("train.exhausted")
+@given(strategies.tie_heavy_texts)
+def test_asking_for_more_merges_than_pairs_allow_changes_nothing(bpe, text):
+    """Trained past the point where no pair is left, the table is the one trained to exactly that many merges:
+    no merge of a pair of count 0, under a new id or a reused one."""
+    big = merges_of(bpe.train(text, UNTIL_EXHAUSTED))
+    small = merges_of(bpe.train(text, 256 + len(big)))
+    if oracle.valid_training.ids_wrong(small, 256 + len(big)) is not None or len(small) != len(big):
+        return  # ids wrong, or fewer merges than asked, where no pair ran out: other claims' failures
+    with checking("train.exhausted"):
+        assert big == small, (
+            f"train({text!r}, {UNTIL_EXHAUSTED}) gave {big}, but train({text!r}, {256 + len(big)}) gave {small}: "
+            "once no pair is left, training must stop"
+        )
