@@ -144,3 +144,8 @@ special_sets = st.lists(st.sampled_from(OVERLAPPING_SPECIALS), min_size=1, max_s
 special_texts = st.lists(st.one_of(st.sampled_from(OVERLAPPING_SPECIALS), st.sampled_from(("a", "b", "|", "<",
                                                                                             ">", " ", "x"))),
                          max_size=16).map("".join)
+
+#: Whitespace of every class between words, digits and symbols: where a split pattern's \s decides the chunks
+#: and an engine whose \s means something else (JavaScript's takes U+FEFF) cuts otherwise.
+whitespace_texts = st.lists(st.sampled_from((*WHITESPACE, "a", "ab", "1", ".", "'s", "x")), min_size=2,
+                            max_size=16).map("".join)
