@@ -159,3 +159,9 @@ special_texts = st.lists(st.one_of(st.sampled_from(OVERLAPPING_SPECIALS), st.sam
 #: and an engine whose \s means something else (JavaScript's takes U+FEFF) cuts otherwise.
 whitespace_texts = st.lists(st.sampled_from((*WHITESPACE, "a", "ab", "1", ".", "'s", "x")), min_size=2,
                             max_size=16).map("".join)
+
+#: Training text holding special tokens' strings (<|endoftext|> most often) among words, with no specials asked:
+#: a trainer that cuts a hard-coded special out learns from other bytes than the text's.
+special_in_text = st.lists(st.one_of(st.just("<|endoftext|>"), special_strings,
+                                     st.sampled_from(("ab", " ab", "a", " ", "\n", "|", "<", ">", "end", "of"))),
+                           min_size=2, max_size=20).map("".join).filter(lambda text: "<|" in text)

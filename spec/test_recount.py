@@ -15,6 +15,7 @@ from hypothesis import Phase, given, settings
 
 from spec import oracle, strategies
 from spec.blame import checking
+from spec.cases import runner
 from spec.shapes import merges_of
 
 pytestmark = pytest.mark.level("train")
@@ -56,3 +57,22 @@ def test_asking_for_more_merges_than_pairs_allow_changes_nothing(bpe, text):
             f"train({text!r}, {UNTIL_EXHAUSTED}) gave {big}, but train({text!r}, {256 + len(big)}) gave {small}: "
             "once no pair is left, training must stop"
         )
+
+
+SPECIAL_STRINGS = ("<|endoftext|>", "<|im_start|>")
+
+
+@pytest.mark.claim("bytes.no-normalization", "train.tie-recorded", "train.ids-from-256", "train.no-early-stop")
+@given(strategies.special_in_text, strategies.vocab_sizes)
+def test_a_special_tokens_text_is_trained_on_like_any_other_when_no_specials_are_asked(bpe, text, vocab_size):
+    """train(text, vocab_size) has no special tokens: <|endoftext|> in the text is 13 bytes to learn from."""
+    vocab_size = oracle.valid_training.merges_that_cannot_exhaust(text, vocab_size)
+    merges = merges_of(bpe.train(text, vocab_size))
+    problem = oracle.valid_training.violation(text, merges, vocab_size)
+    cuts = {text.replace(special, "") for special in SPECIAL_STRINGS} - {text}  # one hard-coded special cut out
+    cut_out = problem is not None and any(oracle.valid_training.violation(cut, merges, vocab_size) is None
+                                          for cut in cuts)
+    with checking("bytes.no-normalization" if cut_out else runner.training_claim(text, merges, vocab_size)):
+        assert problem is None, problem + (
+            " (it is what training on the text with the special tokens' strings cut out gives: with no special "
+            "tokens asked, their strings are text like any other)" if cut_out else "")
