@@ -94,8 +94,10 @@ def run(a: Side, b: Side, *, table: str | None = None, budget: float = 20.0, see
     live = [op for op in operations if result.compared[op] == "compared"]
     found_strategies = diff_search.strategies(tables[0], slices if slices is not None else diff_search.corpus_slices())
     deadline = time.monotonic() + budget  # the time box is the search's: the table is not charged to it
+    share = budget / (2 * max(len(live), 1))  # the small inputs take at most half the box, a share per operation
     for operation in list(live):  # every small input first (diff_exhaustive.py), then random rounds
-        found = diff_exhaustive.sweep(a, b, operation, tables, deadline=deadline, counter=result.examples)
+        found = diff_exhaustive.sweep(a, b, operation, tables, deadline=min(deadline, time.monotonic() + share),
+                                      counter=result.examples)
         if found is not None:
             verdict = diff_report.classify(found, tables[0], same_table=tables[0] is tables[1])
             result.found.append(Found(found, verdict, time.monotonic() - start))
