@@ -47,7 +47,7 @@ PLACES = (" {w}x", "a{w}b", "x{w}{w}y", "{w}1", ".{w}", "a{w}", "{w}\n", "a {w}{
 def test_each_whitespace_class_and_control_in_each_place_is_cut_as_the_published_patterns_cut_it(bpe, claim):
     """Exhaustive over the few characters engines disagree on: every whitespace class and control, in each place."""
     pattern = PATTERNS[claim]
-    for character in (*strategies.WHITESPACE, *strategies.CONTROLS):
+    for character in dict.fromkeys((*strategies.WHITESPACE, *strategies.CONTROLS)):
         for place in PLACES:
             text = place.format(w=character)
             merges = oracle.train(text, 256 + 3 * len(text), pattern=pattern)
