@@ -299,3 +299,6 @@ def encode_changes_table(impl) -> Seen | None:
             return Seen(SYMPTOM, "the server saw encode change the table it was given")
         raise
     return Seen(SYMPTOM, f"encode changed the table to {merges}") if merges != {(97, 98): 256} else None
+
+
+from spec import mistake_probes  # noqa: E402,F401  (registers its probes in PROBES)

@@ -11,7 +11,8 @@ for a performance-only entry time (or memory) is all that may differ.
 Each probe drives the reference's public functions (``reference/__init__.py``) from a
 fixed seed, so both runs see the same inputs; one probe per family of modules:
 
-* ``encode``  - tables and specials (valid and bad; a table changed between calls), encode, decode,
+* ``encode``  - tables and specials (valid and bad; a table changed between calls, by a new key and in
+  place at the same size), encode, decode,
   build_vocab, get_stats, merge
 * ``train``   - training with and without a split pattern, under each tie rule
 * ``persist`` - save, the saved bytes and their mode, load; load of damaged files
@@ -73,6 +74,29 @@ def _table(reference, rng: random.Random) -> dict:
     return table
 
 
+#: Tables whose later merge builds on the earlier: given a lower id in place, the merge the first one
+#: makes ranks before it (issue 37: two "performance-only" survivors differed only here).
+IN_PLACE_TABLES = ({(97, 97): 256, (256, 97): 257}, {(97, 98): 256, (256, 97): 257})
+
+
+def _changed_in_place(reference, rng: random.Random, text: str) -> list:
+    """Encode with a table, then change one entry's id in place (same size) and encode again.
+
+    Adding a key changes the table's size, which any cache keyed on it notices; a change in
+    place does not, so the encoding after it is the only one that shows what was remembered.
+    """
+    seen = []
+    trained = dict(reference.train(_text(rng, 80), 256 + rng.randint(2, 30)))
+    for base in (rng.choice(IN_PLACE_TABLES), trained):
+        for probe_text in ("aaaa", "abab", "aaaaa", "ababa", text):
+            table = dict(base)
+            seen.append(_outcome(lambda: reference.encode("", table)))
+            if table:
+                table[list(table)[-1]] = rng.choice([255, 97, min(table.values()) - 1, min(table.values())])
+            seen.append(_outcome(lambda: reference.encode(probe_text, table)))
+    return seen
+
+
 def probe_encode(reference, rng: random.Random) -> list:
     seen = []
     for _ in range(INPUTS):
@@ -91,6 +115,7 @@ def probe_encode(reference, rng: random.Random) -> list:
             seen.append(_outcome(lambda: reference.decode(ids[1], vocab[1])))
         table[(98, 98)] = 98  # the caller changes the table between calls: the verdict must follow
         seen.append(_outcome(lambda: reference.encode(text, table)))
+        seen.extend(_changed_in_place(reference, rng, text))
         raw = [rng.randint(0, 300) for _ in range(rng.randint(0, 12))]
         seen.append(_outcome(lambda: list(reference.get_stats(raw).items())))
         if len(raw) > 1:

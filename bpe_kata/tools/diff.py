@@ -2,10 +2,12 @@
 
 The sides (bpe_kata/tools/diff_sides.py) are implementations of the contract (anything ``--impl``
 takes), published tokenizers (``tiktoken:NAME``) or saved files (``file:PATH``). Training, encoding
-and decoding are compared on generated inputs in seeded Hypothesis runs, round after round until
-the time box (bpe_kata/tools/diff_search.py); each divergence is shrunk by Hypothesis, shown side
-by side, held against the contract's answer and the ledger (diff_report.py), and can be written as
-a worked case (diff_case.py). Exit status: 0 no divergence, 1 divergence, 2 usage error.
+and decoding are compared first on every small input (every text of one or two UTF-8 bytes, every
+two of the table's tokens, every single id: bpe_kata/tools/diff_exhaustive.py), then on generated
+inputs in seeded Hypothesis runs, round after round until the time box (bpe_kata/tools/diff_search.py);
+each divergence is shrunk, shown side by side, held against the contract's answer and the ledger
+(diff_report.py), and can be written as a worked case (diff_case.py).
+Exit status: 0 no divergence, 1 divergence, 2 usage error.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bpe_kata.tools import diff_case, diff_report, diff_search
+from bpe_kata.tools import diff_case, diff_exhaustive, diff_report, diff_search
 from bpe_kata.tools.diff_sides import OPERATIONS, Side, SideError, close, resolve
 from bpe_kata.tools.tables import Table, TableError
 
@@ -92,6 +94,14 @@ def run(a: Side, b: Side, *, table: str | None = None, budget: float = 20.0, see
     live = [op for op in operations if result.compared[op] == "compared"]
     found_strategies = diff_search.strategies(tables[0], slices if slices is not None else diff_search.corpus_slices())
     deadline = time.monotonic() + budget  # the time box is the search's: the table is not charged to it
+    share = budget / (2 * max(len(live), 1))  # the small inputs take at most half the box, a share per operation
+    for operation in list(live):  # every small input first (diff_exhaustive.py), then random rounds
+        found = diff_exhaustive.sweep(a, b, operation, tables, deadline=min(deadline, time.monotonic() + share),
+                                      counter=result.examples)
+        if found is not None:
+            verdict = diff_report.classify(found, tables[0], same_table=tables[0] is tables[1])
+            result.found.append(Found(found, verdict, time.monotonic() - start))
+            live.remove(operation)
     round_number = 0
     while live and time.monotonic() < deadline:
         for operation in list(live):

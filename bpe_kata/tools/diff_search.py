@@ -125,7 +125,7 @@ def shrinkable(texts: list[str]) -> st.SearchStrategy[str]:
 
 def text_strategy(table: Table | None, slices: st.SearchStrategy[str] | None) -> st.SearchStrategy[str]:
     parts = [spec_st.any_texts, spec_st.mixed_texts, spec_st.tie_heavy_texts, spec_st.chunky_texts,
-             shrinkable(worked_inputs("encode"))]
+             spec_st.edge_texts, spec_st.byte_pair_texts, shrinkable(worked_inputs("encode"))]
     if table is not None:
         parts += [token_texts(table)] * 3
     if slices is not None:
@@ -137,6 +137,7 @@ def strategies(table: Table | None, slices=None) -> dict[str, st.SearchStrategy]
     texts = text_strategy(table, slices)
     train = st.one_of(
         st.fixed_dictionaries({"text": st.one_of(spec_st.tie_heavy_texts, spec_st.mixed_texts, spec_st.run_texts,
+                                                 spec_st.edge_texts, spec_st.near_tied_texts,
                                                  *([slices] if slices is not None else [])),
                                "vocab_size": st.integers(256, 256 + MAX_TRAIN_MERGES)}),
         st.sampled_from(worked_inputs("train")).flatmap(lambda given: st.fixed_dictionaries({
