@@ -12,6 +12,7 @@ from spec.cases import runner
 from spec.compare import expect_equal
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, R50K_SPLIT_PATTERN
 from spec.shapes import ids_of, merges_of
+from spec.trained_vocab import vocab_of_trained
 
 pytestmark = pytest.mark.level("regex")
 
@@ -51,7 +52,7 @@ def test_published_patterns_cover_every_character(text, pattern):
 
 def _spanning_tokens(text: str, merges, pattern: str) -> list[bytes]:
     """Learned tokens whose bytes lie inside no chunk of the text."""
-    vocab = oracle.build_vocab(dict(merges))
+    vocab = vocab_of_trained(dict(merges))
     pieces = [chunk.encode("utf-8") for chunk in oracle.chunks.chunks(text, pattern)]
     return [vocab[idx] for _, idx in merges if not any(vocab[idx] in piece for piece in pieces)]
 
@@ -110,7 +111,7 @@ def test_chunk_training_learns_the_bytes_as_given_never_normalised(bpe, text, vo
 @pytest.mark.claim("regex.no-cross-chunk")
 @given(strategies.chunky_texts, strategies.vocab_sizes, both_patterns)
 def test_every_learned_token_lies_inside_one_chunk(bpe, text, vocab_size, pattern):
-    vocab = oracle.build_vocab(dict(merges_of(bpe.train(text, vocab_size, pattern=pattern))))
+    vocab = vocab_of_trained(bpe.train(text, vocab_size, pattern=pattern))
     pieces = [chunk.encode("utf-8") for chunk in oracle.chunks.chunks(text, pattern)]
     assert [idx for idx in range(256, len(vocab)) if not any(vocab[idx] in piece for piece in pieces)] == []
 
@@ -124,7 +125,7 @@ PROSE = ("KING: Come, gentle knave, take thine ease here; the hour grows late.\n
 def test_gpt2_split_never_learns_a_letter_before_a_space(bpe):
     with oracle.split.whole_text():  # a fact about training over the whole text, whatever the implementation
         assert (101, 32) in oracle.train(PROSE, 276), "without a pattern, 'e ' is learned from this text"
-    vocab = oracle.build_vocab(dict(merges_of(bpe.train(PROSE, 296, pattern=GPT2_SPLIT_PATTERN))))
+    vocab = vocab_of_trained(bpe.train(PROSE, 296, pattern=GPT2_SPLIT_PATTERN))
     assert [vocab[i] for i in range(256, len(vocab)) if b" " in vocab[i].lstrip(b" ")] == []
 
 
@@ -166,7 +167,7 @@ def test_a_pattern_with_capture_groups_cuts_at_whole_matches(bpe, text, vocab_si
     merges = bpe.train(text, vocab_size, pattern=GPT2_WITH_A_GROUP)
     table = dict(merges_of(merges))
     ids = ids_of(bpe.encode(text, merges, pattern=GPT2_WITH_A_GROUP))
-    vocab = oracle.build_vocab(table)
+    vocab = vocab_of_trained(merges)
     if all(isinstance(i, int) and i in vocab for i in ids):  # else the ids check below says what is wrong
         with checking("regex.covers-text"):  # first: a trainer that lost the same bytes learns other merges
             expect_equal(b"".join(vocab[i] for i in ids), bytes(oracle.encode(text, {})), "bytes of the ids")

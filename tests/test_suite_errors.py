@@ -80,3 +80,34 @@ def test_a_run_where_the_suite_raised_says_so_charges_no_claim_and_exits_suite_e
     assert run.report["root_causes"] == []
     assert not [c for c, row in run.report["claims"].items() if row["status"] == "failed"]
     assert "SUITE ERROR: UnicodeDecodeError" in run.output
+
+
+#: A port whose new ids start at 500 (its base vocabulary is larger): the decode tests read its trained table.
+IDS_FROM_500 = '''
+from spec.oracle.core import decode, encode, get_stats, merge  # noqa: F401
+from spec.oracle import core
+
+
+def train(text, vocab_size):
+    return {pair: idx + 244 for pair, idx in core.train(text, vocab_size).items()}
+
+
+def build_vocab(merges):
+    vocab = {i: bytes([i]) for i in range(256)}
+    for (a, b), idx in merges.items():
+        vocab[idx] = vocab.get(a, b"?") + vocab.get(b, b"?")
+    return vocab
+'''
+
+
+def test_a_trained_table_the_suite_cannot_read_fails_the_claim_that_states_its_form(tmp_path, capsys):
+    """Dev half of the outside corpus: ports counting ids from 128 or 500 made the oracle's build_vocab raise
+    inside the spec's decode tests (a suite error, exit 6). The table is the implementation's value: its form
+    is checked first, under train.ids-from-256, and nothing is the suite's."""
+    impl = tmp_path / "port.py"
+    impl.write_text(IDS_FROM_500, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", files=["spec/test_decode.py"],
+                          capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    assert run.returncode != run_status.SUITE_ERROR and not run.report["suite_errors"], run.output[-2000:]
+    assert run.report["claims"]["train.ids-from-256"]["status"] == "failed", run.report["claims"]["train.ids-from-256"]

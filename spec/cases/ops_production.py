@@ -24,6 +24,7 @@ from spec.compare import expect_equal
 from spec.patterns import PATTERNS
 from spec.shapes import ids_of, merges_of, symbols_of, word_merges_of
 from spec.toy_words import BudgetRow, budget_row
+from spec.trained_vocab import vocab_of_trained
 
 # --- The operations, level by level (continued from ops_core.py) ---
 
@@ -32,7 +33,7 @@ def _split(impl, case: Case, fixtures: Fixtures) -> None:
     """With merges to spare, every chunk ends as one token, and no token joins two chunks."""
     text, pattern = case["input"]["text"], PATTERNS[case["input"]["pattern"]]
     merges = impl.train(text, 256 + len(text.encode("utf-8")), pattern=pattern)
-    vocab = oracle.build_vocab(dict(merges_of(merges)))
+    vocab = vocab_of_trained(merges)
     # a token that is not whole characters is shown, escaped, and differs: an assertion, not the suite's error
     tokens = [vocab[i].decode("utf-8", "backslashreplace") for i in ids_of(impl.encode(text, merges, pattern=pattern))]
     expect_equal(tokens, case["expected"]["chunks"], "tokens")
