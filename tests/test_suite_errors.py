@@ -111,3 +111,33 @@ def test_a_trained_table_the_suite_cannot_read_fails_the_claim_that_states_its_f
     assert run.report is not None, run.output[-3000:]
     assert run.returncode != run_status.SUITE_ERROR and not run.report["suite_errors"], run.output[-2000:]
     assert run.report["claims"]["train.ids-from-256"]["status"] == "failed", run.report["claims"]["train.ids-from-256"]
+
+
+def test_an_assert_of_code_under_test_outside_its_folder_is_its_error_not_the_specs(tmp_path, capsys):
+    """Dev half of the outside corpus: an adapter in one folder over an upstream in another; the upstream's own
+    ``assert`` (vocab size too small) was taken for the spec's check and blamed on every claim of the test.
+    An assertion is the spec's only when raised in the spec's own code."""
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    (upstream / "tok.py").write_text(
+        "from spec.oracle import core\n\n\n"
+        "def fit(text, size):\n"
+        "    assert len(text) > 0, 'no text to learn from'\n"
+        "    return core.train(text, size)\n", encoding="utf-8")
+    adapter = tmp_path / "adapter" / "port.py"
+    adapter.parent.mkdir()
+    adapter.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(upstream)!r})\n"
+        "from spec.oracle.core import build_vocab, decode, encode, get_stats, merge  # noqa: F401\n"
+        "import tok\n\n\n"
+        "def train(text, vocab_size):\n"
+        "    if vocab_size < 256:\n"
+        "        raise ValueError('vocab_size must be at least 256')\n"
+        "    return tok.fit(text, vocab_size)\n", encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(adapter), "-m", "not corpus", "-k", "not case",
+                          files=["spec/test_train.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    causes = [c for c in run.report["root_causes"] if c["exception"].startswith("AssertionError")]
+    assert causes and "port.py" in causes[0]["where"], run.report["root_causes"]
+    assert causes[0]["likely_claim"] == "train.exhausted", causes[0]
