@@ -137,3 +137,44 @@ def test_a_crash_of_training_with_a_pattern_once_no_pair_is_left_is_blamed_on_ex
     cause = _cause(run, "train")
     assert cause["likely_claim"] == "train.exhausted", cause
     assert "pattern=" in cause["probe"], cause
+
+
+def test_the_crashing_call_shown_raised_the_causes_own_error():
+    """A test may meet an error it expects (a ValueError under pytest.raises) after the crash: the call shown
+    for a TypeError cause is the one that raised a TypeError (dev half: a UnicodeEncodeError shown beside a
+    call that raised something else, or nothing)."""
+    from bpe_kata.run import recording
+
+    module = types.ModuleType("port")
+    exec("def train(text, vocab_size):\n"
+         "    if vocab_size < 256:\n        raise ValueError('too small')\n"
+         "    raise TypeError('cannot train ' + text)\n", vars(module))
+    recorder = recording.Recorder(module)
+    recording.reset()
+    for args in (("abc", 300), ("x", 10)):
+        try:
+            recorder.train(*args)
+        except (TypeError, ValueError):
+            pass
+    assert recording.raised("TypeError") == "train('abc', 300)"
+    assert recording.raised("ValueError") == "train('x', 10)"
+    assert recording.raised() == "train('x', 10)"
+
+
+def test_an_encode_that_raises_for_a_table_pair_its_text_lacks_is_not_short_inputs_crash():
+    """The control of the short-input probes meets no table pair either: a crash on any text lacking a pair
+    is the call's, whatever its length (dev half: a KeyError blamed on encode.short-input)."""
+    module = types.ModuleType("port")
+    exec("def encode(text, merges):\n"
+         "    ids = list(text.encode())\n"
+         "    for pair in merges:\n"
+         "        {p: 1 for p in zip(ids, ids[1:])}[pair]\n"
+         "    return ids\n", vars(module))
+    results = Results()
+    try:
+        module.encode("ab", {(104, 105): 256})
+    except KeyError as error:
+        verdict = judging.judge(error, ("encode.lowest-rank",), module, "")
+    results.verdicts["t::x"] = verdict
+    direct = crash_probes.probe(results, module, run=lambda function, shown: function())
+    assert direct == {}, direct

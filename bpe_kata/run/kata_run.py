@@ -298,7 +298,8 @@ class KataRun:
                        judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
             tried, cleared = self.evidence.pop(item.nodeid, ((), ()))
             verdict = dataclasses.replace(verdict, calls=recording.calls(), substituted=tried, cleared_by=cleared,
-                                          input=recording.raised() if verdict.kind == judging.ERROR else "")
+                                          input=recording.raised(verdict.root_cause.partition(":")[0])
+                                          if verdict.kind == judging.ERROR else "")
             rep.user_properties.append(("bpe_verdict", verdict.to_json()))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

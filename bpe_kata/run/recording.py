@@ -22,7 +22,7 @@ _calls: list[str] = []
 #: The last call into the implementation that raised, as it would be typed: ``train('', 256)``. Hypothesis
 #: replays its shrunk example last, so after a failed property this is the smallest crashing call
 #: (bpe_kata/run/crash_probes.py re-runs the behaviour it names; the report prints it).
-_raised: list[str] = []
+_raised: list[tuple[str, str]] = []  # (the call as typed, the exception's type name)
 #: At most this many characters of a call are kept: an input is shown, not stored.
 SHOWN_CHARS = 200
 _count = [0]
@@ -35,9 +35,14 @@ def reset() -> None:
     _count[0] = 0
 
 
-def raised() -> str:
-    """The last call that raised in this test, as it would be typed (``""``: none did)."""
-    return _raised[-1] if _raised else ""
+def raised(type_name: str = "") -> str:
+    """The last call that raised in this test (of those that raised ``type_name``, when given), as it would be
+    typed (``""``: none did). A test may meet several errors (one it expects, under ``pytest.raises``): the
+    crashing call shown for a root cause is one that raised the cause's own type."""
+    for shown, raised_type in reversed(_raised):
+        if not type_name or raised_type == type_name:
+            return shown
+    return _raised[-1][0] if _raised else ""  # a fault of the child's (killed, timed out) has no type of its own
 
 
 def shown_call(name: str, args: tuple, kwargs: dict | None = None) -> str:
@@ -106,8 +111,10 @@ class Recorder:
             note(name)
             try:
                 return value(*args, **kwargs)
-            except BaseException:
-                _raised[:] = [shown_call(name, args, kwargs)]
+            except BaseException as error:
+                kind = getattr(error, "bpe_kata_type", None) or type(error).__name__  # a child's, through the client
+                _raised.append((shown_call(name, args, kwargs), kind))
+                del _raised[:-8]  # the last few are enough to find the cause's own
                 raise
 
         return recorded
