@@ -153,3 +153,12 @@ def test_one_screen_from_the_bottom_says_what_to_fix():
     assert "fix first: merge.left-to-right" in screen
     assert "test_merge_case[merge-aaa]" in screen and "expected x got y" in screen
     assert "likely mistake: mistake number 0." in screen, screen
+
+
+def test_a_likely_mistake_of_a_later_level_never_hides_a_broken_lower_one():
+    """Dev half of the outside corpus: a port whose bytes were wrong (code points cut to one byte) was told to
+    fix its pair order first, because a likely mistake named it. Levels are climbed in order."""
+    assert fix_first.order(["pairs.first-seen-order", "bytes.examples"], {"pairs.first-seen-order"})[0] == \
+        "bytes.examples"
+    assert fix_first.order(["train.tie-recorded", "train.merged-again"], {"train.merged-again"})[0] == \
+        "train.merged-again"

@@ -4,9 +4,11 @@ One bug breaks many claims: a ``get_stats`` that counts wrongly breaks the pairs
 training, then facts measured on trained tables. The list leads with the claim whose fix is most
 likely to mend the others, decided by, in turn:
 
-1. a claim a confirmed likely mistake names (bpe_kata/run/teaching.py): the probe saw that bug;
-2. a root: none of the claims it rests on (spec/claims.toml ``rests_on``, followed through) is broken;
-3. the level order (bytes before pairs before train ...);
+1. a root: none of the claims it rests on (spec/claims.toml ``rests_on``, followed through) is broken;
+2. the level order (bytes before pairs before train ...): the kata is climbed level by level, and a likely
+   mistake seen on a later level never hides a broken lower one (issue 37: a port whose bytes were wrong was
+   told to fix its pair order first);
+3. a claim a confirmed likely mistake names (bpe_kata/run/teaching.py): the probe saw that bug;
 4. a contract claim before a fact or an informative one (a corpus figure follows from the contract);
 5. fewer prerequisites below it (closer to the bottom of the ledger's graph), then ledger order.
 """
@@ -51,8 +53,8 @@ def order(broken: Iterable[str], diagnosed: Iterable[str] = ()) -> list[str]:
         claim = ledger.get(cid)
         level = claim.level if claim else None
         under = below.get(cid, frozenset())
-        return (cid not in named, bool(under & (every - {cid})),
-                ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES),
+        return (bool(under & (every - {cid})),
+                ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES), cid not in named,
                 _KIND_RANK.get(claim.kind if claim else "", 3), len(under), position.get(cid, len(position)))
 
     return sorted(broken, key=key)
