@@ -162,3 +162,9 @@ def test_a_likely_mistake_of_a_later_level_never_hides_a_broken_lower_one():
         "bytes.examples"
     assert fix_first.order(["train.tie-recorded", "train.merged-again"], {"train.merged-again"})[0] == \
         "train.merged-again"
+
+
+def test_a_claim_others_rest_on_comes_before_an_input_check_nothing_rests_on():
+    """Dev half of the outside corpus: most CS336 solutions were told to fix train.min-vocab (an assert where
+    ValueError is asked) first, ahead of a crash when no pair is left that dozens of claims rest on."""
+    assert fix_first.order(["train.min-vocab", "train.exhausted"])[0] == "train.exhausted"

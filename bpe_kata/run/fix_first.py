@@ -9,8 +9,10 @@ likely to mend the others, decided by, in turn:
    mistake seen on a later level never hides a broken lower one (issue 37: a port whose bytes were wrong was
    told to fix its pair order first);
 3. a claim a confirmed likely mistake names (bpe_kata/run/teaching.py): the probe saw that bug;
-4. a contract claim before a fact or an informative one (a corpus figure follows from the contract);
-5. fewer prerequisites below it (closer to the bottom of the ledger's graph), then ledger order.
+4. more claims resting on it (fixing train.exhausted may mend dozens; a missing input check such as
+   train.min-vocab mends none: issue 37, where it led the list of most CS336 solutions);
+5. a contract claim before a fact or an informative one (a corpus figure follows from the contract);
+6. fewer prerequisites below it (closer to the bottom of the ledger's graph), then ledger order.
 """
 
 from __future__ import annotations
@@ -42,11 +44,21 @@ def _below() -> dict[str, frozenset[str]]:
     return {cid: walk(cid, frozenset({cid})) for cid in graph}
 
 
+@cache
+def _resting_on() -> dict[str, int]:
+    """Claim -> how many claims rest on it, directly or through others: fixing it may mend them."""
+    counts: dict[str, int] = {}
+    for under in _below().values():
+        for cid in under:
+            counts[cid] = counts.get(cid, 0) + 1
+    return counts
+
+
 def order(broken: Iterable[str], diagnosed: Iterable[str] = ()) -> list[str]:
     """``broken`` claim ids, the one to fix first leading (see the module's docstring)."""
     broken = list(dict.fromkeys(broken))
     named, every = set(diagnosed), set(broken)
-    ledger, below = load_claims(), _below()
+    ledger, below, resting = load_claims(), _below(), _resting_on()
     position = {cid: i for i, cid in enumerate(ledger)}
 
     def key(cid: str) -> tuple:
@@ -55,7 +67,7 @@ def order(broken: Iterable[str], diagnosed: Iterable[str] = ()) -> list[str]:
         under = below.get(cid, frozenset())
         return (bool(under & (every - {cid})),
                 ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES), cid not in named,
-                _KIND_RANK.get(claim.kind if claim else "", 3), len(under), position.get(cid, len(position)))
+                -resting.get(cid, 0), _KIND_RANK.get(claim.kind if claim else "", 3), len(under), position.get(cid, len(position)))
 
     return sorted(broken, key=key)
 
