@@ -67,7 +67,8 @@ def order(broken: Iterable[str], diagnosed: Iterable[str] = ()) -> list[str]:
         under = below.get(cid, frozenset())
         return (bool(under & (every - {cid})),
                 ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES), cid not in named,
-                -resting.get(cid, 0), _KIND_RANK.get(claim.kind if claim else "", 3), len(under), position.get(cid, len(position)))
+                -resting.get(cid, 0), _KIND_RANK.get(claim.kind if claim else "", 3), len(under),
+                position.get(cid, len(position)))
 
     return sorted(broken, key=key)
 
