@@ -62,7 +62,7 @@ def test_asking_for_more_merges_than_pairs_allow_changes_nothing(bpe, text):
 SPECIAL_STRINGS = ("<|endoftext|>", "<|im_start|>")
 
 
-@pytest.mark.claim("bytes.no-normalization", "train.tie-recorded", "train.ids-from-256", "train.no-early-stop")
+@pytest.mark.claim("train.no-implicit-specials", "train.tie-recorded", "train.ids-from-256", "train.no-early-stop")
 @given(strategies.special_in_text, strategies.vocab_sizes)
 def test_a_special_tokens_text_is_trained_on_like_any_other_when_no_specials_are_asked(bpe, text, vocab_size):
     """train(text, vocab_size) has no special tokens: <|endoftext|> in the text is 13 bytes to learn from."""
@@ -72,7 +72,7 @@ def test_a_special_tokens_text_is_trained_on_like_any_other_when_no_specials_are
     cuts = {text.replace(special, "") for special in SPECIAL_STRINGS} - {text}  # one hard-coded special cut out
     cut_out = problem is not None and any(oracle.valid_training.violation(cut, merges, vocab_size) is None
                                           for cut in cuts)
-    with checking("bytes.no-normalization" if cut_out else runner.training_claim(text, merges, vocab_size)):
+    with checking("train.no-implicit-specials" if cut_out else runner.training_claim(text, merges, vocab_size)):
         assert problem is None, problem + (
             " (it is what training on the text with the special tokens' strings cut out gives: with no special "
             "tokens asked, their strings are text like any other)" if cut_out else "")

@@ -7,7 +7,8 @@ on a table whose later entry was given a lower id by the caller after a first en
 (CONTRACT.md "Bad input": the reference remembers its table check for the object while its
 size is unchanged). The contract's rule still holds there: the present pair of lowest id is
 merged at all its occurrences, then the table is read again. An implementation that checks
-every table afresh may refuse this one (ValueError, an id below 256): that is right too.
+every table afresh may refuse this one (an id below 256): that says nothing of rank, and how a bad table
+is refused is another claim's (a course shape's translation raises KeyError there).
 What is wrong is an answer no replay of the table as it now is gives: a pair merged at one
 occurrence while others remain, or ids remembered from the table as it was.
 """
@@ -36,8 +37,8 @@ def test_a_table_changed_in_place_is_replayed_as_it_now_is(bpe, before, text):
     want = oracle.encode(text, table)
     try:
         got = ids_of(bpe.encode(text, table))
-    except ValueError:
-        return  # refusing a table whose merge has a byte's id is right: the table is checked afresh
+    except Exception:  # noqa: BLE001
+        return  # a refusal of a table whose merge has a byte's id says nothing of rank (how to refuse is bad input's)
     with checking("encode.lowest-rank"):
         assert got == want, (
             f"encode({text!r}) with {table} (changed in place after a first encode) gave {got}, not {want}: "

@@ -88,6 +88,8 @@ def classify(row: Row, claims=None, notes: dict | None = None) -> dict:
     found = {}
     for cid, entry in (row.outcome.report.get("claims", {}) if row.outcome else {}).items():
         if entry.get("status") == NOT_JUDGED:
+            if not entry.get("rests_on_broken"):  # passed without a call into the library: nothing failed
+                continue
             found[cid] = {"class": NOT_JUDGED, "level": entry.get("level"),
                           "note": f"rests on {', '.join(entry.get('rests_on_broken') or [])}, which is broken",
                           "first_failure": entry.get("first_failure", "")}

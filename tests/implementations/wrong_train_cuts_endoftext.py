@@ -6,7 +6,7 @@ from __future__ import annotations
 from spec.oracle import core
 from spec.oracle.core import build_vocab, decode, encode, get_stats, merge  # noqa: F401
 
-MISTAKE_CLAIMS: tuple[str, ...] = ("bytes.no-normalization",)
+MISTAKE_CLAIMS: tuple[str, ...] = ("train.no-implicit-specials",)
 
 
 def train(text: str, vocab_size: int) -> dict[tuple[int, int], int]:
