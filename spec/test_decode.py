@@ -73,4 +73,5 @@ def test_unknown_id_is_a_clear_error_naming_it(bpe, ids, merges):
 def test_shakespeare_vocab_273_is_space_th(bpe, corpus, trained):
     oracle.split.needs_whole_text("the Shakespeare-20 table's ids 257 and 273")  # values stated for the whole text
     vocab = bpe.build_vocab(trained("tinyshakespeare", corpus("tinyshakespeare"), 276))
+    assert 257 in vocab and 273 in vocab, f"the vocabulary of the 20-merge table has {len(vocab)} ids, not 276"
     assert bytes_of(vocab[273]) == b" th" and bytes_of(vocab[257]) == b"th"

@@ -70,8 +70,8 @@ def test_a_special_tokens_text_is_trained_on_like_any_other_when_no_specials_are
     merges = merges_of(bpe.train(text, vocab_size))
     problem = oracle.valid_training.violation(text, merges, vocab_size)
     cuts = {text.replace(special, "") for special in SPECIAL_STRINGS} - {text}  # one hard-coded special cut out
-    cut_out = problem is not None and any(oracle.valid_training.violation(cut, merges, vocab_size) is None
-                                          for cut in cuts)
+    cut_out = problem is not None and bool(merges) and any(  # an empty table (nothing learned) explains nothing
+        oracle.valid_training.violation(cut, merges, vocab_size) is None for cut in cuts)
     with checking("train.no-implicit-specials" if cut_out else runner.training_claim(text, merges, vocab_size)):
         assert problem is None, problem + (
             " (it is what training on the text with the special tokens' strings cut out gives: with no special "

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import types
 
+import pytest
+
 import reference
 import spec.compare
 from bpe_kata.run import judging, run_status
@@ -141,3 +143,27 @@ def test_an_assert_of_code_under_test_outside_its_folder_is_its_error_not_the_sp
     causes = [c for c in run.report["root_causes"] if c["exception"].startswith("AssertionError")]
     assert causes and "port.py" in causes[0]["where"], run.report["root_causes"]
     assert causes[0]["likely_claim"] == "train.exhausted", causes[0]
+
+
+#: A trainer that learns nothing: every test that reads a fixed id of its table meets a table without it.
+LEARNS_NOTHING = '''
+from spec.oracle.core import build_vocab, decode, encode, get_stats, merge  # noqa: F401
+
+
+def train(text, vocab_size):
+    if vocab_size < 256:
+        raise ValueError("vocab_size must be at least 256")
+    return {}
+'''
+
+
+@pytest.mark.heavy
+def test_a_trainer_that_learns_nothing_meets_no_suite_error_in_the_whole_spec(tmp_path, capsys):
+    """The corpus tests read fixed ids (Alice's first twelve merges, Shakespeare's 257 and 273): a table that
+    lacks them is a failed check of the claim that says how many merges training makes, never exit 6."""
+    impl = tmp_path / "port.py"
+    impl.write_text(LEARNS_NOTHING, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    assert not run.report["suite_errors"], run.report["suite_errors"]
+    assert run.report["claims"]["train.no-early-stop"]["status"] == "failed"
