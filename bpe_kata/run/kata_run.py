@@ -18,6 +18,7 @@ from bpe_kata.adapters import course_shapes
 from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
 from bpe_kata.run import (
+    bounded_diff,
     cpu_pairs,
     crash_probes,
     expectations,
@@ -148,8 +149,12 @@ class KataRun:
             outcomes.skip(item, Outcome.FEATURE_NOT_STARTED, item.stash[_REFUSED])
         except (Exception, pytest.fail.Exception) as error:
             if not isinstance(self.implementation, isolated_client.IsolatedImplementation):
+                def rerun() -> None:  # its failed asserts explained as the first run's are: a diff of two
+                    with bounded_diff.bounded_explanations(item.config):  # 100,000-id lists took minutes
+                        item.runtest()
+
                 found = substitution.after_failure(self.pattern_fixed(self.implementation), claims_of(item), error,
-                                                   item.runtest)
+                                                   rerun)
                 self.evidence[item.nodeid] = found
             raise
 
