@@ -34,16 +34,30 @@ def not_greedy(text: str, merges: Merges, pattern: str | None = None, merge=text
 
     ``merge`` replays each step (spec.mistakes passes a wrong one, to recognise a mistake).
     """
+    bad = _first_bad_merge(text, merges, pattern, merge)
+    return bad[1] if bad is not None else None
+
+
+def merged_when_exhausted(text: str, merges: Merges, pattern: str | None = None) -> str | None:
+    """The table's first wrong merge is one made once no adjacent pair was left (train.exhausted's observable:
+    a trainer that goes on "merging" a pair of count 0), else None."""
+    bad = _first_bad_merge(text, merges, pattern, textbook_merge)
+    return bad[1] if bad is not None and bad[0] == "exhausted" else None
+
+
+def _first_bad_merge(text: str, merges: Merges, pattern: str | None, merge) -> tuple[str, str] | None:
+    """("exhausted" or "not-most-frequent", in words) for the first merge that was not greedy, or None."""
     pieces = _pieces(text, pattern)
     for step, (pair, idx) in enumerate(merges):
         stats = _counts(pieces)
         if not stats:
-            return f"merge {step} {pair}→{idx} was made after no adjacent pair was left"
+            return "exhausted", f"merge {step} {pair}→{idx} was made after no adjacent pair was left"
         best = max(stats.values())
         if stats.get(pair, 0) != best:
             leader = next(p for p, n in stats.items() if n == best)
-            return (f"merge {step} {pair}→{idx}: replayed in table order, that pair occurs {stats.get(pair, 0)} "
-                    f"time(s) at that step, but {leader} occurs {best} times")
+            return "not-most-frequent", (
+                f"merge {step} {pair}→{idx}: replayed in table order, that pair occurs {stats.get(pair, 0)} "
+                f"time(s) at that step, but {leader} occurs {best} times")
         pieces = [merge(ids, pair, idx) for ids in pieces]
     return None
 
@@ -61,6 +75,14 @@ def stopped_early(text: str, merges: Merges, vocab_size: int, pattern: str | Non
     best = max(stats, key=stats.get)
     return (f"training stopped after {len(merges)} of {vocab_size - 256} merges, "
             f"while {best} still occurred {stats[best]} time(s)")
+
+
+def pairs_left(text: str, merges: Merges, pattern: str | None = None) -> set[Pair]:
+    """The adjacent pairs still in the text once ``merges`` are replayed in table order."""
+    pieces = _pieces(text, pattern)
+    for pair, idx in merges:
+        pieces = [textbook_merge(ids, pair, idx) for ids in pieces]
+    return set(_counts(pieces))
 
 
 def violation(text: str, merges: Merges, vocab_size: int, pattern: str | None = None) -> str | None:
@@ -95,8 +117,11 @@ def has_tie(text: str, vocab_size: int, pattern: str | None = None) -> bool:
     return False
 
 
-def _pieces(text: str, pattern: str | None) -> list[list[int]]:
-    """The bytes training starts from: of the repaired text (lone surrogates as U+FFFD), chunk by chunk."""
+def _pieces(text: str | list[str], pattern: str | None) -> list[list[int]]:
+    """The bytes training starts from: of the repaired text (lone surrogates as U+FFFD), chunk by chunk. A list
+    of texts is trained on as separate documents (no pair spans two), as a trainer that cuts at a special does."""
+    if isinstance(text, list):
+        return [piece for document in text for piece in _pieces(document, pattern)]
     pattern = split.resolve(pattern)  # none given: the split in force (spec/oracle/split.py)
     return [list(utf8(text))] if pattern is None else chunk_bytes(text, pattern)
 

@@ -1,0 +1,78 @@
+"""A table the implementation trained that stopped while pairs were left fails ``train.no-early-stop``, in
+whatever test drew it.
+
+Many tests train as a means: a worked case compares a whole table, a split case trains to the end and encodes,
+a persist test saves what train learned, a tie test compares with the oracle. A trainer that learns nothing (a
+CS336 pre-tokenizer that makes every character its own chunk when no special token is given) or stops short
+used to fail each of those tests under its own claims: regex.gpt2-chunks, ties.bytes-greatest, train.exhausted,
+persist.atomic-save (issue 37: six to eight spec errors per such solution). The stop is one behaviour with one
+claim, seen the moment train returns: every table passes this check before any test reads it (the runner's
+recorder and its session-trained tables call ``check_trained``), so the fan-out cannot happen in any test,
+present or future.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from spec.blame import checking
+from spec.compare import CaseMismatch
+from spec.oracle import split, valid_training
+from spec.shapes import merges_of
+
+#: A replay costs (merges learned + 1) x the text's bytes; larger tables are left to the tests of their own claims.
+REPLAY_BUDGET = 5_000_000
+
+
+def check_trained(text: object, vocab_size: object, merges: object, pattern: str | None = None,
+                  retrain: Callable[[int], object] | None = None) -> None:
+    """Fail ``train.no-early-stop`` when ``merges`` (what train returned for ``text``, ``vocab_size`` and
+    ``pattern``) is a greedy table that stopped short of ``vocab_size`` while some pair was left. Anything else
+    wrong with the table is left to the test. Also ``train.merged-again`` when only pairs with a merged token
+    were left, no merge took one, and ``retrain`` (train on the same text with a larger vocab_size) does not
+    take one either: a trainer one merge short stops at the same place, but learns the merge given room."""
+    if not isinstance(text, str) or not isinstance(vocab_size, int) or not isinstance(merges, Mapping):
+        return
+    try:
+        table = merges_of(merges)
+    except Exception:  # a table the suite cannot read is the test's to judge, under its own claims
+        return
+    if len(table) >= vocab_size - 256 or (len(table) + 1) * len(text) * 4 > REPLAY_BUDGET:
+        return
+    pattern = split.resolve(pattern)
+    if any(not isinstance(idx, int) for _, idx in table) or valid_training.ids_wrong(table, vocab_size):
+        return  # ids are train.ids-from-256's, checked where a test reads them
+    if valid_training.not_greedy(text, table, pattern) is not None:
+        return  # a wrong choice of pair is what the training claims themselves are about
+    stopped = valid_training.stopped_early(text, table, vocab_size, pattern)
+    if stopped is None or _normalised(text, table, vocab_size, pattern):
+        return
+    claims = ["train.no-early-stop"]
+    if retrain is not None and _never_merges_a_merge(text, table, vocab_size, pattern, retrain):
+        claims.append("train.merged-again")
+    with checking(*claims, own_training=True):
+        raise CaseMismatch(f"train({_short(text)}, {vocab_size}{', pattern=...' if pattern else ''}): {stopped}")
+
+
+def _never_merges_a_merge(text: str, table: list, vocab_size: int, pattern: str | None,
+                          retrain: Callable[[int], object]) -> bool:
+    left = valid_training.pairs_left(text, table, pattern)
+    if not left or any(a < 256 and b < 256 for a, b in left) or any(max(pair) >= 256 for pair, _ in table):
+        return False
+    try:
+        larger = merges_of(retrain(vocab_size + len(left)))
+    except Exception:  # no answer is no evidence
+        return False
+    return not any(isinstance(part, int) and part >= 256 for pair, _ in larger for part in pair)
+
+
+def _normalised(text: str, table: list, vocab_size: int, pattern: str | None) -> bool:
+    """The table is whole training of the text normalised, or cut at a hard-coded special: those claims' own."""
+    from spec.cases.expect import normalisation_explains, specials_explain
+
+    return (normalisation_explains(text, table, vocab_size, pattern)
+            or specials_explain(text, table, vocab_size, pattern))
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 60 else f"{text[:60]!r}... ({len(text)} characters)"
