@@ -178,3 +178,28 @@ def test_an_encode_that_raises_for_a_table_pair_its_text_lacks_is_not_short_inpu
     results.verdicts["t::x"] = verdict
     direct = crash_probes.probe(results, module, run=lambda function, shown: function())
     assert direct == {}, direct
+
+
+def test_a_call_that_crashes_whatever_the_input_is_blamed_on_no_claim():
+    """An encode that raises before it reads its input (a method written without ``self``) raises on the probe,
+    its control and an ordinary call alike: no behaviour is known to be wrong, so no claim is charged, and the
+    cause says so (holdout: such a crash was charged to encode.lowest-rank, whose tests were most numerous)."""
+    from bpe_kata.run import causes
+    from bpe_kata.run.outcomes import Outcome
+
+    module = types.ModuleType("port")
+    exec("def encode(text, merges):\n"
+         "    raise TypeError('encode() takes 1 positional argument but 2 were given')\n", vars(module))
+    results = Results()
+    for number, claim in enumerate(("encode.lowest-rank", "encode.lowest-rank", "encode.short-input")):
+        try:
+            module.encode("ab", {})
+        except TypeError as error:
+            verdict = judging.judge(error, (claim,), module, "")
+        results.verdicts[f"t::x{number}"] = verdict
+        results.by_test[f"t::x{number}"] = ("encode", (claim,), Outcome.FAILED)
+    results.reproduced = crash_probes.probe(results, module, run=lambda function, shown: function())
+    [reproduced] = results.reproduced.values()
+    assert reproduced.claim == "" and reproduced.probe.count("encode(") == 3, reproduced
+    [cause] = causes.root_causes(results)
+    assert cause["likely_claim"] is None and cause["every_call"] is True, cause

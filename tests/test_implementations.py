@@ -172,7 +172,11 @@ def test_known_wrong_implementation_fails_exactly_its_claims(tmp_path, spec_test
 #: words (they neither count pairs nor merge ids).
 PROBES = ["wrong_merge_duplicates_symbol", "wrong_merge_overlapping_runs", "wrong_merge_scrambled_overlaps",
           "wrong_merge_hash_seed_overlaps", "wrong_train_phantom_merge", "wrong_pairs_hash_order",
-          "wrong_merge_right_to_left", "wrong_pairs_sorted"]
+          "wrong_merge_right_to_left", "wrong_pairs_sorted",
+          # a trainer that stops short is one claim on every level, however many tests train as a means (issue 37)
+          "wrong_train_learns_nothing", "wrong_train_one_merge_fewer", "wrong_stats_once",
+          # a hard-coded special and a merge at count 0: each one claim, by the one classifier of invalid tables
+          "wrong_train_endoftext_boundary", "wrong_train_merges_at_count_zero"]
 PROBE_LEVELS = [name for name in ALL_LEVEL_NAMES if name not in ("pretrained", "persist", "words", "facts")]
 
 

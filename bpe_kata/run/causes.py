@@ -66,7 +66,7 @@ def root_causes(results: Results) -> list[dict]:
             "call": first.call,
             "count": len(tests),
             "levels": levels,
-            "likely_claim": reproduced.claim if reproduced else _likely_claim(
+            "likely_claim": (reproduced.claim or None) if reproduced else _likely_claim(
                 tests, results.by_test, per_claim, first.call, taken[first.call]),
             "tests": tests,
         }
@@ -74,6 +74,8 @@ def root_causes(results: Results) -> list[dict]:
             cause["input"] = min(inputs, key=len)
         if reproduced:
             cause["probe"] = reproduced.probe
+            if not reproduced.claim:  # its control raised it too: every call crashes, no behaviour is to blame
+                cause["every_call"] = True
         causes.append(cause)
         if causes[-1]["likely_claim"]:
             taken[first.call].add(causes[-1]["likely_claim"])

@@ -10,8 +10,12 @@ same exception at the same place (``causes.cause_key``: type, place, call and, w
 the message's shape) reproduces the crash, unless its control (the same call just past the behaviour: one
 merge with pairs left, two characters) raises it too, which makes it the call's crash, not the behaviour's
 (a train that cannot merge at all); the cause is then blamed on the probe's claim, with the probe's input
-printed beside the test's shrunk call. A probe that raises something else, or nothing, says nothing:
-the cause keeps the claim its tests point to.
+printed beside the test's shrunk call. A cause raised by a probe, its control AND an ordinary call
+(``ORDINARY``) is the call's on every input (an ``encode`` written without ``self``, a body that fails before
+reading its input): it is blamed on no claim, since nothing says which behaviour is wrong, and the report
+says the call crashes whatever the input (issue 37: such crashes were charged to whichever claim's tests
+were most numerous). A probe that raises something else, or nothing, says nothing: the cause keeps the
+claim its tests point to.
 
 Each probe runs once per run, after the last test, with a time limit (bpe_kata/run/teaching.py's
 ``run_callable``); nothing runs on a run with no error.
@@ -77,12 +81,24 @@ PROBES: tuple[DirectProbe, ...] = (
 )
 
 
+#: An ordinary call of each operation, which any working implementation answers: a cause raised by a probe,
+#: its control and this call too is raised by every call (a method written without ``self``).
+ORDINARY: dict[str, tuple] = {
+    "train": ("ab ab ab", 258),
+    "encode": ("hi hi", _TABLE),
+    "get_stats": ([1, 2, 1, 2],),
+    "merge": ([1, 2, 3, 1, 2], (1, 2), 9),
+    "decode": ([104, 105], _VOCAB),
+}
+
+
 @dataclass(frozen=True)
 class Reproduced:
-    """A direct probe raised a root cause's own error: the cause is that probe's claim's."""
+    """A direct probe raised a root cause's own error: the cause is that probe's claim's ("" when the probe's
+    control raised it too: the call's crash on every input, no behaviour's)."""
 
     claim: str
-    probe: str  # the probe's call, as typed
+    probe: str  # the probe's call, as typed (for every input: the probe's and its control's)
 
 
 def probe(results: Results, implementation, run: Callable | None = None) -> dict[tuple[str, ...], Reproduced]:
@@ -100,6 +116,7 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
             return {}
     run = run or teaching.run_callable
     found: dict[tuple[str, ...], Reproduced] = {}
+    every_call: dict[tuple[str, ...], Reproduced] = {}  # crashed on a probe and on its control alike
     for direct in PROBES:
         if not any(key[2] == direct.call for key in keys if key not in found):
             continue
@@ -113,7 +130,16 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
             break
         if control is None or causes.cause_key(control) != key:  # the behaviour's own crash, not the call's
             found[key] = Reproduced(direct.claim, direct.shown())
-    return found
+        elif key not in every_call and direct.call in ORDINARY:  # the smallest input and just past it: the call's
+            ordinary = run(lambda direct=direct: _raised(direct, ORDINARY[direct.call], implementation),
+                           recording.shown_call(direct.call, ORDINARY[direct.call]))
+            if ordinary is False:
+                break
+            if ordinary is not None and causes.cause_key(ordinary) == key:  # and on an ordinary one: every call's
+                shown = [recording.shown_call(direct.call, args, dict(direct.keywords))
+                         for args in (direct.control, ORDINARY[direct.call])]
+                every_call[key] = Reproduced("", f"{direct.shown()}, {shown[0]} and {shown[1]}")
+    return every_call | found
 
 
 def _raised(direct: DirectProbe, args: tuple, implementation) -> judging.Verdict | None:

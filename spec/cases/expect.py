@@ -113,17 +113,61 @@ def normalisation_explains(text: str, merges: list, vocab_size: int, pattern: st
     return any(oracle.valid_training.violation(other, merges, vocab_size, pattern) is None for other in folded)
 
 
+#: Special tokens' strings a trainer may have hard-coded (a CS336 habit): with none asked, they are plain text.
+WELL_KNOWN_SPECIALS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
+
+
+def specials_explain(text: str, merges: list, vocab_size: int, pattern: str | None = None) -> bool:
+    """The table is not valid training on ``text``, but is once a well-known special token's string is cut out,
+    made a boundary, or kept whole as a document of its own: the trainer had it hard-coded, though none was
+    asked (train.no-implicit-specials). An empty table (nothing learned) is explained by no cut."""
+    present = [special for special in WELL_KNOWN_SPECIALS if special in text]
+    if not merges or not present or oracle.valid_training.violation(text, merges, vocab_size, pattern) is None:
+        return False
+    boundary = re.compile("|".join(map(re.escape, present)))
+    documents = [part for part in boundary.split(text) if part]
+    kept = [part for part in re.split(f"({boundary.pattern})", text) if part]
+    variants = [boundary.sub("", text), documents, kept]
+    return any(oracle.valid_training.violation(variant, merges, vocab_size, pattern) is None for variant in variants)
+
+
 def training_claim(text: str, merges: list, vocab_size: int, pattern: str | None = None) -> str:
-    """The claim an invalid table breaks, by its own observable: normalised text, then the ids, then an early
-    stop, else a merge that was not a most frequent pair (the chunk counts' claim with a pattern)."""
+    """The claim an invalid table breaks, by its own observable: normalised text, then the ids (a table whose ids
+    are right but reordered is train.tie-recorded's), then a hard-coded special token, then an early stop, then a
+    pattern not used, then a merge made once no pair was left, else a merge that was not a
+    most frequent pair (the chunk counts' claim with a pattern). Every test that finds a trained table invalid
+    names its claim through this one function, so a defect is charged the same way whichever test meets it."""
     if normalisation_explains(text, merges, vocab_size, pattern):
         return "bytes.no-normalization"
     if oracle.valid_training.ids_wrong(merges, vocab_size):
-        return "train.ids-from-256"
+        ids = [idx for _, idx in merges]
+        in_order = sorted(ids) != ids and sorted(ids) == list(range(256, 256 + len(ids)))
+        return "train.tie-recorded" if in_order else "train.ids-from-256"  # each id right, the table reordered
+    if specials_explain(text, merges, vocab_size, pattern):  # valid, even exhausted, on the text a cut leaves
+        return "train.no-implicit-specials"
     if oracle.valid_training.not_greedy(text, merges, pattern) is None and \
             oracle.valid_training.stopped_early(text, merges, vocab_size, pattern):
         return "train.no-early-stop"
+    if pattern is not None and _valid_over_the_whole_text(text, merges, vocab_size):
+        return "regex.chunk-frequency"  # the pattern was not used: pairs counted across chunks
+    if oracle.valid_training.merged_when_exhausted(text, merges, pattern):
+        return "train.exhausted"  # a merge of count 0 once no pair was left: not a choice among pairs
     return "regex.chunk-frequency" if pattern is not None else "train.tie-recorded"
+
+
+def _valid_over_the_whole_text(text: str, merges: list, vocab_size: int) -> bool:
+    with oracle.split.whole_text():
+        return oracle.valid_training.violation(text, merges, vocab_size) is None
+
+
+def fail_invalid_training(text: str, merges: list, vocab_size: int, problem: str | None, pattern: str | None = None,
+                          note: str = "") -> None:
+    """``problem`` (what a validity check found wrong with a trained table, or None) fails the claim
+    ``training_claim`` names: one rule for every test that checks a table it did not train for its own claim."""
+    if problem is None:
+        return
+    with checking(training_claim(text, merges, vocab_size, pattern)):
+        raise AssertionError(problem + note)
 
 
 def _renumbered(merges: list) -> list[tuple[Pair, int]]:

@@ -38,11 +38,13 @@ from spec.cases.expect import (
     expect_each,
     expect_ids,
     expect_merges,
+    fail_invalid_training,
     lines_named,
     merge_list,
     merges_from,
     normalisation_explains,
     policy,
+    specials_explain,
     tie_rule_feature,
     training_claim,
 )
@@ -56,6 +58,8 @@ __all__ = [
     "assert_load_fails_at", "assert_names_position", "assert_names_special", "budget_row_expected", "expect_each",
     "expect_ids", "expect_merges", "lines_named", "merge_claim", "merge_list", "merges_from",
     "normalisation_explains", "operation", "ops_core", "ops_production", "policy", "run", "tie_rule_feature",
+    "fail_invalid_training",
+    "specials_explain",
     "training_claim",
 ]
 

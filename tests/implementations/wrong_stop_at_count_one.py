@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from spec.oracle.core import build_vocab, decode, encode, get_stats, merge, utf8  # noqa: F401
 
-MISTAKE_CLAIMS: tuple[str, ...] = ("train.no-early-stop", "train.exhausted")
+#: train("ab", 1000) learns nothing here, but that is the early stop (the pair occurs once), not a failure once no
+#: pair is left: train.exhausted is not broken (issue 37: the fan-out of one stop over its neighbours' claims).
+MISTAKE_CLAIMS: tuple[str, ...] = ("train.no-early-stop",)
 
 
 def train(text: str, vocab_size: int) -> dict[tuple[int, int], int]:
