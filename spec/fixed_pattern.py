@@ -72,3 +72,7 @@ class PatternFixed:
     def encode(self, text, merges, *args, pattern: str | None = None, **kwargs):
         self._pass("encode", pattern)
         return self.wrapped.encode(text, merges, *args, **kwargs)
+
+    def encode_iterable(self, texts, merges, *args, pattern: str | None = None, **kwargs):
+        self._pass("encode_iterable", pattern)
+        return self.wrapped.encode_iterable(texts, merges, *args, **kwargs)
