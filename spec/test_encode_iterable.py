@@ -103,7 +103,7 @@ class _Lines:
 READ_AHEAD = 1 << 20
 
 
-def test_the_first_ids_come_before_the_input_ends(bpe, iterable):
+def test_the_first_ids_come_before_the_input_ends(bpe, iterable, in_process):
     """Lazily: on an endless input of short lines (GPT-2's split), the first ids come after a bounded read,
     not after the whole input (an implementation that joins its input first never answers; this one stops
     it after READ_AHEAD characters)."""

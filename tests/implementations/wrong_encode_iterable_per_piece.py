@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from spec.oracle.chunks import train  # noqa: F401
 from spec.oracle.core import decode, get_stats, merge  # noqa: F401
-from spec.oracle.special import encode
+from spec.oracle.special import build_vocab, encode  # noqa: F401
 
 MISTAKE_CLAIMS: tuple[str, ...] = ("encode.iterable",)
 
