@@ -106,16 +106,14 @@ class _Stream:
         let the pattern see an end of text (GPT-4's ``\\s++$``) that the joined text does not have.
         """
         limit = len(buffer) - max(self.longest - 1, 0)  # a special starting here or later may not be whole yet
-        piece_start, piece_end = 0, len(buffer)
+        piece_start = 0
         if self.looked_for:
             for match in _finder(self.looked_for).finditer(buffer):
-                if match.start() >= limit:
-                    piece_end = match.start()
+                if match.start() >= limit:  # not final; a longer special may also start between limit and it
                     break
                 self._refuse_disallowed(match)
                 piece_start = match.end()
-            else:
-                piece_end = max(limit, piece_start)
+        piece_end = max(limit, piece_start)
         ids = self._encoded(buffer[:piece_start])
         if self.lookahead is None:
             return ids, piece_start
