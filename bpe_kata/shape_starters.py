@@ -81,8 +81,10 @@ class Tokenizer:
         raise NotImplementedError
 
     def encode_iterable(self, iterable: Iterable[str]) -> Iterator[int]:
-        for text in iterable:
-            yield from self.encode(text)
+        """The ids of the texts joined, yielded as they are read (a file line by line): never encode each
+        text on its own (a word or a special token may be cut between two), never join them all first
+        (memory); hold back only what the next text could change."""
+        raise NotImplementedError
 
     def decode(self, ids: list[int]) -> str:
         raise NotImplementedError

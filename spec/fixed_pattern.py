@@ -58,7 +58,13 @@ class PatternFixed:
         self._refuse = refuse
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.wrapped, name)
+        value = getattr(self.wrapped, name)
+        if name == "encode_iterable" and callable(value):  # optional: present here only when the wrapped has it
+            def encode_iterable(texts, merges, *args, pattern: str | None = None, **kwargs):
+                self._pass("encode_iterable", pattern)
+                return value(texts, merges, *args, **kwargs)
+            return encode_iterable
+        return value
 
     def _pass(self, op: str, pattern: str | None) -> None:
         if pattern is not None and pattern != self.pattern:

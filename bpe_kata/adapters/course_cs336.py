@@ -21,8 +21,9 @@ strings) is declared (``DEFAULT_TIE_RULE = "bytes-greatest"``), so the oracle ti
 default rule credits ``ties.bytes-greatest``; there is no get_stats, merge, stream
 decoder, save/load in the contract's format, word-level BPE or choice of tie rule; the tokenizer cannot
 refuse a special token (a call whose text holds a disallowed one is not started); a text holding
-surrogate code points has no UTF-8 bytes to write to the training file. ``encode_iterable`` is not
-judged (the contract has no streaming encode). ``tests/adapters.py`` usually imports torch and jaxtyping
+surrogate code points has no UTF-8 bytes to write to the training file. ``encode_iterable(texts, merges,
+...)`` is the same tokenizer's own ``encode_iterable`` (claim encode.iterable). ``tests/adapters.py``
+usually imports torch and jaxtyping
 for the rest of the assignment: an import that fails is skipped (and said on stderr), since the
 tokenizer's two functions do not use them; a package ``__init__`` that needs its installed version or
 the model code is bypassed the same way.
@@ -222,6 +223,21 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
             built[specials] = _tokenizer_for(merges, specials)
         return list(built[specials].encode(text))
 
+    def encode_iterable(texts, merges, *, special_tokens=None, allowed_special=frozenset(),
+                        disallowed_special="all"):
+        allowed, _ = course_shapes.special_policy("", special_tokens, allowed_special, disallowed_special)
+        everything = set(special_tokens or {})
+        refused = (everything - allowed if disallowed_special == "all"
+                   else set(disallowed_special or ()) & everything - allowed)
+        specials = tuple(sorted((token, special_tokens[token]) for token in allowed))
+        built = tokenizers(merges)
+        if specials not in built:
+            built[specials] = _tokenizer_for(merges, specials)
+        method = getattr(built[specials], "encode_iterable", None)
+        if not callable(method):
+            raise course_shapes.inexpressible("the tokenizer get_tokenizer returns has no encode_iterable")
+        return method(_refusing(texts, refused) if refused else iter(texts))
+
     def build_vocab(merges, special_tokens=None):
         vocab = course_shapes.token_bytes(merges)
         vocab.update((idx, token.encode("utf-8")) for token, idx in (special_tokens or {}).items())
@@ -235,7 +251,8 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
 
     absent = "the CS336 shape has no {}: {}"
     return {
-        "train": train, "encode": encode, "build_vocab": build_vocab, "decode": decode,
+        "train": train, "encode": encode, "encode_iterable": encode_iterable, "build_vocab": build_vocab,
+        "decode": decode,
         "get_stats": course_shapes.not_expressible("get_stats", absent.format(
             "get_stats", "pairs are counted inside run_train_bpe")),
         "merge": course_shapes.not_expressible("merge", absent.format(
@@ -251,6 +268,20 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
         "segment_word": course_shapes.not_expressible("segment_word", absent.format(
             "word-level BPE", "it learns byte-level merges only")),
     }
+
+
+def _refusing(texts, refused: set[str]):
+    """The texts as they come, until a disallowed special shows up across them: the course's tokenizer cannot
+    refuse one, so such a call is not expressible (its test is not started)."""
+    tail, keep = "", max(map(len, refused)) - 1
+    for text in texts:
+        seen = tail + text
+        found = sorted(token for token in refused if token in seen)
+        if found:
+            raise course_shapes.inexpressible(f"the CS336 tokenizer cannot refuse a special token ({found[0]!r} "
+                                              "is disallowed and in the text)")
+        tail = seen[len(seen) - keep:] if keep else ""
+        yield text
 
 
 def _contract_merges(result) -> dict[tuple[int, int], int]:

@@ -234,6 +234,8 @@ class IsolatedImplementation:
         kind = ARGUMENTS[op][name]
         if self.code_points and kind in (protocol.TEXT, protocol.OPTIONAL_TEXT) and protocol.needs_code_points(value):
             return protocol.code_points_of(value)
+        if kind is protocol.TEXTS:  # each text as TEXT goes
+            return [self._argument("encode", "text", text) for text in value]
         definable = next((key for key, k in DEFINABLE.items() if k is kind), None)
         if not definable or not isinstance(value, Mapping):
             return kind.dump(value)

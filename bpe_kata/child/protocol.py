@@ -31,9 +31,11 @@ KEYWORD_FEATURES: dict[str, dict[str, str]] = {
     "train": {"pattern": "train(pattern=)", "tie_rule": "train(tie_rule=)"},
     "encode": {"pattern": "encode(pattern=)", "special_tokens": "encode(special_tokens=)",
                "allowed_special": "encode(special_tokens=)", "disallowed_special": "encode(special_tokens=)"},
+    "encode_iterable": {"pattern": "encode(pattern=)", "special_tokens": "encode(special_tokens=)",
+                        "allowed_special": "encode(special_tokens=)", "disallowed_special": "encode(special_tokens=)"},
     "build_vocab": {"special_tokens": "build_vocab(special_tokens=)"},
 }
-OPERATIONS = ("get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load",
+OPERATIONS = ("get_stats", "merge", "train", "build_vocab", "decode", "encode", "encode_iterable", "save", "load",
               "train_words", "segment_word")
 ALL_FEATURES = (*OPERATIONS, "StreamDecoder", *sorted({f for m in KEYWORD_FEATURES.values() for f in m.values()}))
 #: Optional batches (docs/PROTOCOL.md, "Batches"): a child whose hello lists ``"batch": ["encode"]`` also
@@ -157,6 +159,8 @@ def _optional_text_load(value) -> str | None:
 
 
 TEXT = Kind(_text_dump, _text_load)
+#: ``encode_iterable``'s texts travel as one list (read whole, so the protocol judges the ids, not the laziness).
+TEXTS = Kind(lambda texts: [_text_dump(t) for t in texts], lambda values: iter([_text_load(v) for v in values]))
 OPTIONAL_TEXT = Kind(lambda v: None if v is None else _text_dump(v), _optional_text_load)
 INT = Kind(int, int)
 PATH = Kind(lambda p: str(p), str)
@@ -188,6 +192,8 @@ ARGUMENTS: dict[str, dict[str, Kind]] = {
     "decode": {"ids": IDS, "vocab": VOCAB},
     "encode": {"text": TEXT, "merges": MERGES, "pattern": OPTIONAL_TEXT, "special_tokens": SPECIALS,
                "allowed_special": SPECIAL_SET, "disallowed_special": SPECIAL_SET},
+    "encode_iterable": {"texts": TEXTS, "merges": MERGES, "pattern": OPTIONAL_TEXT, "special_tokens": SPECIALS,
+                        "allowed_special": SPECIAL_SET, "disallowed_special": SPECIAL_SET},
     "save": {"path": PATH, "merges": MERGES, "pattern": OPTIONAL_TEXT, "special_tokens": SPECIALS},
     "load": {"path": PATH},
     "stream_decode": {"vocab": VOCAB, "ids": IDS},
@@ -196,13 +202,15 @@ ARGUMENTS: dict[str, dict[str, Kind]] = {
 }
 POSITIONAL: dict[str, tuple[str, ...]] = {
     "get_stats": ("ids",), "merge": ("ids", "pair", "idx"), "train": ("text", "vocab_size"),
-    "build_vocab": ("merges",), "decode": ("ids", "vocab"), "encode": ("text", "merges"), "save": ("path", "merges"),
+    "build_vocab": ("merges",), "decode": ("ids", "vocab"), "encode": ("text", "merges"),
+    "encode_iterable": ("texts", "merges"), "save": ("path", "merges"),
     "load": ("path",), "stream_decode": ("vocab", "ids"), "train_words": ("corpus", "num_merges"),
     "segment_word": ("word", "merges"),
 }
 RESULTS: dict[str, Kind] = {
     "get_stats": STATS, "merge": IDS, "train": MERGES, "build_vocab": VOCAB, "decode": TEXT, "encode": IDS,
-    "save": NULL, "load": LOADED, "stream_decode": STREAM, "train_words": WORD_MERGES, "segment_word": WORDS,
+    "encode_iterable": IDS, "save": NULL, "load": LOADED, "stream_decode": STREAM, "train_words": WORD_MERGES,
+    "segment_word": WORDS,
 }
 #: Operations whose successful answer is plain (``encode_plain_line``): every result a plain kind's dump,
 #: a define's null, a batch of encodes. hello and load answer with values as the implementation gave them.

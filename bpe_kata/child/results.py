@@ -145,7 +145,7 @@ def _words(value: Any, where: str = "result") -> None:
 #: Every operation's result shape (bpe_kata.child.protocol.RESULTS names the same operations).
 SHAPES: dict[str, Callable[..., None]] = {
     "get_stats": _rows("result", _int, _int, _int), "merge": _ids, "train": _merges,
-    "build_vocab": _rows("result", _int, _hex), "decode": _text, "encode": _ids, "save": _null,
+    "build_vocab": _rows("result", _int, _hex), "decode": _text, "encode": _ids, "encode_iterable": _ids, "save": _null,
     "load": _loaded, "stream_decode": _stream, "train_words": _word_merges, "segment_word": _words,
 }
 

@@ -148,6 +148,8 @@ class Server:
         given = {**dict(zip(POSITIONAL[op], positional)), **values}
         snapshots = {name: _snapshot(value) for name, value in given.items() if name not in refs}
         result = function(*positional, **values)
+        if op == "encode_iterable":
+            result = list(result)  # its errors are raised while it is read: the call's, not the result's shape
         self.check_unchanged(op, given, snapshots, refs)
         return self.dumped(op, result)
 

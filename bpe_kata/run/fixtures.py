@@ -65,6 +65,17 @@ def require_feature(request: pytest.FixtureRequest, bpe):
     return require
 
 
+@pytest.fixture
+def in_process(request: pytest.FixtureRequest, implementation) -> None:
+    """Skips the test as "not run" when the implementation answers through the stdio protocol, which carries
+    whole values: for what only a call in this process can see (how much of an iterable a call has read)."""
+    from spec.fixed_pattern import unwrap
+
+    if isinstance(unwrap(implementation), isolated_client.IsolatedImplementation):
+        outcomes.skip(request.node, Outcome.NOT_RUN, "not run: the stdio protocol sends an iterable whole, so how "
+                      "much of it a call reads is judged only in process (bpe-kata check)")
+
+
 @pytest.fixture(scope="session")
 def corpus_finder(request: pytest.FixtureRequest) -> corpora.CorpusFinder:
     return corpora.CorpusFinder(data_dir=request.config.getoption("--data-dir"))

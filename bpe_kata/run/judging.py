@@ -217,7 +217,7 @@ def _namespace_codes(module) -> set:
 
 
 #: The contract's operations, by the name the spec calls them (spec/CONTRACT.md).
-OPERATIONS = ("get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load",
+OPERATIONS = ("get_stats", "merge", "train", "build_vocab", "decode", "encode", "encode_iterable", "save", "load",
               "train_words", "segment_word")
 
 

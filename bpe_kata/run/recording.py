@@ -13,8 +13,8 @@ import functools
 from typing import Any
 
 #: The contract's operations whose calls are recorded (spec/CONTRACT.md).
-OPERATIONS = frozenset({"get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load",
-                        "train_words", "segment_word"})
+OPERATIONS = frozenset({"get_stats", "merge", "train", "build_vocab", "decode", "encode", "encode_iterable", "save",
+                        "load", "train_words", "segment_word"})
 #: Classes whose construction counts as a call (``count``); the instance is the implementation's own, as it is.
 CLASSES = frozenset({"StreamDecoder"})
 

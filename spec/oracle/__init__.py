@@ -18,6 +18,7 @@ One module per level, each building on the ones before:
 ``ties``            a tie rule by name; the trainer that counts over several pieces
 ``chunks``          regex: split patterns, training and encoding inside chunks
 ``special``         special tokens; ``encode`` and ``build_vocab`` with every keyword
+``iterable``        ``encode_iterable``: ``encode`` of texts joined, read lazily
 ``persist``         the ``bpe-kata v1`` file format, ``save`` and ``load``
 ``stream``          ``StreamDecoder``, and what the spec accepts from one
 ``words``           classic word-level BPE
@@ -31,13 +32,14 @@ from __future__ import annotations
 
 from spec.oracle import chunks, core, persist, special, split, stream, ties, valid_training, words  # noqa: F401  (the namespace)
 from spec.oracle.core import decode, get_stats, merge
+from spec.oracle.iterable import encode_iterable
 from spec.oracle.persist import load, save
 from spec.oracle.special import build_vocab, encode
 from spec.oracle.stream import StreamDecoder
 from spec.oracle.words import segment_word, train_words
 
-__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load", "StreamDecoder",
-           "train_words", "segment_word"]
+__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "encode_iterable", "save", "load",
+           "StreamDecoder", "train_words", "segment_word"]
 
 Pair = tuple[int, int]
 

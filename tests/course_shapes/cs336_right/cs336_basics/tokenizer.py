@@ -47,8 +47,37 @@ class Tokenizer:
         return ids
 
     def encode_iterable(self, iterable: Iterable[str]) -> Iterator[int]:
+        """The ids of the texts joined, yielded as they are read: only what later text could change waits."""
+        buffer = ""
         for text in iterable:
-            yield from self.encode(text)
+            buffer += text
+            if len(buffer) >= 1 << 14:
+                ids, buffer = self._settled(buffer)
+                yield from ids
+        yield from self.encode(buffer)
+
+    def _settled(self, buffer: str) -> tuple[list[int], str]:
+        """The ids of the start of ``buffer`` that nothing later can change, and the rest. A special token
+        waits until the longest one would fit after its start; after the last such special, a pre-token waits
+        if it ends at the buffer's end or starts in its last three characters (GPT-2's contractions read
+        three); text holding a surrogate waits whole (its repair may join it to the next text)."""
+        limit = len(buffer) - max(map(len, self.special_tokens), default=1) + 1
+        ids, start = [], 0
+        if self.special_tokens:
+            for match in regex.finditer("|".join(regex.escape(s) for s in self.special_tokens), buffer):
+                if match.start() >= limit:
+                    break
+                ids += self.encode(buffer[start:match.end()])
+                start = match.end()
+        piece = buffer[start:max(limit, start)]
+        if regex.search("[\ud800-\udfff]", piece):
+            return ids, buffer[start:]
+        for match in PAT.finditer(piece):
+            if match.end() >= len(piece) or match.start() + 3 > len(piece):
+                break
+            ids.extend(self._word(match.group().encode("utf-8")))
+            start = start + len(match.group())
+        return ids, buffer[start:]
 
     def decode(self, ids: list[int]) -> str:
         return b"".join(self.vocab[i] for i in ids).decode("utf-8", errors="replace")

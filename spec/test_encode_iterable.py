@@ -1,0 +1,117 @@
+"""Level special, optional part: ``encode_iterable``, the ids of the joined text, read lazily.
+
+``encode_iterable(texts, merges, **keywords)`` takes the same keywords as ``encode`` and an iterable of
+texts (a file read line by line, in the course that asks for it). Its ids are ``encode`` of the texts
+joined, wherever the cuts between them fall: inside a word, a run of spaces, ``"\\r\\n"``, a multi-byte
+character's neighbourhood, a special token. An implementation without it has this part "not started".
+
+The comparison is with the implementation's own ``encode``: the claim is that streaming changes nothing,
+whatever encode computes (encode's own claims are checked at their levels).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spec import oracle
+from spec.compare import expect_equal
+from spec.patterns import GPT2_SPLIT_PATTERN, PATTERNS
+from spec.shapes import ids_of
+
+pytestmark = [pytest.mark.level("special"), pytest.mark.claim("encode.iterable")]
+
+SPECIALS = {"<|endoftext|>": 1000, "<|im|>": 1001, "<|im|>start": 1002}
+#: Units where a cut is hardest to get right: inside a special (or between two that overlap), inside a run
+#: of spaces or "\r\n", beside multi-byte characters, inside a contraction or a run of digits.
+UNITS = ("<|endoftext|>", "<|im|>start", "<|im|>", "<|", "|>", "  ", "   ", "\r\n", "\n\n", "\t", "é", "你好", "🌍",
+         "'ll", "'s", "12345", "the", " cat", " sat", "a", ".", "!", " ")
+texts = st.lists(st.sampled_from(UNITS), max_size=24).map("".join)
+#: The policies the course's tokenizer can also follow: specials allowed, or plain text.
+POLICIES = ({}, {"special_tokens": SPECIALS, "allowed_special": "all"},
+            {"special_tokens": SPECIALS, "allowed_special": {"<|im|>"}, "disallowed_special": ()},
+            {"special_tokens": SPECIALS, "disallowed_special": ()})
+
+
+@functools.cache
+def _table() -> dict[tuple[int, int], int]:
+    """A table trained over the units without a split, so it holds merges that cross every kind of cut."""
+    return dict(oracle.train("".join(UNITS) * 3 + " the cat sat. the cat sat.\r\n  'll 12345 你好 🌍", 400))
+
+
+def _cut(text: str, cuts: list[int]) -> list[str]:
+    bounds = [0, *sorted({cut % (len(text) + 1) for cut in cuts}), len(text)]
+    return [text[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
+def _streamed(bpe, pieces: list[str], merges, **keywords) -> list[int]:
+    return ids_of(bpe.encode_iterable(iter(pieces), merges, **keywords))
+
+
+@pytest.fixture
+def iterable(require_feature) -> None:
+    require_feature("encode_iterable")
+
+
+@given(text=texts, cuts=st.lists(st.integers(0, 400), max_size=8), pattern=st.sampled_from([None, "gpt2", "gpt4"]),
+       policy=st.sampled_from(POLICIES))
+def test_the_ids_are_those_of_the_joined_text(bpe, iterable, text, cuts, pattern, policy):
+    """Cut anywhere, the pieces give the ids encode gives the whole text (an empty piece included)."""
+    pieces = _cut(text, cuts) + [""]
+    keywords = {**policy, "pattern": PATTERNS.get(pattern)}
+    expect_equal(_streamed(bpe, pieces, _table(), **keywords), ids_of(bpe.encode(text, _table(), **keywords)),
+                 f"the ids of encode_iterable({pieces!r}) against encode of the joined text", merges=_table())
+
+
+@pytest.mark.parametrize("pieces", [
+    ["Hello <|endo", "ftext|> wor", "ld"],
+    ["the cat\r", "\n", "  ", " sat"],
+    ["你", "好 🌍", "🌍 é", "é"],
+    ["it", "'", "ll be", " 12", "345"],
+    ["<|im|>", "start<|im|", ">"],
+    ["a"] * 40 + [" "] * 5 + ["b"],
+], ids=["inside-a-special", "crlf-and-spaces", "multi-byte", "contraction-and-digits", "overlapping-specials",
+        "one-character-pieces"])
+@pytest.mark.parametrize("pattern", [None, "gpt2", "gpt4"])
+def test_worked_cuts(bpe, iterable, pieces, pattern):
+    keywords = {"pattern": PATTERNS.get(pattern), "special_tokens": SPECIALS, "allowed_special": "all"}
+    expect_equal(_streamed(bpe, pieces, _table(), **keywords), ids_of(bpe.encode("".join(pieces), _table(),
+                                                                                 **keywords)),
+                 f"the ids of encode_iterable({pieces!r})", merges=_table())
+
+
+class _Lines:
+    """An endless text of short lines, counting how much of it has been read."""
+
+    LINE = "Once upon a time, a cat sat on the mat. It's 12:30 and she's happy.\n"
+
+    def __init__(self) -> None:
+        self.read = 0
+
+    def __iter__(self):
+        for line in itertools.repeat(self.LINE):
+            self.read += len(line)
+            yield line
+
+
+#: How far ahead of the first id the spec lets an implementation read a long input of short lines under
+#: GPT-2's pattern: a chunk of it never spans a line end followed by a letter, so a few lines would do.
+READ_AHEAD = 1 << 20
+
+
+def test_the_first_ids_come_before_the_input_ends(bpe, iterable, in_process):
+    """Lazily: on an endless input of short lines (GPT-2's split), the first ids come after a bounded read,
+    not after the whole input (an implementation that joins its input first never answers; this one stops
+    it after READ_AHEAD characters)."""
+    lines = _Lines()
+    bounded = itertools.islice(lines, READ_AHEAD // len(_Lines.LINE) + 1)
+    ids = bpe.encode_iterable(bounded, _table(), pattern=GPT2_SPLIT_PATTERN)
+    first = list(itertools.islice(ids, 20))
+    assert lines.read < READ_AHEAD, (f"encode_iterable read the whole input ({lines.read:,} characters) before "
+                                     "its first id: it must yield ids as it reads, not join the input first")
+    expect_equal(first, ids_of(bpe.encode(_Lines.LINE * 3, _table(), pattern=GPT2_SPLIT_PATTERN))[:20],
+                 "the first ids", merges=_table())
