@@ -186,7 +186,8 @@ def test_every_multi_claim_spec_test_says_which_claim_each_check_is_about(spec_t
         if "case" in inspect.signature(function).parameters:
             continue
         checked.add(name)
-        if "checking(" not in inspect.getsource(function):
+        source = inspect.getsource(function)  # fail_invalid_training labels through the one classifier
+        if "checking(" not in source and "fail_invalid_training(" not in source:
             unlabelled.add(nodeid.split("[")[0])
     assert len(checked) >= 15 and sorted(unlabelled) == []
 
