@@ -245,6 +245,35 @@ class Tokenizer:
     assert module.encode("aaab", {(97, 97): 256, (256, 97): 257}) == [257, 98]
 
 
+def test_a_minbpe_build_vocab_that_fills_its_attribute_and_returns_none_is_read_from_the_attribute(tmp_path):
+    """Many classes write ``self.vocab = ...`` in ``_build_vocab`` and return nothing: the shape reads the state
+    (before: ``None`` went on as the vocabulary, and the suite's crash on it was charged to a decode claim)."""
+    from bpe_kata.adapters import course_minbpe
+
+    (tmp_path / "port.py").write_text('''
+class Tokenizer:
+    def __init__(self, pattern=None):
+        self.merges, self.vocab, self.special_tokens = {}, {}, {}
+
+    def train(self, text, vocab_size, verbose=False):
+        raise NotImplementedError
+
+    def encode(self, text):
+        raise NotImplementedError
+
+    def _build_vocab(self):
+        self.vocab = {idx: bytes([idx]) for idx in range(256)}
+        for (left, right), idx in self.merges.items():
+            self.vocab[idx] = self.vocab[left] + self.vocab[right]
+
+    def decode(self, ids):
+        return b"".join(self.vocab[idx] for idx in ids).decode("utf-8", errors="replace")
+''', encoding="utf-8")
+    module = course_minbpe.build(tmp_path / "port.py", "Tokenizer", f"minbpe:{tmp_path / 'port.py'}")
+    vocab = module.build_vocab({(97, 97): 256})
+    assert vocab[256] == b"aa" and module.decode([256, 98], vocab) == "aab"
+
+
 def _cs336_repo(tmp_path, tokenizer_import: str, helper_line: str = ""):
     """A CS336-shaped repository whose adapters.py imports the tokenizer with ``tokenizer_import`` (the right
     solution's code, copied), and torch, which the tokenizer never reads."""

@@ -269,7 +269,9 @@ def _functions(cls: type) -> dict[str, object]:
         tok.merges = merges
         if special_tokens:
             tok.register_special_tokens(dict(special_tokens))
-        return tok._build_vocab()
+        built = tok._build_vocab()
+        # minbpe's returns the vocab; many classes fill ``self.vocab`` and return None: the state is the vocab
+        return built if built is not None else tok.vocab
 
     def decoder(vocab):
         tok = make(None)
