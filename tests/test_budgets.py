@@ -103,3 +103,17 @@ def test_the_budget_option_is_refused_with_one_line_when_it_is_not_a_number():
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 4, done.stdout + done.stderr
     assert "--test-budget" in done.stderr and "a number of seconds" in done.stderr, done.stderr
+
+
+def test_a_test_too_slow_in_one_call_charges_only_its_claims_about_that_call():
+    """A slow encode in a test of encode.replays-training and merge.left-to-right is encode's slowness: the merge
+    claim is not charged (issue 37: it was, and was the fix-first claim of ports that have no merge at all)."""
+    from bpe_kata.child.faults import TooSlow
+    from bpe_kata.run.kata_run import _slow_call_claims
+
+    slow = TooSlow("encode(text='aaaa…', merges=<table of 31 entries>) was still running when the test's budget ran "
+                   "out: 60 s of CPU time")
+    assert _slow_call_claims(slow, ("encode.replays-training", "merge.left-to-right")) == ("encode.replays-training",)
+    unknown = TooSlow("the implementation was still running when the test's budget ran out: 60 s of CPU time")
+    both = ("encode.replays-training", "merge.left-to-right")
+    assert _slow_call_claims(unknown, both) == both  # no call named: the test's claims, as before
