@@ -1,5 +1,5 @@
 """Issue 37, kind 7: a right but slow learner gets a verdict. Every spec test runs under a budget
-(bpe_kata/run/budgets.py); over it, that test fails "too slow" under its claims, naming the call
+(bpe_kata/run/budgets.py); over it, that test fails "too slow" (a root cause charged to no claim), naming the call
 that was still running, the run ends with its level table, and no child process is left behind:
 in process, with ``--isolated`` and under ``gate``.
 
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from bpe_kata.run.outcomes import Outcome
 from tests.support import REPO_ROOT
 
 SLOW = str(REPO_ROOT / "tests" / "slow" / "right_but_slow.py")
@@ -105,15 +106,21 @@ def test_the_budget_option_is_refused_with_one_line_when_it_is_not_a_number():
     assert "--test-budget" in done.stderr and "a number of seconds" in done.stderr, done.stderr
 
 
-def test_a_test_too_slow_in_one_call_charges_only_its_claims_about_that_call():
-    """A slow encode in a test of encode.replays-training and merge.left-to-right is encode's slowness: the merge
-    claim is not charged (issue 37: it was, and was the fix-first claim of ports that have no merge at all)."""
+def test_a_test_over_its_budget_is_a_root_cause_naming_the_call_and_charged_to_no_claim():
+    """Slowness says nothing about a value: a slow encode in a test of encode.replays-training and
+    merge.left-to-right fails neither claim (issue 37: it failed both, and merge.left-to-right was the fix-first
+    claim of ports that have no merge at all); the root cause names the call still running."""
+    from bpe_kata.child import launch
     from bpe_kata.child.faults import TooSlow
-    from bpe_kata.run.kata_run import _slow_call_claims
+    from bpe_kata.run import causes, judging
+    from bpe_kata.run.results import Results
 
     slow = TooSlow("encode(text='aaaa…', merges=<table of 31 entries>) was still running when the test's budget ran "
                    "out: 60 s of CPU time")
-    assert _slow_call_claims(slow, ("encode.replays-training", "merge.left-to-right")) == ("encode.replays-training",)
-    unknown = TooSlow("the implementation was still running when the test's budget ran out: 60 s of CPU time")
-    both = ("encode.replays-training", "merge.left-to-right")
-    assert _slow_call_claims(unknown, both) == both  # no call named: the test's claims, as before
+    verdict = launch.fault_verdict(slow, ("encode.replays-training", "merge.left-to-right"))
+    assert verdict.kind == judging.ERROR and verdict.blamed == () and verdict.call == "encode"
+    results = Results()
+    results.verdicts["t::x"] = verdict
+    results.by_test["t::x"] = ("encode", ("encode.replays-training", "merge.left-to-right"), Outcome.FAILED)
+    [cause] = causes.root_causes(results)
+    assert cause["likely_claim"] is None and cause["exception"].startswith("too slow: encode(")

@@ -41,7 +41,8 @@ class OverBudget(IsolationFault):
 
 class TooSlow(IsolationFault):
     """The test's own time budget ran out while the implementation was computing (bpe_kata/run/budgets.py):
-    that test fails "too slow" under its claims, naming the call still running; the run goes on."""
+    that test fails "too slow", a root cause naming the call still running and charged to no claim; the run
+    goes on."""
 
     outcome = "too slow"
 

@@ -24,6 +24,7 @@ from bpe_kata.child.client import (
     python_path_env,
     server_command,
 )
+from bpe_kata.child.faults import TooSlow
 from bpe_kata.run import judging
 from bpe_kata.run.loader import load_implementation
 from spec.faults import changed_input_claims
@@ -88,7 +89,10 @@ def fault_verdict(fault: IsolationFault, claims: tuple[str, ...], call: str = ""
 
     A child killed by a signal is the exception (issue 37): a crash in the call under way, like an error the
     implementation raised, so a root cause with the call that crashed (``input``) and the signal, blamed on
-    the behaviour that crashed (bpe_kata/run/crash_probes.py), not a failure of every claim of the test."""
+    the behaviour that crashed (bpe_kata/run/crash_probes.py), not a failure of every claim of the test. A test
+    over its budget (``TooSlow``) is a root cause too, naming the call still running, and blamed on no claim:
+    slowness says nothing about a value (the claims the slow test named were failed, merge claims of ports
+    with no merge among them)."""
     lines = str(fault).strip().splitlines() or [type(fault).__name__]
     if isinstance(fault, ChildExited) and "killed by signal" in lines[0]:
         what, _, message = lines[0].partition(": ")
@@ -97,6 +101,11 @@ def fault_verdict(fault: IsolationFault, claims: tuple[str, ...], call: str = ""
         return judging.Verdict(judging.ERROR, (), cause, "? (the child died: no frame)",
                                f"{cause}\n  in {input or call or 'a call'}\n" + "\n".join(lines[1:12]),
                                call=call, input=input)
+    if isinstance(fault, TooSlow):  # slowness is no claim's value: a root cause naming the call, blamed on none
+        what = lines[0].split(" was ", 1)[0]
+        call = call or (what.partition("(")[0] if "(" in what else "")
+        return judging.Verdict(judging.ERROR, (), f"too slow: {lines[0]}", "? (over the test's budget: no frame)",
+                               "too slow: " + "\n".join(lines[:12]), call=call, input=input or what)
     return judging.Verdict(judging.BROKEN, claims, "", "", f"{fault.outcome}: " + "\n".join(lines[:12]))
 
 

@@ -4,9 +4,9 @@ A right but slow learner once got no verdict at all: a test ran into pytest-time
 ``pytest.fail`` landed inside Hypothesis's own code (a "flaky" failure, hundreds of lines of noise, no level
 table), and under ``--isolated`` the child it was waiting on went on computing. The rule here: each test has a
 budget, sized from the reference's own time for that test with a wide margin (``MARGIN`` times the time recorded
-in ``reference_times.json``, never less than ``FLOOR``); past it the test fails "too slow" under its own claims
-(``TooSlow``, a fault like a crash: Hypothesis neither shrinks nor replays it), the call still running and its
-input named; the run goes on to its level table.
+in ``reference_times.json``, never less than ``FLOOR``); past it the test fails "too slow", a root cause
+charged to no claim (``TooSlow``, a fault like a crash: Hypothesis neither shrinks nor replays it), the call
+still running and its input named; the run goes on to its level table.
 
 In process the budget is CPU time, counted by a profiling timer (``SIGPROF``; pytest-timeout keeps ``SIGALRM``
 for its safety net): a loaded machine does not make a right implementation "too slow". When the timer fires

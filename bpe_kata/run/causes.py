@@ -43,6 +43,11 @@ def about_call(claim: str, call: str) -> bool:
     return not call or calls is None or call in calls
 
 
+def too_slow(verdict: Verdict) -> bool:
+    """A test over its budget (bpe_kata/child/launch.py): a root cause charged to no claim."""
+    return verdict.root_cause.startswith("too slow: ")
+
+
 def root_causes(results: Results) -> list[dict]:
     """Errors grouped by exception type, place, the call that raised and the message's shape
     (``_cause_key``), lowest failing level first, then the most tests."""
@@ -66,7 +71,7 @@ def root_causes(results: Results) -> list[dict]:
             "call": first.call,
             "count": len(tests),
             "levels": levels,
-            "likely_claim": (reproduced.claim or None) if reproduced else _likely_claim(
+            "likely_claim": (reproduced.claim or None) if reproduced else None if too_slow(first) else _likely_claim(
                 tests, results.by_test, per_claim, first.call, taken[first.call]),
             "tests": tests,
         }

@@ -16,11 +16,9 @@ import pytest
 
 from bpe_kata.adapters import course_shapes
 from bpe_kata.child import client as isolated_client
-from bpe_kata.child import faults
 from bpe_kata.child import launch as isolation
 from bpe_kata.run import (
     bounded_diff,
-    causes,
     cpu_pairs,
     crash_probes,
     expectations,
@@ -299,7 +297,7 @@ class KataRun:
         error's root cause."""
         if rep.failed and call.excinfo is not None and (level_of(item) or claims):
             fault = isolation.fault_of(call)
-            verdict = (isolation.fault_verdict(fault, _slow_call_claims(fault, isolation.blamed_claims(fault, claims)),
+            verdict = (isolation.fault_verdict(fault, isolation.blamed_claims(fault, claims),
                                                  call=recording.raised().partition("(")[0],
                                                  input=recording.raised()) if fault is not None else
                        judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
@@ -413,13 +411,3 @@ def _verdict_lines(tracker: run_status.Tracker, judgement, complete: bool) -> li
         lines += [f"  unexpected {outcome}: {nodeid}" for nodeid, outcome in list(judgement.unexpected.items())[:20]]
         lines += [f"  unexpected pass (remove it from --expect): {label}" for label in judgement.unexpected_passes]
     return lines if any(lines) else []
-
-
-def _slow_call_claims(fault: BaseException, claims: tuple[str, ...]) -> tuple[str, ...]:
-    """A test too slow in one call is too slow there: only its claims about that call are charged (issue 37: a
-    slow encode failed merge.left-to-right too, and was fix-first for ports that have no merge at all)."""
-    if not isinstance(fault, faults.TooSlow):
-        return claims
-    head = str(fault).strip().split(" was ", 1)[0]  # "encode(text=...) was still running ..."
-    running = head.partition("(")[0] if "(" in head else ""  # no call named: every claim of the test
-    return tuple(claim for claim in claims if causes.about_call(claim, running)) or claims

@@ -54,7 +54,8 @@ def _render_fix_first(results: Results) -> list[str]:
                     f"{crashing['where']}", *[line[4:] for line in _crash_inputs(crashing)]]
     cid = first_to_fix(results)
     if cid is None:
-        return []
+        slow = next((c for c in results.root_causes() if c["exception"].startswith("too slow: ")), None)
+        return ["", f"fix first: {slow['exception']}"] if slow is not None else []
     claim = load_claims().get(cid)
     lines = ["", f"fix first: {cid}: {claim.statement if claim else '(not in the ledger)'}"]
     # the likely mistake behind it, again: with sixteen levels in the table, the list above the table is out of
