@@ -28,7 +28,7 @@ Pair = tuple[int, int]
 
 
 def train(text: str, vocab_size: int, pattern: str, tie_rule: str = "first-counted") -> dict[Pair, int]:
-    """Merges in training order, equal to ``spec.oracle.train(text, vocab_size, pattern=pattern, tie_rule=tie_rule)``."""
+    """Merges in training order, equal to ``spec.oracle.train(text, vocab_size, pattern=..., tie_rule=...)``."""
     check_tie_rule(tie_rule)
     check_vocab_size(vocab_size)
     weights = Counter(chunks_of(text, pattern))  # insertion order: each chunk's first occurrence
