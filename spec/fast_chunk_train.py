@@ -17,6 +17,7 @@ then leftmost in that chunk. The tie rule then chooses among the tied pairs in t
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections import Counter
 
@@ -31,9 +32,8 @@ def train(text: str, vocab_size: int, pattern: str, tie_rule: str = "first-count
     """Merges in training order, equal to ``spec.oracle.train(text, vocab_size, pattern=..., tie_rule=...)``."""
     check_tie_rule(tie_rule)
     check_vocab_size(vocab_size)
-    weights = Counter(chunks_of(text, pattern))  # insertion order: each chunk's first occurrence
-    words = [list(chunk.encode("utf-8")) for chunk in weights]
-    weight = list(weights.values())
+    distinct, weight, _ = distinct_chunks(text, pattern)
+    words = [list(chunk.encode("utf-8")) for chunk in distinct]
     counts: dict[Pair, int] = {}
     where: dict[Pair, set[int]] = {}
     for index, word in enumerate(words):
@@ -78,6 +78,16 @@ def train(text: str, vocab_size: int, pattern: str, tie_rule: str = "first-count
                 rank[pair] = _rank(tie_rule, pair, words, where, vocab)
                 heapq.heappush(heap, (-counts[pair], rank[pair], pair))
     return merges
+
+
+@functools.lru_cache(maxsize=4)
+def distinct_chunks(text: str, pattern: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    """The text's distinct chunks in the order of their first occurrence, how often each occurs, and the
+    index of each chunk of the text among them (kept for the last few texts: a corpus is cut once a run)."""
+    every = chunks_of(text, pattern)
+    weights = Counter(every)
+    position = {chunk: index for index, chunk in enumerate(weights)}
+    return tuple(weights), tuple(weights.values()), tuple(position[chunk] for chunk in every)
 
 
 def chunks_of(text: str, pattern: str) -> list[str]:
