@@ -78,6 +78,9 @@ class PytestFixtures:
     def corpus_table(self, name: str, vocab_size: int) -> dict[Pair, int]:
         return self._fixture("corpus_table")(name, vocab_size)
 
+    def spec_table(self, name: str, vocab_size: int) -> dict[Pair, int]:
+        return self._fixture("spec_table")(name, vocab_size)
+
     def encoded(self, name: str, vocab_size: int, text: str | None) -> list[int]:
         return self._fixture("encoded")(name, vocab_size, text)
 
@@ -101,6 +104,9 @@ class PlainFixtures:
         return self._impl.train(text, vocab_size)
 
     def corpus_table(self, name: str, vocab_size: int) -> dict[Pair, int]:
+        raise LookupError(f"a direct run reads no corpus ({name})")
+
+    def spec_table(self, name: str, vocab_size: int) -> dict[Pair, int]:
         raise LookupError(f"a direct run reads no corpus ({name})")
 
     def encoded(self, name: str, vocab_size: int, text: str | None) -> list[int]:
