@@ -171,6 +171,10 @@ def encoded(implementation, corpus_table, corpus, progress):
     encode. With no ``text`` that is the whole corpus, encoded in token-aligned pieces
     (spec/pieces.py), each checked against the spec's replay of the table: an
     AssertionError names the first piece that differs.
+
+    With a split in force (spec/oracle/split.py), replays are made inside its chunks, the spec's table is
+    the oracle's under the split, and the pieces are the corpus's own chunks (the implementation splits
+    each piece again).
     """
     cache: dict[tuple[str, int, str | None], list[int]] = {}
     replayers: dict[tuple, replay.Replayer] = {}
