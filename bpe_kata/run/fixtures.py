@@ -102,7 +102,7 @@ def trained(implementation, progress):
 
     def train(key: str, text: str, vocab_size: int):
         # A corpus's table is the implementation's own, usable whatever the split (a round trip holds for any
-        # table); the values a test states for it refuse on their own (spec/oracle/split.py). A worked case's
+        # table); the values a test states for it are restated under the split (spec/corpus_values.py). A worked case's
         # text holds as it is when the split and tie rule in force learn what it states.
         if key not in corpora.CORPORA:
             oracle.split.holds_as_stated(f"the table train learns from {key}", lambda: oracle.train(text, vocab_size))
