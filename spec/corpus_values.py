@@ -35,7 +35,16 @@ T = TypeVar("T")
 def value(what: str, stated: T, restated: Callable[[], T]) -> T:
     """``what`` as the running test must compare with it: ``stated`` (the document's, for the whole text) with
     no split in force, else ``restated()`` (the oracle's, with the split's pattern and tie rule)."""
-    now = split.in_force()
-    if now is None or (now.pattern is None and now.tie_rule == "first-counted"):
+    if restating() is None:
         return stated
     return restated()
+
+
+def restating() -> str | None:
+    """How values are restated in the running test (a failure shows it beside the document's value, so the
+    two expected values never contradict each other), or None when they are taken as stated."""
+    now = split.in_force()
+    if now is None or (now.pattern is None and now.tie_rule == "first-counted"):
+        return None
+    return (f"the oracle's value for the same corpus under the split {now.name} with the tie rule {now.tie_rule} "
+            "(spec/corpus_values.py)")

@@ -145,13 +145,13 @@ CORPUS_VALUES = ("train.shakespeare-20", "train.shakespeare-compression", "encod
                  "encode.unseen-script", "corpus.d1-merges", "corpus.d1-curve", "decode.vocab-order")
 
 
-def _corpus_run(tmp_path, spec_tests, value: str):
+def _corpus_run(tmp_path, spec_tests, value: str, capsys=None):
     from bpe_kata.data import corpora
 
     finder = corpora.CorpusFinder()
     if not all(any(path.is_file() for path in finder.candidates(corpora.CORPORA[name])) for name in corpora.CORPORA):
         pytest.skip("not run: the corpora are absent (set $BPE_KATA_DATA)")
-    run = run_spec_inline(tmp_path, "--impl", value, "-m", "corpus",
+    run = run_spec_inline(tmp_path, "--impl", value, "-m", "corpus", capsys=capsys,
                           files=files_of_claims(spec_tests, (*CORPUS_VALUES, "corpus.d1-space-left")))
     assert run.report is not None, run.output[-3000:]
     return run
@@ -172,13 +172,16 @@ def test_a_right_pattern_fixed_solution_is_judged_on_the_corpus_values_restated_
 
 @pytest.mark.heavy
 def test_a_pattern_fixed_solution_trained_on_part_of_each_corpus_fails_the_restated_corpus_values(
-        tmp_path, spec_tests):
+        tmp_path, spec_tests, capsys):
     """Right on every short text, its trainer reads a file's first 64 Ki characters: only the corpus values,
-    judged under its split, see that its Shakespeare and Alice tables are not the corpora's."""
-    run = _corpus_run(tmp_path, spec_tests, "cs336:tests/course_shapes/cs336_wrong_prefix")
+    judged under its split, see that its Shakespeare and Alice tables are not the corpora's. A failed case says
+    which value it expected: the oracle's under the split, not the one its file states for the whole text."""
+    run = _corpus_run(tmp_path, spec_tests, "cs336:tests/course_shapes/cs336_wrong_prefix", capsys)
     failed = _failed(run)
     assert {"train.shakespeare-20", "train.shakespeare-compression", "corpus.d1-merges"} <= set(failed), failed
     assert run.report["claims"]["corpus.d1-curve"]["status"] == "passed"  # the spec's table: encode is right
+    assert "expected: the oracle's value for the same corpus under the split gpt2 with the tie rule " \
+           "bytes-greatest" in run.output, run.output[-3000:]
 
 
 def test_values_are_parsed_and_made_absolute():

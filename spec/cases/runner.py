@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from spec import oracle
+from spec import corpus_values, oracle
 from spec.cases import ops_core, ops_production
 from spec.cases.expect import (
     assert_load_fails_at,
@@ -146,9 +146,12 @@ NOTE_WIDTH = 300
 def case_note(case: Case, file: str | None, error: BaseException | None = None) -> str:
     """``worked case ID in spec/cases/FILE`` with its input, expected value and, for a mismatch, the value got."""
     where = f" in spec/cases/{file}" if file else ""
+    stated = _short(_fields(case.get("expected", {})))
+    restated = corpus_values.restating() if "corpus" in case.get("input", {}) else None
     lines = [f"worked case {case.get('id', '?')}{where}",
              f"  input:    {_short(_fields(case.get('input', {})))}",
-             f"  expected: {_short(_fields(case.get('expected', {})))}"]
+             f"  expected: {stated}" if restated is None else
+             f"  expected: {restated}, not the document's {stated} (stated for the whole text)"]
     if isinstance(error, CaseMismatch) and error.expected is not None:
         lines.append(f"  got:      {error.what} {_short(repr(error.actual))}")
     elif error is not None and not isinstance(error, AssertionError):
