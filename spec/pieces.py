@@ -14,7 +14,8 @@ up to the whole corpus's.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 
 from spec import compare
 
@@ -24,9 +25,10 @@ from spec import compare
 PIECE_BYTES = 8
 
 
-def token_aligned_pieces(text: str, ids: Sequence[int], token_bytes: Mapping[int, bytes],
-                         min_bytes: int = PIECE_BYTES) -> list[tuple[str, list[int]]]:
-    """``text`` cut where ``ids`` (its expected encoding) has a token and character boundary.
+def token_aligned_pieces(text: str, ids: Sequence[int], token_bytes: Mapping[int, bytes], min_bytes: int = PIECE_BYTES,
+                         cuts: Container[int] | None = None) -> list[tuple[str, list[int]]]:
+    """``text`` cut where ``ids`` (its expected encoding) has a token and character boundary (and, given
+    ``cuts``, only at those byte offsets).
 
     Each piece comes with its expected ids; the pieces join to ``text`` and their ids to ``ids``.
     """
@@ -37,13 +39,36 @@ def token_aligned_pieces(text: str, ids: Sequence[int], token_bytes: Mapping[int
     for position, idx in enumerate(ids):
         end += len(token_bytes[idx])
         between_characters = end == len(data) or data[end] & 0xC0 != 0x80
-        if end - start >= min_bytes and between_characters:
+        if end - start >= min_bytes and between_characters and (cuts is None or end in cuts):
             pieces.append((data[start:end].decode("utf-8"), list(ids[first:position + 1])))
             start, first = end, position + 1
     if end != len(data):
         raise ValueError("the ids do not spell the text")
     if start < end:
         pieces.append((data[start:end].decode("utf-8"), list(ids[first:])))
+    return pieces
+
+
+def chunk_aligned_pieces(text: str, ids: Sequence[int], token_bytes: Mapping[int, bytes], chunks: Iterable[str],
+                         encode: Callable[[str], Sequence[int]]) -> list[tuple[str, list[int]]]:
+    """Under a split (the implementation always splits with a pattern): ``text`` cut at the ends of its
+    ``chunks``, one chunk a piece, so an implementation that splits each piece again meets the corpus's
+    own chunks. A piece whose own encoding (``encode``: the oracle's, under the split) is not its expected
+    ids, because the pattern cuts it otherwise alone, is joined to the next one, so every piece stands alone."""
+    ends = set(itertools.accumulate(len(chunk.encode("utf-8")) for chunk in chunks))
+    alone: dict[str, bool] = {}
+    pieces: list[tuple[str, list[int]]] = []
+    pending: tuple[str, list[int]] | None = None
+    for piece, want in token_aligned_pieces(text, ids, token_bytes, min_bytes=1, cuts=ends):
+        if pending is not None:
+            piece, want = pending[0] + piece, pending[1] + want
+        if piece not in alone:
+            alone[piece] = list(encode(piece)) == want
+        pending = None if alone[piece] else (piece, want)
+        if pending is None:
+            pieces.append((piece, want))
+    if pending is not None:
+        pieces.append(pending)
     return pieces
 
 

@@ -19,7 +19,7 @@ from bpe_kata.run import cpu_pairs, outcomes, recording, substitution
 from bpe_kata.run import progress as spec_progress
 from bpe_kata.run.kata_run import KataRun, level_of
 from bpe_kata.run.outcomes import Outcome
-from spec import oracle, replay, shapes
+from spec import fast_chunk_train, oracle, replay, shapes
 from spec import pieces as spec_pieces
 from spec.levels import BY_NAME, feature_not_started, not_started_reason
 
@@ -113,7 +113,7 @@ def trained(implementation, progress):
 
     def train(key: str, text: str, vocab_size: int):
         # A corpus's table is the implementation's own, usable whatever the split (a round trip holds for any
-        # table); the values a test states for it refuse on their own (spec/oracle/split.py). A worked case's
+        # table); the values a test states for it are restated under the split (spec/corpus_values.py). A worked case's
         # text holds as it is when the split and tie rule in force learn what it states.
         if key not in corpora.CORPORA:
             oracle.split.holds_as_stated(f"the table train learns from {key}", lambda: oracle.train(text, vocab_size))
@@ -142,15 +142,18 @@ def trained(implementation, progress):
 
 @pytest.fixture(scope="session")
 def spec_table(corpus, progress):
-    """``spec_table(corpus_name, vocab_size)``: the spec's own table (bpe_kata/data/corpus_tables.py), trained once."""
-    tables: dict[str, list] = {}
+    """``spec_table(corpus_name, vocab_size)``: the spec's own table (bpe_kata/data/corpus_tables.py), trained once
+    (with a split in force, the oracle's under it: the corpus values are restated with it, spec/corpus_values.py)."""
+    tables: dict[tuple, list] = {}
 
     def table(name: str, vocab_size: int) -> dict:
         size = max(vocab_size, corpus_tables.SPEC_TABLE_SIZES.get(name, vocab_size))
-        if name not in tables or len(tables[name]) < size - 256:
-            with progress(f"training {name} to vocab_size {size} with the spec's own trainer (cached on disk)"):
-                tables[name] = corpus_tables.table(name, corpus(name), size)
-        return dict(tables[name][: vocab_size - 256])
+        key = (name, oracle.split.resolve(None), oracle.split.tie_rule(None))
+        if key not in tables or len(tables[key]) < size - 256:
+            how = "" if key[1] is None else " inside the chunks of the implementation's split"
+            with progress(f"training {name} to vocab_size {size} with the spec's own trainer{how} (cached on disk)"):
+                tables[key] = corpus_tables.table(name, corpus(name), size)
+        return dict(tables[key][: vocab_size - 256])
 
     return table
 
@@ -182,12 +185,19 @@ def encoded(implementation, corpus_table, corpus, progress):
     encode. With no ``text`` that is the whole corpus, encoded in token-aligned pieces
     (spec/pieces.py), each checked against the spec's replay of the table: an
     AssertionError names the first piece that differs.
+
+    With a split in force (spec/oracle/split.py), replays are made inside its chunks, the spec's table is
+    the oracle's under the split, and the pieces are the corpus's own chunks (the implementation splits
+    each piece again).
     """
     cache: dict[tuple[str, int, str | None], list[int]] = {}
-    replayers: dict[tuple[str, str], replay.Replayer] = {}
+    replayers: dict[tuple, replay.Replayer] = {}
 
     def replayed(name: str, whose: str, merges: dict) -> list[int]:
-        replayer = replayers.setdefault((name, whose), replay.Replayer(corpus(name)))
+        key = (name, whose, oracle.split.resolve(None))  # inside the chunks of the split in force, if any
+        if key not in replayers:
+            replayers[key] = replay.Replayer(corpus(name))
+        replayer = replayers[key]
         return replayer.after(shapes.merges_of(merges))
 
     calls = mutmut_calls.SharedCalls()
@@ -211,7 +221,14 @@ def encoded(implementation, corpus_table, corpus, progress):
         # the spec's own table and replay, the same every run: kept on disk (bpe_kata/data/corpus_tables.py)
         expected = corpus_tables.replayed(name, corpus(name), shapes.merges_of(merges),
                                           lambda: replayed(name, "spec", merges))
-        pieces = spec_pieces.token_aligned_pieces(corpus(name), expected, oracle.build_vocab(merges))
+        pattern = oracle.split.resolve(None)
+        if pattern is None:
+            pieces = spec_pieces.token_aligned_pieces(corpus(name), expected, oracle.build_vocab(merges))
+        else:  # the implementation splits every piece again: cut at the corpus's own chunks
+            chunks, _, order = fast_chunk_train.distinct_chunks(corpus(name), pattern)
+            pieces = spec_pieces.chunk_aligned_pieces(corpus(name), expected, oracle.build_vocab(merges),
+                                                      (chunks[index] for index in order),
+                                                      lambda text: oracle.encode(text, merges))
         distinct = len({text for text, _ in pieces})
         with progress(f"encoding {name} at vocab_size {vocab_size} with the implementation's encode, "
                       f"in {distinct:,} distinct pieces") as step:

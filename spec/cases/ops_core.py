@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from spec import oracle
+from spec import corpus_values, oracle, replay
 from spec.blame import checking
 from spec.cases.expect import expect_each, expect_ids, expect_merges, merge_list, merges_from, tie_rule_feature
 from spec.cases.registry import Case, Fixtures, Pair, operation
@@ -83,12 +83,14 @@ def _train(impl, case: Case, fixtures: Fixtures) -> None:
                 given["text"], given["vocab_size"], **options))
         result = impl.train(given["text"], given["vocab_size"], **options)
     else:
-        if "corpus" in given:  # the table a document states for the whole corpus
-            oracle.split.needs_whole_text(f"the worked case {case['id']}")
         text = fixtures.corpus(given["corpus"]) if "corpus" in given else given["text"]
         result = fixtures.trained(given.get("corpus") or given["text"], text, given["vocab_size"])
+    stated = merge_list(expected["merges"])
+    if "corpus" in given:  # the table a document states for the whole corpus, or the oracle's under the split
+        stated = corpus_values.value(f"the worked case {case['id']}", stated, lambda: list(
+            fixtures.spec_table(given["corpus"], given["vocab_size"]).items()))
     # the implementation's own tie rule decided this table unless the case named the rule to use
-    expect_merges(case, merges_of(result), merge_list(expected["merges"]), own_training="tie_rule" not in given)
+    expect_merges(case, merges_of(result), stated, own_training="tie_rule" not in given)
 
 
 @operation("encode")
@@ -118,12 +120,21 @@ def merges_from_the_right(impl, text: str, merges: dict[Pair, int], result: list
 
 @operation("train_encode")
 def _train_encode(impl, case: Case, fixtures: Fixtures) -> None:
-    """A corpus's table at a size (the implementation's own training, or beyond it the spec's), then encode."""
-    given, expected = case["input"], case["expected"]
-    oracle.split.needs_whole_text(f"the worked case {case['id']}")  # its ids are of the whole-text table
+    """A corpus's table at a size (the implementation's own training, or beyond it the spec's), then encode; the
+    ids a document states for the whole-text table, or under a split the oracle's (spec/corpus_values.py)."""
+    given = case["input"]
     result = fixtures.encoded(given["corpus"], given["vocab_size"], given.get("text"))
     merges = fixtures.corpus_table(given["corpus"], given["vocab_size"])
     text = given.get("text", fixtures.corpus(given["corpus"]))
+
+    def restated() -> dict:
+        """The oracle's ids (or their number, for the whole corpus) under its own table, split alike."""
+        table = fixtures.spec_table(given["corpus"], given["vocab_size"])
+        if "text" in given:
+            return {"ids": oracle.encode(text, table)}
+        return {"length": len(replay.replay(text, table.items())[0])}
+
+    expected = corpus_values.value(f"the worked case {case['id']}", case["expected"], restated)
     expect_ids(result, expected, merges, text_bytes=len(text.encode("utf-8")))
 
 

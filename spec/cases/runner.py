@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from spec import oracle
+from spec import corpus_values, oracle
 from spec.cases import ops_core, ops_production
 from spec.cases.expect import (
     assert_load_fails_at,
@@ -82,6 +82,9 @@ class PytestFixtures:
     def corpus_table(self, name: str, vocab_size: int) -> dict[Pair, int]:
         return self._fixture("corpus_table")(name, vocab_size)
 
+    def spec_table(self, name: str, vocab_size: int) -> dict[Pair, int]:
+        return self._fixture("spec_table")(name, vocab_size)
+
     def encoded(self, name: str, vocab_size: int, text: str | None) -> list[int]:
         return self._fixture("encoded")(name, vocab_size, text)
 
@@ -105,6 +108,9 @@ class PlainFixtures:
         return self._impl.train(text, vocab_size)
 
     def corpus_table(self, name: str, vocab_size: int) -> dict[Pair, int]:
+        raise LookupError(f"a direct run reads no corpus ({name})")
+
+    def spec_table(self, name: str, vocab_size: int) -> dict[Pair, int]:
         raise LookupError(f"a direct run reads no corpus ({name})")
 
     def encoded(self, name: str, vocab_size: int, text: str | None) -> list[int]:
@@ -144,9 +150,12 @@ NOTE_WIDTH = 300
 def case_note(case: Case, file: str | None, error: BaseException | None = None) -> str:
     """``worked case ID in spec/cases/FILE`` with its input, expected value and, for a mismatch, the value got."""
     where = f" in spec/cases/{file}" if file else ""
+    stated = _short(_fields(case.get("expected", {})))
+    restated = corpus_values.restating() if "corpus" in case.get("input", {}) else None
     lines = [f"worked case {case.get('id', '?')}{where}",
              f"  input:    {_short(_fields(case.get('input', {})))}",
-             f"  expected: {_short(_fields(case.get('expected', {})))}"]
+             f"  expected: {stated}" if restated is None else
+             f"  expected: {restated}, not the document's {stated} (stated for the whole text)"]
     if isinstance(error, CaseMismatch) and error.expected is not None:
         lines.append(f"  got:      {error.what} {_short(repr(error.actual))}")
     elif error is not None and not isinstance(error, AssertionError):

@@ -7,8 +7,11 @@ checker (``valid_training``) and the sequence training ends with are all compute
 exactly as the code trains and encodes. The tests themselves stay as they are: a worked case whose text is
 one chunk under the pattern has the same expected values, and a property compares with the chunked oracle.
 
-What only the whole text can give (a corpus table trained without chunks, a replay of the whole corpus, a
-value a document states for it) calls ``needs_whole_text``: with a split in force, the running test is
+A value a document states for a corpus trained over the whole text (a table, ids, a count, a curve) is
+restated under the split in force by one rule, spec/corpus_values.py: the oracle's value with the split's
+pattern and tie rule on the same corpus (the spec's corpus tables and replays are split-aware themselves).
+Only a statement that cannot be restated under a split (an observation about whole-text training alone,
+such as corpus.d1-space-left) calls ``needs_whole_text``: with a split in force, the running test is
 refused, "not started" with the reason saying the statement needs training over the whole text. Code
 outside a test (the split probe, the likely-mistake probes) sees no split unless it asks for one.
 """
