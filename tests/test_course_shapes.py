@@ -351,3 +351,20 @@ def test_an_import_the_tokenizer_never_reads_is_still_skipped(tmp_path):
                         "def make(vocab, merges, specials):\n    return Tokenizer(vocab, merges, specials)\n\n")
     module = load_implementation(value)  # torch (line 2) is missing here, and unused by the tokenizer
     assert module.encode("ab", {}) == [97, 98]
+
+
+def test_the_course_repositorys_own_tests_package_is_the_one_its_code_imports(tmp_path):
+    """The course's modules import ``tests.common``; run from this suite's checkout, whose own ``tests`` package
+    is loaded right here, that import must still find the repository's (held out: 3 of 13 CS336 solutions
+    were charged with claims or could not load). The suite's ``tests`` package is back afterwards."""
+    import sys
+
+    import tests as suites_tests
+
+    value = _cs336_repo(tmp_path, "from tests.common import MARK\nfrom cs336_basics.tokenizer import Tokenizer",
+                        "def make(vocab, merges, specials):\n    assert MARK == 'course'\n"
+                        "    return Tokenizer(vocab, merges, specials)\n\n")
+    (tmp_path / "repo" / "tests" / "common.py").write_text("MARK = 'course'\n")
+    module = load_implementation(value)
+    assert module.encode("ab", {}) == [97, 98]
+    assert sys.modules["tests"] is suites_tests and sys.modules["tests.common"].MARK == "course"

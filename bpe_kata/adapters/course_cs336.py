@@ -40,7 +40,7 @@ import tempfile
 import types
 from pathlib import Path
 
-from bpe_kata.adapters import course_shapes
+from bpe_kata.adapters import course_shapes, repository_tests
 
 #: Frames of this module are the adapter's, not the learner's (bpe_kata/run/frames.py).
 __bpe_kata_adapter__ = True
@@ -126,8 +126,9 @@ def build(path: Path, value: str) -> types.ModuleType:
     repo, adapters = find(path)
     if str(repo) not in sys.path:
         sys.path.append(str(repo))  # at the end: a file of the repository never hides the suite's modules
-    notes = _packages(repo)
-    learner = _load_adapters(adapters)
+    with repository_tests.imported_from(repo):
+        notes = _packages(repo)
+        learner = _load_adapters(adapters)
     missing = [name for name in NEEDED if not callable(getattr(learner, name, None))]
     if missing:
         raise course_shapes.ShapeError(f"--impl {value}: {adapters} defines no {' and no '.join(missing)} "

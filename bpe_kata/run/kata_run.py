@@ -247,6 +247,8 @@ class KataRun:
         The labels travel with the report (JUnit XML shows them; pytest-xdist carries them
         from its workers), so the tally below works however the run is distributed.
         """
+        if call.excinfo is not None:  # a frame with no line number crashes pytest's report (tracebacks.py)
+            call.excinfo = tracebacks.without_lineless_frames(call.excinfo)
         rep = yield
         fault = isolation.fault_of(call)
         if fault is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import sysconfig
+import types
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -97,6 +98,39 @@ def install(config: pytest.Config, items: Iterable[pytest.Item]) -> None:
         original = getattr(item, "_traceback_filter", None)
         if callable(original):
             item._traceback_filter = functools.partial(_filtered, original)  # type: ignore[method-assign]
+
+
+def without_lineless_frames(excinfo: ExceptionInfo[BaseException]) -> ExceptionInfo[BaseException]:
+    """The same failure with every traceback entry that has no line number left out (in the exception and those
+    it chains to). A frame of code without line information (generated code, or a frame a signal interrupted)
+    has ``tb_lineno`` None, and pytest crashes formatting it (``None - 1``): an INTERNALERROR that ended a run
+    with no table (issue 37, kind 7: a run always ends with its table). Unchanged when every entry has one."""
+    seen: set[int] = set()
+    error: BaseException | None = excinfo.value
+    changed = False
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        kept = _lined(error.__traceback__)
+        if kept is not error.__traceback__:
+            error.__traceback__, changed = kept, True
+        error = error.__cause__ or error.__context__
+    if not changed:
+        return excinfo
+    value = excinfo.value
+    return ExceptionInfo.from_exc_info((type(value), value, value.__traceback__))
+
+
+def _lined(traceback: types.TracebackType | None) -> types.TracebackType | None:
+    entries, entry = [], traceback
+    while entry is not None:
+        entries.append(entry)
+        entry = entry.tb_next
+    if all(e.tb_lineno is not None for e in entries):
+        return traceback
+    rebuilt = None
+    for e in reversed([e for e in entries if e.tb_lineno is not None]):
+        rebuilt = types.TracebackType(rebuilt, e.tb_frame, e.tb_lasti, e.tb_lineno)
+    return rebuilt
 
 
 def hint(config: pytest.Config) -> str:

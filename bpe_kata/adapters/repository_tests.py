@@ -1,0 +1,50 @@
+"""A course repository's own ``tests`` package, while the learner's code is imported (the CS336 shape).
+
+The course's modules import ``tests.common``; where another ``tests`` package comes first on the path (this
+suite's own checkout, the folder outside code is run from), that import found the wrong package.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.machinery
+import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+
+@contextlib.contextmanager
+def imported_from(repo: Path) -> Iterator[None]:
+    """While the learner's code is imported, ``tests`` is the repository's own folder: the course's modules import
+    ``tests.common`` (its ``gpt2_bytes_to_unicode``). Run from a folder where another ``tests`` package comes
+    first (this suite's own checkout, where outside code is run against it), that import failed, and the solution
+    was charged with claims or could not load (issue 37: 3 of 13 held-out CS336 solutions). The modules it
+    imported stay afterwards, under names the other package lacks, so a function's later import finds them."""
+    folder = repo / "tests"
+    if not folder.is_dir():
+        yield
+        return
+    others = {name: module for name, module in sys.modules.items() if name == "tests" or name.startswith("tests.")}
+    for name in others:
+        del sys.modules[name]
+    init = folder / "__init__.py"
+    spec = importlib.util.spec_from_file_location("tests", init, submodule_search_locations=[str(folder)]) \
+        if init.is_file() else importlib.machinery.ModuleSpec("tests", None, is_package=True)
+    package = importlib.util.module_from_spec(spec)
+    if not init.is_file():
+        package.__path__ = [str(folder)]
+    sys.modules["tests"] = package
+    try:
+        if init.is_file():
+            try:
+                spec.loader.exec_module(package)
+            except Exception:  # an __init__ that needs what is not installed: its folder still serves imports
+                pass
+        yield
+    finally:
+        learners = {name: sys.modules.pop(name) for name in list(sys.modules)
+                    if name == "tests" or name.startswith("tests.")}
+        sys.modules.update(others)
+        sys.modules.update({name: module for name, module in learners.items()
+                            if name != "tests" and name not in others})
