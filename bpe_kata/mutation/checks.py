@@ -18,6 +18,7 @@ fixed seed, so both runs see the same inputs; one probe per family of modules:
 * ``persist`` - save, the saved bytes and their mode, load; load of damaged files
 * ``words``   - train_words and segment_word, bad input included
 * ``stream``  - StreamDecoder over random ids
+* ``iterable`` - encode_iterable over random cuts, every text a batch
 
 Run by hand: ``cd mutants && MUTANT_UNDER_TEST=NAME python -m bpe_kata.mutation.checks PROBE``.
 """
@@ -205,8 +206,28 @@ def probe_stream(reference, rng: random.Random) -> list:
     return seen
 
 
+def probe_iterable(reference, rng: random.Random) -> list:
+    """encode_iterable over random cuts of random texts, every text a batch of its own (the batched path runs on
+    small inputs), with and without specials and patterns, valid and refused; and the ids yielded before each
+    text is read (how lazily it reads is part of what it did)."""
+    from reference import iterable
+
+    iterable.BATCH = 1
+    seen = []
+    patterns = [None, PATTERN, *iterable.BOUNDED_PATTERNS]
+    for _ in range(INPUTS):
+        table = dict(reference.train(_text(rng, 60), 256 + rng.randint(0, 20)))
+        text = _text(rng, 60)
+        cuts = sorted(rng.randint(0, len(text)) for _ in range(rng.randint(0, 6)))
+        pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+        keywords = {"pattern": rng.choice(patterns), "special_tokens": rng.choice([None, SPECIALS, {"<|x|>": 256}]),
+                    "allowed_special": rng.choice(["all", frozenset(), {"<|x|>"}])}
+        seen.append(_outcome(lambda: list(reference.encode_iterable(iter(pieces), table, **keywords))))
+    return seen
+
+
 PROBES: dict[str, Callable] = {"encode": probe_encode, "train": probe_train, "persist": probe_persist,
-                               "words": probe_words, "stream": probe_stream}
+                               "words": probe_words, "stream": probe_stream, "iterable": probe_iterable}
 
 
 # --- running a probe against the original and a mutant ---------------------------------------
