@@ -206,10 +206,16 @@ def probe_stream(reference, rng: random.Random) -> list:
     return seen
 
 
+#: What a cut between texts can fall inside: specials (one a prefix of another), contractions, runs of spaces and
+#: line ends, a surrogate pair written as two code points, digits.
+ITERABLE_UNITS = ("a", "b", " ", "  ", "\r\n", "\n\n", "'ll", "'s", "don't", "é", "🌍", "\ud83c", "\udf0d", "<|x|>",
+                  "<|x|>y", "<|end|>", "<|", "123", "!")
+
+
 def probe_iterable(reference, rng: random.Random) -> list:
     """encode_iterable over random cuts of random texts, every text a batch of its own (the batched path runs on
-    small inputs), with and without specials and patterns, valid and refused; and the ids yielded before each
-    text is read (how lazily it reads is part of what it did)."""
+    small inputs), with and without specials (one a prefix of another) and patterns, valid and refused (the
+    refusal's message names its position in the joined text)."""
     from reference import iterable
 
     iterable.BATCH = 1
@@ -217,10 +223,11 @@ def probe_iterable(reference, rng: random.Random) -> list:
     patterns = [None, PATTERN, *iterable.BOUNDED_PATTERNS]
     for _ in range(INPUTS):
         table = dict(reference.train(_text(rng, 60), 256 + rng.randint(0, 20)))
-        text = _text(rng, 60)
+        text = "".join(rng.choice(ITERABLE_UNITS) for _ in range(rng.randint(0, 20)))
         cuts = sorted(rng.randint(0, len(text)) for _ in range(rng.randint(0, 6)))
         pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
-        keywords = {"pattern": rng.choice(patterns), "special_tokens": rng.choice([None, SPECIALS, {"<|x|>": 256}]),
+        specials = rng.choice([None, SPECIALS, {**SPECIALS, "<|x|>y": 1002}, {"<|x|>": 256}])
+        keywords = {"pattern": rng.choice(patterns), "special_tokens": specials,
                     "allowed_special": rng.choice(["all", frozenset(), {"<|x|>"}])}
         seen.append(_outcome(lambda: list(reference.encode_iterable(iter(pieces), table, **keywords))))
     return seen
