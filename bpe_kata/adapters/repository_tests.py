@@ -19,8 +19,10 @@ def imported_from(repo: Path) -> Iterator[None]:
     """While the learner's code is imported, ``tests`` is the repository's own folder: the course's modules import
     ``tests.common`` (its ``gpt2_bytes_to_unicode``). Run from a folder where another ``tests`` package comes
     first (this suite's own checkout, where outside code is run against it), that import failed, and the solution
-    was charged with claims or could not load (issue 37: 3 of 13 held-out CS336 solutions). The modules it
-    imported stay afterwards, under names the other package lacks, so a function's later import finds them."""
+    was charged with claims or could not load (issue 37: 3 of 13 held-out CS336 solutions). Afterwards the
+    other package is back, the modules imported from the repository stay under the names it lacks, and the
+    repository's folder is the last place the package looks, so an import made later inside a function
+    (``from tests.common import ...`` at call time) finds the course's module too."""
     folder = repo / "tests"
     if not folder.is_dir():
         yield
@@ -47,4 +49,8 @@ def imported_from(repo: Path) -> Iterator[None]:
                     if name == "tests" or name.startswith("tests.")}
         sys.modules.update(others)
         sys.modules.update({name: module for name, module in learners.items()
-                            if name != "tests" and name not in others})
+                            if name not in others})
+        # an import made later, inside a function, finds the repository's modules the other package lacks
+        path = getattr(sys.modules["tests"], "__path__", None)
+        if isinstance(path, list) and str(folder) not in path:
+            path.append(str(folder))
