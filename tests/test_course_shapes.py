@@ -374,8 +374,8 @@ def test_a_course_module_that_imports_tests_common_when_called_finds_the_reposit
     """The import may be made at call time, inside a function, once the shape has loaded (held out: a CS336
     solution whose train_bpe.py is imported by run_train_bpe when called)."""
     value = _cs336_repo(tmp_path, "from cs336_basics.tokenizer import Tokenizer",
-                        "def make(vocab, merges, specials):\n    from tests.late import MARK\n    assert MARK == 'late'\n"
-                        "    return Tokenizer(vocab, merges, specials)\n\n")
+                        "def make(vocab, merges, specials):\n    from tests.late import MARK\n"
+                        "    assert MARK == 'late'\n    return Tokenizer(vocab, merges, specials)\n\n")
     (tmp_path / "repo" / "tests" / "late.py").write_text("MARK = 'late'\n")
     module = load_implementation(value)
     assert module.encode("ab", {}) == [97, 98]
