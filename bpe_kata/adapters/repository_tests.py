@@ -34,8 +34,10 @@ def imported_from(repo: Path) -> Iterator[None]:
     spec = importlib.util.spec_from_file_location("tests", init, submodule_search_locations=[str(folder)]) \
         if init.is_file() else importlib.machinery.ModuleSpec("tests", None, is_package=True)
     package = importlib.util.module_from_spec(spec)
-    if not init.is_file():
-        package.__path__ = [str(folder)]
+    # the repository's folder first, then the other package's: what the repository lacks is still found there
+    fallback = [entry for module in others.values() if module.__name__ == "tests"
+                for entry in getattr(module, "__path__", [])]
+    package.__path__ = [str(folder), *fallback]
     sys.modules["tests"] = package
     try:
         if init.is_file():
