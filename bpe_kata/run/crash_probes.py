@@ -11,11 +11,12 @@ the message's shape) reproduces the crash, unless its control (the same call jus
 merge with pairs left, two characters) raises it too, which makes it the call's crash, not the behaviour's
 (a train that cannot merge at all); the cause is then blamed on the probe's claim, with the probe's input
 printed beside the test's shrunk call. A cause raised by a probe, its control AND an ordinary call
-(``ORDINARY``) is the call's on every input (an ``encode`` written without ``self``, a body that fails before
-reading its input): it is blamed on no claim, since nothing says which behaviour is wrong, and the report
-says the call crashes whatever the input (issue 37: such crashes were charged to whichever claim's tests
-were most numerous). A probe that raises something else, or nothing, says nothing: the cause keeps the
-claim its tests point to.
+(``ORDINARY``), where no probe of that call was answered, is the call's on every input (an ``encode``
+written without ``self``, a body that fails before reading its input): it is blamed on no claim, since
+nothing says which behaviour is wrong, and the report says the call crashes whatever the input (issue 37:
+such crashes were charged to whichever claim's tests were most numerous). A train that crashes only when
+it merges answers ``train('', 300)``: its crash keeps the claim its tests point to. A probe that raises
+something else, or nothing, says nothing: the cause keeps the claim its tests point to.
 
 Each probe runs once per run, after the last test, with a time limit (bpe_kata/run/teaching.py's
 ``run_callable``); nothing runs on a run with no error.
@@ -117,12 +118,15 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
     run = run or teaching.run_callable
     found: dict[tuple[str, ...], Reproduced] = {}
     every_call: dict[tuple[str, ...], Reproduced] = {}  # crashed on a probe and on its control alike
+    answered: set[str] = set()  # calls that answered some probe without raising
     for direct in PROBES:
         if not any(key[2] == direct.call for key in keys if key not in found):
             continue
         verdict = run(lambda direct=direct: _raised(direct, direct.args, implementation), direct.shown())
         if verdict is False:
             break  # still running: the implementation is busy, no later probe can be trusted
+        if verdict is None:
+            answered.add(direct.call)  # one input it answers: its crash is not every call's
         if verdict is None or (key := causes.cause_key(verdict)) not in keys or key in found:
             continue
         control = run(lambda direct=direct: _raised(direct, direct.control, implementation), direct.shown())
@@ -139,7 +143,7 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
                 shown = [recording.shown_call(direct.call, args, dict(direct.keywords))
                          for args in (direct.control, ORDINARY[direct.call])]
                 every_call[key] = Reproduced("", f"{direct.shown()}, {shown[0]} and {shown[1]}")
-    return every_call | found
+    return {key: shown for key, shown in every_call.items() if key[2] not in answered} | found
 
 
 def _raised(direct: DirectProbe, args: tuple, implementation) -> judging.Verdict | None:

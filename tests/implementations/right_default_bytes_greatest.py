@@ -8,10 +8,11 @@ bytes-greatest and reports the other two rules "not started". Training is the re
 
 from __future__ import annotations
 
-from reference import StreamDecoder, build_vocab, decode, encode, get_stats, load, merge, save
+from reference import StreamDecoder, build_vocab, decode, encode, encode_iterable, get_stats, load, merge, save
 from reference import train as _reference_train
 
-__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load", "StreamDecoder"]
+__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "encode_iterable", "save", "load",
+           "StreamDecoder"]
 
 Pair = tuple[int, int]
 RULE = DEFAULT_TIE_RULE = "bytes-greatest"

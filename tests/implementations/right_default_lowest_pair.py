@@ -8,10 +8,22 @@ stay fast. ``build_vocab`` walks the table in its own order, as the first docume
 
 from __future__ import annotations
 
-from reference import StreamDecoder, decode, encode, get_stats, load, merge, save, segment_word, train_words  # noqa: F401
+from reference import (  # noqa: F401
+    StreamDecoder,
+    decode,
+    encode,
+    encode_iterable,
+    get_stats,
+    load,
+    merge,
+    save,
+    segment_word,
+    train_words,
+)
 from reference import train as _reference_train
 
-__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "save", "load", "StreamDecoder"]
+__all__ = ["get_stats", "merge", "train", "build_vocab", "decode", "encode", "encode_iterable", "save", "load",
+           "StreamDecoder"]
 
 Pair = tuple[int, int]
 DEFAULT_TIE_RULE = "lowest-pair"
