@@ -23,6 +23,7 @@ from collections import Counter
 
 from spec.oracle.chunks import chunks, covering_chunks
 from spec.oracle.core import check_vocab_size, scalar_text
+from spec.oracle.core import merge as _merge  # the oracle's merge, the one every trainer of the spec replays
 from spec.oracle.ties import check_tie_rule, choose_tie
 
 Pair = tuple[int, int]
@@ -147,17 +148,3 @@ def _first_at(pair: Pair, words: list[list[int]], where: dict[Pair, set[int]]) -
     index = min(where[pair])
     word = words[index]
     return index, next(i for i in range(len(word) - 1) if (word[i], word[i + 1]) == pair)
-
-
-def _merge(ids: list[int], pair: Pair, idx: int) -> list[int]:
-    """``spec.oracle.core.merge``: each occurrence of ``pair``, scanned left to right, replaced by ``idx``."""
-    out: list[int] = []
-    i, n = 0, len(ids)
-    while i < n:
-        if i + 1 < n and ids[i] == pair[0] and ids[i + 1] == pair[1]:
-            out.append(idx)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
