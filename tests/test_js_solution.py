@@ -15,13 +15,15 @@ import subprocess
 
 import pytest
 
-from spec.levels import CORE_LEVELS
+from spec.levels import LEVELS as ALL_LEVELS
 from spec.patterns import PATTERNS
 from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
 
 JS = REPO_ROOT / "solutions" / "js"
 NODE = shutil.which("node")
-LEVELS = [level.name for level in CORE_LEVELS] + ["regex"]
+LEVELS = [level.name for level in ALL_LEVELS if level.name != "facts"]
+#: Over the protocol an iterable travels whole, so the bounded-read test is "not run" (docs/PROTOCOL.md).
+PARTLY_RUN = {"special"}
 
 
 
@@ -61,10 +63,12 @@ def test_js_translates_the_specs_own_published_patterns():
 @pytest.mark.skipif(not has_cmd_runner(),
                     reason="the --impl cmd: runner (bpe_kata/child/client.py) is not on this branch yet")
 @pytest.mark.heavy
-def test_js_is_green_on_the_core_and_regex_through_the_protocol(tmp_path, spec_tests):
-    """Small examples only: the corpus tests (whole books) run in `bpe-kata check --impl cmd:...`."""
+def test_js_is_green_on_every_level_through_the_protocol(tmp_path, spec_tests):
+    """Every level CI gates it on (a new operation the JS lacks fails here, not first in CI); small examples
+    only: the corpus tests (whole books) run in `bpe-kata gate cmd:...`."""
     command = f"cmd:{shlex.quote(NODE)} {shlex.quote(str(JS / 'bpe.mjs'))}"
-    run = run_spec_inline(tmp_path, "--impl", command, "--level", "regex", "-m", "not corpus",
+    run = run_spec_inline(tmp_path, "--impl", command, "--level", LEVELS[-1], "-m", "not corpus",
                           files=files_of_levels(spec_tests, LEVELS))
     assert run.returncode == 0, run.output[-3000:]
-    assert [run.level_status(level) for level in LEVELS] == ["green"] * len(LEVELS), run.report["levels"]
+    wanted = ["partly run" if level in PARTLY_RUN else "green" for level in LEVELS]
+    assert [run.level_status(level) for level in LEVELS] == wanted, run.report["levels"]

@@ -15,7 +15,7 @@ import { withCallerCodePoints } from "./caller.mjs";
 import { load, save } from "./persist.mjs";
 
 const FEATURES = [
-  "encode", "get_stats", "merge", "train", "build_vocab", "decode",
+  "encode", "encode_iterable", "get_stats", "merge", "train", "build_vocab", "decode",
   "train(pattern=)", "encode(pattern=)", "encode(special_tokens=)", "build_vocab(special_tokens=)",
   "save", "load", "StreamDecoder", "train_words", "segment_word", "train(tie_rule=)",
 ];
@@ -72,6 +72,9 @@ const OPERATIONS = {
       allowed: optional(args, "allowed_special", []),
       disallowed: optional(args, "disallowed_special", "all"),
     })],
+  // The texts travel whole (docs/PROTOCOL.md): the ids are those of the texts joined.
+  encode_iterable: [["texts", "merges", "pattern", "special_tokens", "allowed_special", "disallowed_special"],
+    (args) => OPERATIONS.encode[1](args)],
   save: [["path", "merges", "pattern", "special_tokens"], (args) => {
     save(args.path, tableOf(args.merges).merges, optional(args, "pattern", null), optional(args, "special_tokens", null) ?? []);
     return null;
@@ -90,13 +93,29 @@ const OPERATIONS = {
   }],
 };
 
+/** The texts of encode_iterable as one text: a string, or {code_points} when any text arrived as code points. */
+function joinedText(texts) {
+  if (!Array.isArray(texts)) throw new ProtocolError("TypeError", "texts must be an array of texts");
+  if (!texts.some((text) => text && typeof text === "object")) return texts.join("");
+  const codePoints = [];
+  for (const text of texts) {
+    if (text && typeof text === "object") codePoints.push(...text.code_points);
+    else for (const character of text) codePoints.push(character.codePointAt(0));
+  }
+  return { code_points: codePoints };
+}
+
 function handle(request) {
   const operation = OPERATIONS[request.op];
   if (!operation) throw new ProtocolError("NotImplemented", `unknown operation ${JSON.stringify(request.op)}`);
   const [keywords, run] = operation;
-  const args = request.args ?? {};
+  let args = request.args ?? {};
   for (const name of Object.keys(args)) {
     if (!keywords.includes(name)) throw new ProtocolError("NotImplemented", `${request.op} does not take ${name}`);
+  }
+  if (request.op === "encode_iterable") {
+    const { texts, ...rest } = args;
+    args = { ...rest, text: joinedText(texts) };
   }
   const text = args.text;
   if (text && typeof text === "object" && Array.isArray(text.code_points)) {
