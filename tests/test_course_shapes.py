@@ -85,7 +85,7 @@ CS336_DEFECTS = {
     "crlf": "bytes.no-normalization",  # a text-mode read folds CR and CRLF
     "heap": "train.tie-recorded",  # an index whose counts are never lowered merges a stale count
     "endoftext": "train.no-implicit-specials",  # <|endoftext|> cut from the text although no special was asked
-    "empty_split": "train.no-early-stop",  # no specials: an empty split pattern, every character apart
+    "empty_split": "regex.gpt2-chunks",  # no specials: an empty split pattern, every character apart
 }
 
 

@@ -11,12 +11,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from spec import oracle
+from spec import oracle, split_variants
 from spec.blame import blamed_claims
-from spec.cases.expect import training_claim
+from spec.cases.expect import normalisation_explains, training_claim
 from spec.early_stop import check_trained
 from spec.patterns import PATTERNS
 from spec.shapes import merges_of
+from spec.split_check import check_encoded
 
 texts = st.text(alphabet="ab c\r\n", min_size=4, max_size=40)
 sizes = st.integers(258, 280)
@@ -103,3 +104,84 @@ def test_a_trainer_that_never_merges_its_own_tokens_is_also_merged_again():
     with pytest.raises(AssertionError) as failed:
         check_trained("aaaaaaaa", 258, one_short(258), retrain=one_short)
     assert blamed_claims(failed.value) == ("train.no-early-stop",)
+
+
+# --- a split other than the asked one (spec/split_variants.py) ---------------------------------------------------
+
+split_texts = st.text(alphabet="ab  é\r\n\t'0", min_size=4, max_size=40)
+
+
+def trained_under(text: str, vocab_size: int, pattern: str) -> list:
+    return merges_of(oracle.train(text, vocab_size, pattern=pattern))
+
+
+@pytest.mark.parametrize("asked", ["gpt2", "gpt4"])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow], deadline=None)
+@given(text=split_texts, vocab_size=sizes, data=st.data())
+def test_a_table_right_under_another_split_is_the_asked_patterns_chunk_claim(asked, text, vocab_size, data):
+    """Whatever variant made it (every character apart, the look-ahead dropped, the other published pattern), a
+    table invalid under the asked split and valid under the variant is charged to the asked pattern's chunks,
+    both by the classifier of invalid tables and the moment train returns."""
+    variant = data.draw(st.sampled_from(split_variants.variants(PATTERNS[asked])))
+    merges = trained_under(text, vocab_size, variant.pattern)
+    assume(merges and oracle.valid_training.violation(text, merges, vocab_size, PATTERNS[asked]) is not None)
+    assume(not normalisation_explains(text, merges, vocab_size, PATTERNS[asked]))  # the classifier's first
+    claim = f"regex.{asked}-chunks"
+    assert training_claim(text, merges, vocab_size, PATTERNS[asked]) == claim
+    with pytest.raises(AssertionError) as failed:
+        check_trained(text, vocab_size, dict(merges), PATTERNS[asked])
+    assert blamed_claims(failed.value) == (claim,)
+
+
+@given(text=split_texts, vocab_size=sizes)
+@settings(max_examples=60, deadline=None)
+def test_right_training_under_the_asked_split_is_never_charged_to_it(text, vocab_size):
+    merges = trained_under(text, vocab_size, PATTERNS["gpt2"])
+    assert split_variants.explaining(text, merges, vocab_size, PATTERNS["gpt2"]) is None
+    check_trained(text, vocab_size, dict(merges), PATTERNS["gpt2"])
+
+
+def test_nothing_learned_is_the_splits_only_with_the_trainers_own_evidence():
+    """An empty table on ASCII text: a trainer that cuts every character apart, or one that learns nothing. Only
+    the first learns the pair inside 'é', and nothing else, from the probe text."""
+    every_character = lambda text, size: oracle.train(text, size, pattern=split_variants.EVERY_CHARACTER)  # noqa: E731
+    nothing = lambda text, size: {}  # noqa: E731
+    with pytest.raises(AssertionError) as failed:
+        check_trained("ab ab ab", 270, {}, PATTERNS["gpt2"], train_on=every_character)
+    assert blamed_claims(failed.value) == ("regex.gpt2-chunks",)
+    assert "every character its own chunk" in str(failed.value)
+    with pytest.raises(AssertionError) as failed:
+        check_trained("ab ab ab", 270, {}, PATTERNS["gpt2"], train_on=nothing)
+    assert blamed_claims(failed.value) == ("train.no-early-stop",)
+
+
+def test_a_pattern_of_the_callers_own_is_the_chunk_counts_claim_and_the_whole_text_none():
+    """Over the whole text (no pattern) a split has no claim here (the whole text has its own); under a pattern
+    of the caller's own, counting inside its chunks is regex.chunk-frequency's statement."""
+    merges = trained_under("ab ab é", 262, split_variants.EVERY_CHARACTER)
+    assert split_variants.explaining("ab ab é", merges, 262, None) is None
+    assert split_variants.explaining("ab ab é", merges, 262, r"\S+|\s+")[0] == "regex.chunk-frequency"
+
+
+@pytest.mark.parametrize("asked", ["gpt2", "gpt4"])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow], deadline=None)
+@given(text=split_texts, data=st.data())
+def test_ids_an_encoder_gets_by_cutting_otherwise_are_the_asked_patterns_chunk_claim(asked, text, data):
+    """encode's ids are checked when encode returns, as train's tables are: the ids of another split's chunks
+    fail the asked pattern's chunk claim; the asked split's own ids pass."""
+    variant = data.draw(st.sampled_from([v for v in split_variants.variants(PATTERNS[asked])
+                                         if v.pattern != split_variants.EVERY_CHARACTER]))
+    merges = oracle.train(text + text, 300, pattern=variant.pattern)  # a table rich in the variant's tokens
+    right = oracle.encode(text, merges, pattern=PATTERNS[asked])
+    check_encoded(text, merges, right, {"pattern": PATTERNS[asked]})
+    other = oracle.encode(text, merges, pattern=variant.pattern)
+    assume(other != right)
+    with pytest.raises(AssertionError) as failed:
+        check_encoded(text, merges, other, {"pattern": PATTERNS[asked]})
+    assert blamed_claims(failed.value) == (f"regex.{asked}-chunks",)
+
+
+def test_an_encoder_that_merges_nothing_is_left_to_its_own_claims():
+    """Bytes as they are would be the ids of every character apart too: no evidence of a split."""
+    merges = oracle.train("ab ab ab", 260, pattern=PATTERNS["gpt2"])
+    check_encoded("ab ab ab", merges, list(b"ab ab ab"), {"pattern": PATTERNS["gpt2"]})

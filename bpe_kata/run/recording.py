@@ -118,6 +118,8 @@ class Recorder:
                 raise
             if name == "train":  # a table that stopped short is one claim's failure, whatever test drew it
                 check_trained_call(args, kwargs, result, value)
+            elif name == "encode":  # so is an encoder that cuts otherwise than the pattern
+                check_encoded_call(args, kwargs, result)
             return result
 
         return recorded
@@ -130,16 +132,28 @@ class Recorder:
 
 
 def check_trained_call(args: tuple, kwargs: dict, result: object, train: Any = None) -> None:
-    """``train(text, vocab_size, pattern=...)``'s table, checked for an early stop (spec/early_stop.py); ``train``
-    is asked again, with more room, only to tell a trainer that never merges its own tokens from one that stops
-    one merge short."""
+    """``train(text, vocab_size, pattern=...)``'s table, checked for a split other than the asked one and for an
+    early stop (spec/early_stop.py); ``train`` is asked again, with more room, only to tell a trainer that never
+    merges its own tokens from one that stops one merge short, and on a small text only to tell a trainer that
+    cuts every character apart from one that learns nothing."""
     from spec.early_stop import check_trained
 
     text = args[0] if args else kwargs.get("text")
     vocab_size = args[1] if len(args) > 1 else kwargs.get("vocab_size")
     options = {key: value for key, value in kwargs.items() if key not in ("text", "vocab_size")}
     retrain = (lambda size: train(text, size, **options)) if train is not None else None
-    check_trained(text, vocab_size, result, kwargs.get("pattern"), retrain)
+    train_on = (lambda other, size: train(other, size, **options)) if train is not None else None
+    check_trained(text, vocab_size, result, kwargs.get("pattern"), retrain, train_on)
+
+
+def check_encoded_call(args: tuple, kwargs: dict, result: object) -> None:
+    """``encode(text, merges, pattern=...)``'s ids, checked for a split other than the asked one
+    (spec/split_check.py)."""
+    from spec.split_check import check_encoded
+
+    text = args[0] if args else kwargs.get("text")
+    merges = args[1] if len(args) > 1 else kwargs.get("merges")
+    check_encoded(text, merges, result, {key: value for key, value in kwargs.items() if key not in ("text", "merges")})
 
 
 def unwrap(implementation: object) -> object:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from spec import oracle
+from spec import oracle, split_variants
 from spec.blame import checking
 from spec.cases.registry import Case, Pair
 from spec.compare import CaseMismatch, describe, expect_equal, show_bytes
@@ -133,7 +133,8 @@ def specials_explain(text: str, merges: list, vocab_size: int, pattern: str | No
 
 def training_claim(text: str, merges: list, vocab_size: int, pattern: str | None = None) -> str:
     """The claim an invalid table breaks, by its own observable: normalised text, then the ids (a table whose ids
-    are right but reordered is train.tie-recorded's), then a hard-coded special token, then an early stop, then a
+    are right but reordered is train.tie-recorded's), then a hard-coded special token, then a split other than the
+    published pattern asked (spec/split_variants.py: that pattern's chunk claim), then an early stop, then a
     pattern not used, then a merge made once no pair was left, else a merge that was not a
     most frequent pair (the chunk counts' claim with a pattern). Every test that finds a trained table invalid
     names its claim through this one function, so a defect is charged the same way whichever test meets it."""
@@ -145,6 +146,9 @@ def training_claim(text: str, merges: list, vocab_size: int, pattern: str | None
         return "train.tie-recorded" if in_order else "train.ids-from-256"  # each id right, the table reordered
     if specials_explain(text, merges, vocab_size, pattern):  # valid, even exhausted, on the text a cut leaves
         return "train.no-implicit-specials"
+    explained = split_variants.explaining(text, merges, vocab_size, pattern)
+    if explained is not None:  # right training, under another split than the one asked or declared
+        return explained[0]
     if oracle.valid_training.not_greedy(text, merges, pattern) is None and \
             oracle.valid_training.stopped_early(text, merges, vocab_size, pattern):
         return "train.no-early-stop"
@@ -166,7 +170,12 @@ def fail_invalid_training(text: str, merges: list, vocab_size: int, problem: str
     ``training_claim`` names: one rule for every test that checks a table it did not train for its own claim."""
     if problem is None:
         return
-    with checking(training_claim(text, merges, vocab_size, pattern)):
+    claim = training_claim(text, merges, vocab_size, pattern)
+    explained = split_variants.explaining(text, merges, vocab_size, pattern)
+    if explained is not None and explained[0] == claim:
+        note += (f" (the table is right training under another split, {explained[1].name}: the trainer does not "
+                 f"cut the text as the pattern asked does)")
+    with checking(claim):
         raise AssertionError(problem + note)
 
 

@@ -28,7 +28,8 @@ def rehome(func: Callable[..., Any], namespace: dict[str, Any]) -> Callable[...,
 
 def oracle_with(namespace: dict[str, Any]) -> dict[str, Any]:
     """The whole contract of ``spec.oracle`` (every level), with the core helpers ``namespace`` defines
-    (``merge``, ``get_stats``, ``most_frequent``, ``utf8``, or the trainer's ``train_pieces``) put in place
+    (``merge``, ``get_stats``, ``most_frequent``, ``utf8``, the trainer's ``train_pieces``, or the chunker
+    ``covering_chunks`` / train's alone ``train_covering_chunks``) put in place
     everywhere the oracle calls them: the production ``train`` (with ``pattern`` and ``tie_rule``), the core's
     and the chunks' encode, and special's ``encode``. A probe (one change to the oracle) calls
     ``globals().update(oracle_with(globals()))``: its mistake then reaches every level, as a learner's would.
@@ -44,8 +45,11 @@ def oracle_with(namespace: dict[str, Any]) -> dict[str, Any]:
     core_shim = types.SimpleNamespace(**{**vars(core), **helpers, "encode": core_encode, "train": core_train})
     train_pieces = namespace.get("train_pieces") or rehome(ties.train_pieces, {"merge": helpers["merge"]})
     ties_shim = types.SimpleNamespace(**{**vars(ties), "train_pieces": train_pieces})
-    encode_chunks = rehome(chunks.encode_chunks, {"core": core_shim})
-    chunks_shim = types.SimpleNamespace(**{**vars(chunks), "encode_chunks": encode_chunks})
+    # the chunker: ``covering_chunks`` changes how train and encode cut, ``train_covering_chunks`` train's alone
+    chunker = namespace.get("covering_chunks", chunks.covering_chunks)
+    encode_chunks = rehome(chunks.encode_chunks, {"core": core_shim, "covering_chunks": chunker})
+    chunk_bytes = rehome(chunks.chunk_bytes, {"covering_chunks": namespace.get("train_covering_chunks", chunker)})
+    chunks_shim = types.SimpleNamespace(**{**vars(chunks), "encode_chunks": encode_chunks, "chunk_bytes": chunk_bytes})
     return {
         "get_stats": helpers["get_stats"], "merge": helpers["merge"],
         "train": rehome(oracle.train, {"ties": ties_shim, "core": core_shim, "chunks": chunks_shim}),

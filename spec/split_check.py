@@ -1,0 +1,92 @@
+"""A split other than the one asked (or declared) is one claim, the asked pattern's chunk claim, caught the moment
+train or encode returns, in whatever test drew the call (spec/split_variants.py lists the splits code has instead).
+
+The runner's recorder calls these on every train and encode result, as it checks early stops (spec/early_stop.py):
+a trainer or encoder that cuts text otherwise than the pattern then fails ``regex.gpt2-chunks`` (or gpt4's, or
+``regex.chunk-frequency`` for a pattern of the caller's own) at its first call, never the claims of the tests that
+only meant to train or encode. Cheap on a right implementation: one replay or one encode by the oracle per call,
+within budgets, and only when a pattern is asked or declared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from spec import split_variants
+from spec.blame import checking
+from spec.compare import CaseMismatch
+from spec.oracle import split, valid_training
+from spec.shapes import merges_of
+
+#: An encode is checked against the oracle's when its text and table are this small (the oracle is plain code).
+ENCODE_BUDGET = 200_000
+
+
+#: A text whose first merge tells a trainer that cuts every character apart (only (195, 169), inside "é", is
+#: counted) from one that learns nothing and from a right one ((97, 97), three times, under either published split).
+EVERY_CHARACTER_PROBE = "aaaa é"
+
+
+def check_trained_split(text: str, table: list, vocab_size: int, pattern: str | None,
+                        train_on: Callable[[str, int], object] | None) -> None:
+    """Fail the asked split's chunk claim when the table is right training under another split than the one
+    asked or declared (spec/split_variants.py), unless normalised text or a hard-coded special explains it first
+    (the classifier's order, spec/cases/expect.py ``training_claim``). A table that learned nothing is the
+    split's only with evidence: the trainer, asked for one merge of EVERY_CHARACTER_PROBE, learns the pair
+    inside "é" and not (97, 97); without it, nothing learned is an early stop (spec/early_stop.py)."""
+    from spec.cases.expect import normalisation_explains, specials_explain
+
+    explained = split_variants.explaining(text, table, vocab_size, pattern)
+    if explained is not None and (normalisation_explains(text, table, vocab_size, pattern)
+                                  or specials_explain(text, table, vocab_size, pattern)):
+        return
+    if not table and pattern is not None and train_on is not None \
+            and valid_training.stopped_early(text, table, vocab_size, pattern) is not None:
+        try:
+            probe = merges_of(train_on(EVERY_CHARACTER_PROBE, 257))
+        except Exception:  # no answer is no evidence
+            probe = None
+        if probe == [((195, 169), 256)]:
+            explained = split_variants.chunk_claim(pattern), split_variants.Variant(
+                f"every character its own chunk (train({EVERY_CHARACTER_PROBE!r}, 257) learns only (195, 169), "
+                "the pair inside 'é', not (97, 97), three times)", split_variants.EVERY_CHARACTER)
+    if explained is None:
+        return
+    claim, variant = explained
+    with checking(claim, own_training=True):
+        raise CaseMismatch(f"train({short(text)}, {vocab_size}, pattern=...): the table is right training under "
+                           f"another split than the pattern asked, {variant.name}: the text is not cut as the "
+                           f"pattern cuts it ({valid_training.violation(text, table, vocab_size, pattern)})")
+
+
+def check_encoded(text: object, merges: object, ids: object, options: Mapping[str, object]) -> None:
+    """Fail the asked pattern's chunk claim when ``ids`` (what encode returned) are not the oracle's under the
+    asked split but are under a variant of it: the encoder cuts the text otherwise."""
+    from spec import oracle
+
+    pattern = split.resolve(options.get("pattern"))  # type: ignore[arg-type]
+    if pattern is None or not isinstance(text, str) or not isinstance(merges, Mapping) or not isinstance(ids, list):
+        return
+    if len(text) * (len(merges) + 1) > ENCODE_BUDGET:
+        return
+    rest = {key: value for key, value in options.items() if key != "pattern"}
+
+    def encoded(under: str) -> object:
+        try:
+            return oracle.encode(text, merges, pattern=under, **rest)
+        except Exception:  # the oracle refuses (an uncovered character, a special): that is another claim's
+            return None
+
+    if list(ids) == encoded(pattern):
+        return
+    for variant in split_variants.variants(pattern):
+        if variant.pattern == split_variants.EVERY_CHARACTER:
+            continue  # an encoder that merges nothing gives those ids too: its own claim's failure, not a split's
+        if encoded(variant.pattern) == list(ids):
+            with checking(split_variants.chunk_claim(pattern)):
+                raise CaseMismatch(f"encode({short(text)}, ..., pattern=...) gave the ids the text has when cut "
+                                   f"by another split than the pattern asked, {variant.name}: {list(ids)[:20]}")
+
+
+def short(text: str) -> str:
+    return repr(text) if len(text) <= 60 else f"{text[:60]!r}... ({len(text)} characters)"
