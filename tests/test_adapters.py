@@ -25,7 +25,7 @@ ENCODERS = ["with_tiktoken", "with_tokenizers"]
 
 def adapter(name: str):
     library = ADAPTERS[f"bpe_kata.adapters.{name}"]
-    pytest.importorskip(library)
+    pytest.importorskip(library, reason=f"{library} is not installed (pip install -e '.[matrix]')")
     return importlib.import_module(f"bpe_kata.adapters.{name}")
 
 
