@@ -107,3 +107,18 @@ def test_a_minbpe_class_that_merges_its_first_pair_again_once_none_is_left_fails
     run = run_spec_inline(tmp_path, "--impl", f"minbpe:{tmp_path / 'tokenizer.py'}:RegexTokenizer", "-m", "not corpus",
                           files=files_of_levels(spec_tests, FED_ON))
     _assert_judged_on_its_shape(run, {"train.exhausted", "train.ids-from-256"})
+
+
+def test_the_course_shapes_translation_refuses_a_table_with_a_hole_saying_so():
+    """What the spec never hands on (it fails the table's claim first) the translation still reads without a KeyError
+    of its own: the CS336 module's build_vocab says which id names nothing."""
+    from bpe_kata.adapters import course_shapes
+    from bpe_kata.run.loader import load_implementation
+
+    hole = {(97, 98): 258, (97, 256): 257}  # [(a, b), (a, ab), (a, b)] learned, as the dict keeps it
+    with pytest.raises(ValueError, match=r"merge \(97, 256\) -> 257: id 256 is neither a byte nor"):
+        course_shapes.token_bytes(hole)
+    cs336 = load_implementation("cs336:tests/course_shapes/cs336_wrong_remerge")
+    assert cs336.train("aab", 259) == hole
+    with pytest.raises(ValueError, match="id 256 is neither"):
+        cs336.build_vocab(hole)
