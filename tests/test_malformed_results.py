@@ -82,6 +82,26 @@ def test_a_trainer_whose_ids_are_not_256_on_fails_only_the_ids_claim(tmp_path, s
     _assert_judged_on_its_shape(run, {"train.ids-from-256"})
 
 
+#: Trainers whose result cannot be read as a table at all: the suite's readers (spec/shapes.py ``merges_of``, the
+#: session's trained tables) used to raise on it in their own lines.
+UNREADABLE = {
+    "a-list": "    return list(core.train(text, vocab_size).items())  # the merges as a list of (pair, id)\n",
+    "string-keys": "    merges = core.train(text, vocab_size)\n"
+                   "    return {f'{a},{b}': idx for (a, b), idx in merges.items()}  # a pair as the key 'a,b'\n",
+}
+
+
+@pytest.mark.parametrize("kind", list(UNREADABLE))
+def test_a_trainer_whose_table_cannot_be_read_fails_only_the_ids_claim(tmp_path, spec_tests, kind):
+    impl = tmp_path / f"unreadable_{kind.replace('-', '_')}.py"
+    impl.write_text("from spec.oracle.core import build_vocab, decode, encode, get_stats, merge  # noqa: F401\n"
+                    "from spec.oracle import core\n\n\ndef train(text, vocab_size):\n"
+                    "    core.check_vocab_size(vocab_size)\n" + UNREADABLE[kind], encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", "--one-failure-per-claim",
+                          files=files_of_levels(spec_tests, FED_ON))
+    _assert_judged_on_its_shape(run, {"train.ids-from-256"})
+
+
 @pytest.mark.heavy
 def test_a_contract_trainer_that_merges_a_pair_again_at_count_zero_fails_only_the_tables_claims(
         tmp_path, spec_tests):
