@@ -43,13 +43,14 @@ def _assert_judged_on_its_shape(run, claims: set[str]) -> None:
 
 
 @pytest.mark.heavy
+@pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "protocol"])
 def test_a_cs336_trainer_that_merges_a_pair_again_once_none_is_left_fails_only_the_tables_claims(
-        tmp_path, spec_tests):
+        tmp_path, spec_tests, isolated):
     """Seen on a public CS336 solution: its merges list holds a pair twice, so the contract's table has a hole in
     its ids ({(97, 98): 258, (97, 256): 257}). The shape's build_vocab and the swapped oracle's used to raise
     KeyError on it, charged to decode.vocab-order, roundtrip.any-text and special.decode."""
     run = run_spec_inline(tmp_path, "--impl", "cs336:tests/course_shapes/cs336_wrong_remerge", "-m", "not corpus",
-                          files=files_of_levels(spec_tests, FED_ON))
+                          *(["--isolated"] if isolated else []), files=files_of_levels(spec_tests, FED_ON))
     _assert_judged_on_its_shape(run, {"train.exhausted", "train.ids-from-256"})
 
 
