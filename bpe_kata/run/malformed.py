@@ -28,6 +28,10 @@ Inventory: where the suite consumes an implementation's result, and what it does
   inside the test of that operation's own claim (left: no claim states those forms apart from the behaviour).
 - ``spec/trained_vocab.py`` ``vocab_of_trained``: checks the form under ``train.ids-from-256`` before it reads.
 - The session's trained tables (bpe_kata/run/fixtures.py ``trained``): noted like the recorder's.
+- spec/early_stop.py ``check_trained`` and the teaching probes (spec/mistakes.py, spec/mistake_probes.py): they
+  read a table only inside a guard (an unreadable one is no evidence, and is left to the claims above).
+- Worked training cases (spec/cases/ops_core.py): a table whose ids repeat or fall below 256 cannot be renumbered
+  into its pairs (spec/trained_vocab.py ``ids_ambiguous``), so only ``train.ids-from-256`` is judged on it.
 - Through the protocol (``cmd:``, the gate): bpe_kata/child/results.py checks each result's JSON shape first, a
   mismatch being the child breaking the protocol; a table of the right JSON shape with wrong ids is a table like
   any other, noted and refused here.
@@ -46,6 +50,8 @@ _noted: list[tuple[object, tuple | None, str]] = []  # (the table, its items whe
 
 
 def reset() -> None:
+    """A run starts (bpe_kata/run/kata_run.py): another implementation's tables are forgotten (the suite's own
+    tests run the spec many times in one process). Not per test: the session's trained tables outlive a test."""
     _noted.clear()
 
 
