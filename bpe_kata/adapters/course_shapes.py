@@ -197,9 +197,17 @@ def bare_package(folder: Path, name: str | None = None) -> types.ModuleType:
 
 
 def token_bytes(merges: Mapping[tuple[int, int], int]) -> dict[int, bytes]:
-    """Every id's bytes: 0..255 themselves, each merge its parts joined, in id order."""
+    """Every id's bytes: 0..255 themselves, each merge its parts joined, in id order.
+
+    A table whose part names neither a byte nor an earlier merge (a hole in its ids: a course's merges list holding
+    a pair twice gives one, bpe_kata/run/malformed.py) has no bytes for that part: refused with a ValueError that
+    says so, never a KeyError of this translation's own."""
     table = {b: bytes([b]) for b in range(256)}
     for (left, right), idx in sorted(merges.items(), key=lambda item: item[1]):
+        missing = next((part for part in (left, right) if part not in table), None)
+        if missing is not None:
+            raise ValueError(f"merge ({left}, {right}) -> {idx}: id {missing} is neither a byte nor the id of an "
+                             "earlier merge (a table's ids run 256, 257, ... in training order)")
         table[idx] = table[left] + table[right]
     return table
 

@@ -15,7 +15,7 @@ from bpe_kata.child import client as isolated_client
 from bpe_kata.child import launch as isolation
 from bpe_kata.data import corpora, corpus_tables, pretrained, tiktoken_tables
 from bpe_kata.mutation import mutmut_calls
-from bpe_kata.run import cpu_pairs, outcomes, recording, substitution
+from bpe_kata.run import cpu_pairs, malformed, outcomes, recording, substitution
 from bpe_kata.run import progress as spec_progress
 from bpe_kata.run.kata_run import KataRun, level_of
 from bpe_kata.run.outcomes import Outcome
@@ -124,7 +124,9 @@ def trained(implementation, progress):
             with calls.computing(entry):
                 try:
                     with progress(what if key in corpora.CORPORA else "training a case text"):
-                        cache[entry] = list(implementation.train(text, size).items())
+                        learned = implementation.train(text, size)
+                        malformed.note_trained(learned)  # a table it cannot read fails its claim, not this line
+                        cache[entry] = list(learned.items())
                 except Exception as error:  # remember failures: a slow wrong train runs once
                     cache[entry] = error
         calls.reused(entry)

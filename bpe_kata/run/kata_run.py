@@ -23,6 +23,7 @@ from bpe_kata.run import (
     crash_probes,
     expectations,
     judging,
+    malformed,
     missing_data,
     outcomes,
     pattern_probe,
@@ -205,6 +206,7 @@ class KataRun:
         first test that needs it, which starts it again and fails with the reason. An xdist worker first
         takes a CPU of its own, which its children share (bpe_kata/run/cpu_pairs.py)."""
         config = session.config
+        malformed.reset()  # the tables another run's implementation returned are not this one's
         if (isinstance(self.implementation, isolated_client.IsolatedImplementation) and not config.option.collectonly
                 and not config.pluginmanager.hasplugin("dsession")):
             cpu_pairs.pin_worker(getattr(config, "workerinput", None))

@@ -1,0 +1,145 @@
+"""A malformed value an implementation returns fails the claim that states its shape; the suite's own code never
+crashes on it (bpe_kata/run/malformed.py has the inventory and the rule).
+
+Each implementation here returns one kind of malformed trained table. The run's report must name no file of the
+suite (bpe_kata/, spec/) as the place the implementation raised, hold no suite error, and fail exactly the claims
+of the table's shape: ``train.ids-from-256`` (and the defect that made the table, when it has its own claim).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
+
+#: The levels that feed a trained table on to build_vocab, encode and decode (the observed crashes were there).
+FED_ON = ("train", "decode", "roundtrip", "special")
+
+
+def _failed(run) -> set[str]:
+    return {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"}
+
+
+#: The files of the suite: a place naming one of them is the suite's own line, not the implementation's.
+SUITE_FILES = sorted({path.name for folder in ("bpe_kata", "spec") for path in (REPO_ROOT / folder).rglob("*.py")})
+
+
+def _suite_places(run) -> list[str]:
+    """Where the report says the implementation raised (or the suite did), when that is a file of the suite."""
+    places = [cause.get("where") or "" for cause in run.report["root_causes"]]
+    places += [error.get("where") or "" for error in run.report.get("suite_errors", [])]
+    return [place for place in places if "bpe_kata/" in place or "spec/" in place
+            or any(re.search(rf"(?<![\w.-]){re.escape(name)}:", place) for name in SUITE_FILES)]
+
+
+def _assert_judged_on_its_shape(run, claims: set[str]) -> None:
+    assert run.report is not None, run.output[-3000:]
+    assert not run.report.get("suite_errors"), run.report["suite_errors"]
+    assert _suite_places(run) == [], run.report["root_causes"]
+    assert _failed(run) == claims, {cid: run.report["claims"][cid] for cid in _failed(run) ^ claims
+                                    if cid in run.report["claims"]}
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "protocol"])
+def test_a_cs336_trainer_that_merges_a_pair_again_once_none_is_left_fails_only_the_tables_claims(
+        tmp_path, spec_tests, isolated):
+    """Seen on a public CS336 solution: its merges list holds a pair twice, so the contract's table has a hole in
+    its ids ({(97, 98): 258, (97, 256): 257}). The shape's build_vocab and the swapped oracle's used to raise
+    KeyError on it, charged to decode.vocab-order, roundtrip.any-text and special.decode."""
+    run = run_spec_inline(tmp_path, "--impl", "cs336:tests/course_shapes/cs336_wrong_remerge", "-m", "not corpus",
+                          *(["--isolated"] if isolated else []), files=files_of_levels(spec_tests, FED_ON))
+    _assert_judged_on_its_shape(run, {"train.exhausted", "train.ids-from-256"})
+
+
+#: Contract-shaped trainers: the oracle's training, right, with its table handed back numbered another way (its
+#: parts renamed alike). Every one fails train.ids-from-256, the claim that states the table's form, and nothing else.
+ORACLE_TRAINING = """
+from spec.oracle.core import build_vocab, decode, encode, get_stats, merge  # noqa: F401
+from spec.oracle import core
+
+
+def train(text, vocab_size):
+    merges = core.train(text, vocab_size)
+    named = lambda idx: idx if idx < 256 else returned_id(idx - 256)
+    return {(named(left), named(right)): named(idx) for (left, right), idx in merges.items()}
+"""
+MISNUMBERED = {
+    # a hole: 257 is skipped (a port that reserves it), the later ids one up
+    "hole": "def returned_id(k):\n    return 256 + k + (k >= 1)\n",
+    # a repeated id: the third merge is given the second's id (an off-by-one in one place)
+    "repeated": "def returned_id(k):\n    return 256 + k - (k == 2)\n",
+    # ids below 256: a port counting new ids from 128, over the bytes' own
+    "below-256": "def returned_id(k):\n    return 128 + k\n",
+}
+@pytest.mark.parametrize("kind", list(MISNUMBERED))
+def test_a_trainer_whose_ids_are_not_256_on_fails_only_the_ids_claim(tmp_path, spec_tests, kind):
+    impl = tmp_path / f"misnumbered_{kind.replace('-', '_')}.py"
+    impl.write_text(ORACLE_TRAINING + "\n\n" + MISNUMBERED[kind], encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", "--one-failure-per-claim",
+                          files=files_of_levels(spec_tests, FED_ON))
+    _assert_judged_on_its_shape(run, {"train.ids-from-256"})
+
+
+#: Trainers whose result cannot be read as a table at all: the suite's readers (spec/shapes.py ``merges_of``, the
+#: session's trained tables) used to raise on it in their own lines.
+UNREADABLE = {
+    "a-list": "    return list(core.train(text, vocab_size).items())  # the merges as a list of (pair, id)\n",
+    "string-keys": "    merges = core.train(text, vocab_size)\n"
+                   "    return {f'{a},{b}': idx for (a, b), idx in merges.items()}  # a pair as the key 'a,b'\n",
+}
+
+
+@pytest.mark.parametrize("kind", list(UNREADABLE))
+def test_a_trainer_whose_table_cannot_be_read_fails_only_the_ids_claim(tmp_path, spec_tests, kind):
+    impl = tmp_path / f"unreadable_{kind.replace('-', '_')}.py"
+    impl.write_text("from spec.oracle.core import build_vocab, decode, encode, get_stats, merge  # noqa: F401\n"
+                    "from spec.oracle import core\n\n\ndef train(text, vocab_size):\n"
+                    "    core.check_vocab_size(vocab_size)\n" + UNREADABLE[kind], encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", "--one-failure-per-claim",
+                          files=files_of_levels(spec_tests, FED_ON))
+    _assert_judged_on_its_shape(run, {"train.ids-from-256"})
+
+
+@pytest.mark.heavy
+def test_a_contract_trainer_that_merges_a_pair_again_at_count_zero_fails_only_the_tables_claims(
+        tmp_path, spec_tests):
+    """The same defect in the contract's shape (tests/implementations): its build_vocab is the oracle's, in spec/."""
+    impl = REPO_ROOT / "tests" / "implementations" / "wrong_train_merges_at_count_zero.py"
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", files=files_of_levels(spec_tests, FED_ON))
+    _assert_judged_on_its_shape(run, {"train.exhausted", "train.ids-from-256"})
+
+
+@pytest.mark.heavy
+def test_a_minbpe_class_that_merges_its_first_pair_again_once_none_is_left_fails_only_the_tables_claims(
+        tmp_path, spec_tests):
+    """minbpe's shape hands the class's own ``merges`` dict on: a pair merged again takes its last id there too,
+    and the class's own ``_build_vocab`` would raise KeyError on the hole, inside a test of another claim."""
+    source = (REPO_ROOT / "tests/course_shapes/minbpe_right/tokenizer.py").read_text(encoding="utf-8")
+    wrong = source.replace("            pair = self._best_pair(stats)\n            if pair is None:\n",
+                           "            pair = self._best_pair(stats)\n"
+                           "            if pair is None and merges:  # WRONG: the first pair again, at count 0\n"
+                           "                pair = next(iter(merges))\n"
+                           "            if pair is None:\n")
+    assert wrong != source
+    (tmp_path / "tokenizer.py").write_text(wrong, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", f"minbpe:{tmp_path / 'tokenizer.py'}:RegexTokenizer", "-m", "not corpus",
+                          files=files_of_levels(spec_tests, FED_ON))
+    _assert_judged_on_its_shape(run, {"train.exhausted", "train.ids-from-256"})
+
+
+def test_the_course_shapes_translation_refuses_a_table_with_a_hole_saying_so():
+    """What the spec never hands on (it fails the table's claim first) the translation still reads without a KeyError
+    of its own: the CS336 module's build_vocab says which id names nothing."""
+    from bpe_kata.adapters import course_shapes
+    from bpe_kata.run.loader import load_implementation
+
+    hole = {(97, 98): 258, (97, 256): 257}  # [(a, b), (a, ab), (a, b)] learned, as the dict keeps it
+    with pytest.raises(ValueError, match=r"merge \(97, 256\) -> 257: id 256 is neither a byte nor"):
+        course_shapes.token_bytes(hole)
+    cs336 = load_implementation("cs336:tests/course_shapes/cs336_wrong_remerge")
+    assert cs336.train("aab", 259) == hole
+    with pytest.raises(ValueError, match="id 256 is neither"):
+        cs336.build_vocab(hole)
