@@ -203,3 +203,38 @@ def test_a_call_that_crashes_whatever_the_input_is_blamed_on_no_claim():
     assert reproduced.claim == "" and reproduced.probe.count("encode(") == 3, reproduced
     [cause] = causes.root_causes(results)
     assert cause["likely_claim"] is None and cause["every_call"] is True, cause
+
+
+def test_a_trainer_that_crashes_on_ascii_only_keeps_the_claim_its_tests_point_to():
+    """Every character its own chunk (a CS336 habit) leaves no pair in ASCII text, and a trainer that takes the
+    max of no counts crashes there: on the probe, its control and an ASCII call alike. It answers a text with a
+    multi-byte character, so the crash is not every call's (holdout: 'every call of train raises' sent the
+    learner to the wrong place)."""
+    from bpe_kata.run import causes
+    from bpe_kata.run.outcomes import Outcome
+
+    module = types.ModuleType("every_character")
+    exec("def train(text, vocab_size, **options):\n"
+         "    pieces = [list(character.encode('utf-8')) for character in text]\n"
+         "    merges = {}\n"
+         "    for idx in range(256, vocab_size):\n"
+         "        counts = {}\n"
+         "        for ids in pieces:\n"
+         "            for pair in zip(ids, ids[1:]):\n"
+         "                counts[pair] = counts.get(pair, 0) + 1\n"
+         "        best = max(counts, key=counts.get)\n"
+         "        merges[best] = idx\n"
+         "        pieces = [[idx if tuple(ids[i:i + 2]) == best else x for i, x in enumerate(ids)] for ids in pieces]\n"
+         "    return merges\n", vars(module))
+    results = Results()
+    for number, claim in enumerate(("train.exhausted", "train.exhausted")):
+        try:
+            module.train("ab ab", 260)
+        except ValueError as error:
+            verdict = judging.judge(error, (claim,), module, "")
+        results.verdicts[f"t::x{number}"] = verdict
+        results.by_test[f"t::x{number}"] = ("train", (claim,), Outcome.FAILED)
+    results.reproduced = crash_probes.probe(results, module, run=lambda function, shown: function())
+    assert all(reproduced.claim for reproduced in results.reproduced.values()), results.reproduced
+    [cause] = causes.root_causes(results)
+    assert not cause.get("every_call"), cause

@@ -83,9 +83,11 @@ PROBES: tuple[DirectProbe, ...] = (
 
 
 #: An ordinary call of each operation, which any working implementation answers: a cause raised by a probe,
-#: its control and this call too is raised by every call (a method written without ``self``).
+#: its control and this call too is raised by every call (a method written without ``self``). Train's text has
+#: a multi-byte character and asks one merge: a trainer that cuts every character apart still has a pair there,
+#: so its crash on ASCII (no pair left) is not taken for a crash of every call.
 ORDINARY: dict[str, tuple] = {
-    "train": ("ab ab ab", 258),
+    "train": ("ab ab é", 257),
     "encode": ("hi hi", _TABLE),
     "get_stats": ([1, 2, 1, 2],),
     "merge": ([1, 2, 3, 1, 2], (1, 2), 9),
