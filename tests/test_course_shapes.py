@@ -379,3 +379,44 @@ def test_a_course_module_that_imports_tests_common_when_called_finds_the_reposit
     (tmp_path / "repo" / "tests" / "late.py").write_text("MARK = 'late'\n")
     module = load_implementation(value)
     assert module.encode("ab", {}) == [97, 98]
+
+
+def test_a_class_that_reads_its_split_pattern_from_its_module_is_pattern_fixed(tmp_path, monkeypatch):
+    """No ``pattern`` on the instance: the constant its methods read (directly or through a module helper) is the
+    split it always uses; two candidate constants, or none read, leave the class unsplit (issue 37: a minbpe
+    exercise splitting with a module-level GPT-4 pattern was judged as if it split nothing)."""
+    from bpe_kata.adapters import course_minbpe
+
+    (tmp_path / "module_pattern_tok.py").write_text(
+        "import regex\n"
+        "SPLIT = r\"\"\" ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+\"\"\"\n"
+        "OTHER = r\"\"\"\\w+|\\W+\"\"\"\n"
+        "NOT_A_PATTERN = 'hello'\n"
+        "def chunks(text):\n"
+        "    return regex.findall(SPLIT, text)\n"
+        "class Direct:\n"
+        "    def __init__(self):\n"
+        "        self.merges = {}\n"
+        "    def train(self, text, vocab_size):\n"
+        "        return regex.findall(SPLIT, text)\n"
+        "class ThroughHelper:\n"
+        "    def __init__(self):\n"
+        "        self.merges = {}\n"
+        "    def train(self, text, vocab_size):\n"
+        "        return [NOT_A_PATTERN] + chunks(text)\n"
+        "class Unsplit:\n"
+        "    def __init__(self):\n"
+        "        self.merges = {}\n"
+        "    def train(self, text, vocab_size):\n"
+        "        return list(text.encode())\n"
+        "class TwoCandidates:\n"
+        "    def __init__(self):\n"
+        "        self.merges = {}\n"
+        "    def train(self, text, vocab_size):\n"
+        "        return regex.findall(SPLIT if vocab_size else OTHER, text)\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = __import__("module_pattern_tok")
+    assert course_minbpe._fixed_pattern(module.Direct) == module.SPLIT
+    assert course_minbpe._fixed_pattern(module.ThroughHelper) == module.SPLIT
+    assert course_minbpe._fixed_pattern(module.Unsplit) is None
+    assert course_minbpe._fixed_pattern(module.TwoCandidates) is None

@@ -174,7 +174,49 @@ def _fixed_pattern(cls: type) -> str | None:
     pattern = getattr(tok, "pattern", None)
     if not isinstance(pattern, str):
         pattern = getattr(getattr(tok, "compiled_pattern", None), "pattern", None)
-    return pattern if isinstance(pattern, str) and pattern else None
+    if isinstance(pattern, str) and pattern:
+        return pattern
+    return _module_pattern(cls)
+
+
+#: A text every split pattern covers whole: a string constant whose matches rebuild it is a split pattern.
+_SPLIT_SAMPLE = "Hello, world's 123 times!\n\n  x = 1\t"
+
+
+def _module_pattern(cls: type) -> str | None:
+    """The split pattern a class's methods read from their module (a ``GPT4_SPLIT_PATTERN`` constant, or a compiled
+    regex, used in ``train`` directly or through a module function), when there is exactly one: the class splits
+    with it though no instance holds it (seen on a minbpe exercise judged unsplit while it split every text)."""
+    home = sys.modules.get(cls.__module__)
+    if home is None:
+        return None
+    found: set[str] = set()
+    seen: set[str] = set()
+    codes = [value.__code__ for value in vars(cls).values() if isinstance(value, types.FunctionType)]
+    while codes:
+        code = codes.pop()
+        codes += [const for const in code.co_consts if isinstance(const, types.CodeType)]
+        for name in code.co_names:
+            if name in seen:
+                continue
+            seen.add(name)
+            value = vars(home).get(name)
+            if isinstance(value, types.FunctionType) and value.__module__ == home.__name__:
+                codes.append(value.__code__)  # a module helper the methods call (chunks(text), ...)
+            text = value if isinstance(value, str) else getattr(value, "pattern", None)
+            if isinstance(text, str) and _is_split_pattern(text):
+                found.add(text)
+    return found.pop() if len(found) == 1 else None
+
+
+def _is_split_pattern(text: str) -> bool:
+    try:
+        import regex
+
+        pieces = regex.findall(text, _SPLIT_SAMPLE)
+    except Exception:  # noqa: BLE001 - not a regex at all
+        return False
+    return len(pieces) > 1 and all(isinstance(piece, str) for piece in pieces) and "".join(pieces) == _SPLIT_SAMPLE
 
 
 def _lacks_derived_state(tok) -> bool:
