@@ -185,3 +185,18 @@ def test_an_encoder_that_merges_nothing_is_left_to_its_own_claims():
     """Bytes as they are would be the ids of every character apart too: no evidence of a split."""
     merges = oracle.train("ab ab ab", 260, pattern=PATTERNS["gpt2"])
     check_encoded("ab ab ab", merges, list(b"ab ab ab"), {"pattern": PATTERNS["gpt2"]})
+
+
+def test_a_worked_case_reads_a_table_whose_ids_are_right_but_out_of_order_by_its_ids():
+    """A hash-ordered or sorted dict with ids 256, 257, ...: its pairs are judged as learned (read in id order),
+    and only the ids check fails; renumbered by position, every later pair named the wrong tokens and the case
+    failed its table claims too (a C port's hash-ordered table failed no-early-stop, chunk-frequency, no-cross-chunk)."""
+    from spec.cases.expect import expect_merges
+
+    right = table("aaabdaaabac", 259)
+    shuffled = list(reversed(right))
+    case = {"id": "t", "claims": ["train.wikipedia-walkthrough", "train.merged-again", "regex.no-cross-chunk"],
+            "input": {"text": "aaabdaaabac", "pattern": "gpt2"}}
+    with pytest.raises(AssertionError) as failed:
+        expect_merges(case, shuffled, right)
+    assert blamed_claims(failed.value) == ("train.ids-from-256",)
