@@ -39,17 +39,15 @@ def check_trained_split(text: str, table: list, vocab_size: int, pattern: str | 
     explained = split_variants.explaining(text, table, vocab_size, pattern)
     if explained is not None and (normalisation_explains(text, table, vocab_size, pattern)
                                   or specials_explain(text, table, vocab_size, pattern)):
-        return
-    if not table and pattern is not None and train_on is not None \
-            and valid_training.stopped_early(text, table, vocab_size, pattern) is not None:
-        try:
-            probe = merges_of(train_on(EVERY_CHARACTER_PROBE, 257))
-        except Exception:  # no answer is no evidence
-            probe = None
-        if probe == [((195, 169), 256)]:
-            explained = split_variants.chunk_claim(pattern), split_variants.Variant(
-                f"every character its own chunk (train({EVERY_CHARACTER_PROBE!r}, 257) learns only (195, 169), "
-                "the pair inside 'é', not (97, 97), three times)", split_variants.EVERY_CHARACTER)
+        # two explanations: the split's wins only with the trainer's own evidence that it cuts every character
+        every_character = explained[1].pattern == split_variants.EVERY_CHARACTER
+        if not (every_character and _cuts_every_character(train_on)):
+            return
+    if not table and pattern is not None and valid_training.stopped_early(text, table, vocab_size, pattern) \
+            is not None and _cuts_every_character(train_on):
+        explained = split_variants.chunk_claim(pattern), split_variants.Variant(
+            f"every character its own chunk (train({EVERY_CHARACTER_PROBE!r}, 257) learns only (195, 169), "
+            "the pair inside 'é', not (97, 97), three times)", split_variants.EVERY_CHARACTER)
     if explained is None:
         return
     claim, variant = explained
@@ -57,6 +55,17 @@ def check_trained_split(text: str, table: list, vocab_size: int, pattern: str | 
         raise CaseMismatch(f"train({short(text)}, {vocab_size}, pattern=...): the table is right training under "
                            f"another split than the pattern asked, {variant.name}: the text is not cut as the "
                            f"pattern cuts it ({valid_training.violation(text, table, vocab_size, pattern)})")
+
+
+def _cuts_every_character(train_on: Callable[[str, int], object] | None) -> bool:
+    """The trainer's own evidence: asked for one merge of EVERY_CHARACTER_PROBE, it learns only the pair inside 'é'
+    (a right trainer, under either published split or none, learns (97, 97), three times)."""
+    if train_on is None:
+        return False
+    try:
+        return merges_of(train_on(EVERY_CHARACTER_PROBE, 257)) == [((195, 169), 256)]
+    except Exception:  # no answer is no evidence
+        return False
 
 
 def check_encoded(text: object, merges: object, ids: object, options: Mapping[str, object]) -> None:

@@ -190,7 +190,8 @@ def test_an_encoder_that_merges_nothing_is_left_to_its_own_claims():
 def test_a_worked_case_reads_a_table_whose_ids_are_right_but_out_of_order_by_its_ids():
     """A hash-ordered or sorted dict with ids 256, 257, ...: its pairs are judged as learned (read in id order),
     and only the ids check fails; renumbered by position, every later pair named the wrong tokens and the case
-    failed its table claims too (a C port's hash-ordered table failed no-early-stop, chunk-frequency, no-cross-chunk)."""
+    failed its table claims too (a C port's hash-ordered table failed no-early-stop, chunk-frequency and
+    no-cross-chunk)."""
     from spec.cases.expect import expect_merges
 
     right = table("aaabdaaabac", 259)
@@ -200,3 +201,21 @@ def test_a_worked_case_reads_a_table_whose_ids_are_right_but_out_of_order_by_its
     with pytest.raises(AssertionError) as failed:
         expect_merges(case, shuffled, right)
     assert blamed_claims(failed.value) == ("train.ids-from-256",)
+
+
+def test_a_table_both_a_cut_special_and_every_character_explain_is_the_splits_with_the_trainers_evidence():
+    """'—<|endoftext|>' texts: with the special cut out, the most frequent pair may be the one inside '—', as it is
+    when every character is a chunk. Only a trainer that learns just the pair inside 'é' from the probe text is
+    charged the split; otherwise the classifier's order stands (a hard-coded special)."""
+    text = "— — <|endoftext|><|endoftext|><|endoftext|>"
+    every_character = lambda other, size: oracle.train(other, size, pattern=split_variants.EVERY_CHARACTER)  # noqa: E731
+    merges = dict(table_under(text, 257, split_variants.EVERY_CHARACTER))
+    assert training_claim(text, list(merges.items()), 257, PATTERNS["gpt2"]) == "train.no-implicit-specials"
+    with pytest.raises(AssertionError) as failed:
+        check_trained(text, 257, merges, PATTERNS["gpt2"], train_on=every_character)
+    assert blamed_claims(failed.value) == ("regex.gpt2-chunks",)
+    check_trained(text, 257, merges, PATTERNS["gpt2"], train_on=lambda other, size: oracle.train(other, size))
+
+
+def table_under(text: str, vocab_size: int, pattern: str) -> list:
+    return merges_of(oracle.train(text, vocab_size, pattern=pattern))
