@@ -48,7 +48,7 @@ SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc"
 SERVER_MODULES = ("bpe_kata", "bpe_kata.child", "bpe_kata.child.protocol", "bpe_kata.child.server", "bpe_kata.run",
                   "bpe_kata.run.frames", "bpe_kata.run.gc_policy", "bpe_kata.run.loader", "bpe_kata.adapters",
                   "bpe_kata.adapters.course_shapes", "bpe_kata.adapters.course_cs336",
-                  "bpe_kata.adapters.course_minbpe")
+                  "bpe_kata.adapters.course_minbpe", "bpe_kata.adapters.repository_tests")
 #: The suite's own JavaScript solution, gated in CI as ``cmd:"node solutions/js/bpe.mjs"``.
 JS_SOLUTION = ("solutions", "js", "bpe.mjs")
 
