@@ -9,6 +9,8 @@ but the implementation could then change the verdict. Isolated runs keep it in a
 from __future__ import annotations
 
 import os
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -74,6 +76,41 @@ def spawn(config: pytest.Config, value: str, *, env_changes: dict[str, str] | No
                      call_timeout=config.getoption("--call-timeout"), file_size_limit=file_size_limit)
     except ValueError as error:
         raise pytest.UsageError(f"--impl {value}: {error}") from None
+
+
+def encode_iterable_memory(config: pytest.Config, value: str, request: dict, timeout: float) -> dict | None:
+    """The measurement of bpe_kata/child/server.py ``encode_iterable_memory`` for the implementation ``value``, in
+    a child of its own (the shipped server, its environment and sandbox as ``start`` gives them): its answer, or
+    ``{"error": ...}`` saying how the child died. None for a ``cmd:`` value: the protocol carries an iterable
+    whole, so a lazy input cannot reach a program of another language."""
+    from bpe_kata.child import protocol
+    from bpe_kata.child.server import MEMORY_FLAG
+
+    if value.startswith("cmd:"):
+        return None
+    cwd = config.invocation_params.dir
+    box = sandbox.Sandbox.from_env()
+    if box is None:
+        env = python_path_env()
+    else:
+        env = box.environment({"PYTHONPATH": python_path_env({})["PYTHONPATH"]})
+    command = server_command(python_value(cwd, value))
+    command[-1:-1] = [MEMORY_FLAG]
+    with tempfile.TemporaryFile() as log:
+        try:
+            done = subprocess.run(command, input=protocol.encode_line(request), stdout=subprocess.PIPE, stderr=log,
+                                  cwd=cwd, env=env, timeout=timeout, start_new_session=True,
+                                  preexec_fn=(lambda: box.preexec()) if box is not None else None)
+        except subprocess.TimeoutExpired:
+            return {"error": f"no answer within {timeout:g} s (--call-timeout)"}
+        log.seek(max(log.seek(0, os.SEEK_END) - 2000, 0))
+        tail = log.read().decode("utf-8", "replace").strip()
+    try:
+        return protocol.decode_line(done.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        status = f"killed by signal {-done.returncode}" if done.returncode < 0 else f"exit status {done.returncode}"
+        return {"error": f"the child died without answering ({status})"
+                         + (f"; its stderr ends with:\n{tail}" if tail else "")}
 
 
 def blamed_claims(fault: BaseException, claims: tuple[str, ...]) -> tuple[str, ...]:
