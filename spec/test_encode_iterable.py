@@ -135,9 +135,10 @@ def test_memory_stays_bounded_on_a_large_input(bpe, iterable, encode_iterable_me
     """Lazily, in memory too: in a child of its own, once the table is built and one short call has run, its address
     space is limited (RLIMIT_AS) to its size plus MEMORY_MARGIN; encode_iterable then reads MEMORY_FED characters of
     short lines (GPT-2's split), made as they are read, its ids counted and dropped. It must reach the end without a
-    MemoryError (as the CS336 course measures it, with a larger margin; an implementation that joins its input first,
-    or keeps every id before yielding, runs out). Linux only; "not run" through ``cmd:`` (the protocol carries an
-    iterable whole)."""
+    MemoryError (an implementation that joins its input first, or keeps every id before yielding, runs out). As
+    CS336's test means it (an address-space limit in a child), with the limit kept while the ids are read (the
+    course's decorator lifts it when the generator function returns). Linux only; "not run" through ``cmd:`` (the
+    protocol carries an iterable whole). Over the test's budget it is "too slow", never a memory failure."""
     pattern = GPT2_SPLIT_PATTERN
     if fixed_pattern(bpe) is not None:  # the child calls it as its author does: no pattern, GPT-2's or not started
         bpe.encode_iterable(iter(()), _table(), pattern=pattern)

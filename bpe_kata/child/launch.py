@@ -81,9 +81,11 @@ def spawn(config: pytest.Config, value: str, *, env_changes: dict[str, str] | No
 def encode_iterable_memory(config: pytest.Config, value: str, request: dict, timeout: float) -> dict | None:
     """The measurement of bpe_kata/child/server.py ``encode_iterable_memory`` for the implementation ``value``, in
     a child of its own (the shipped server, its environment and sandbox as ``start`` gives them): its answer, or
-    ``{"error": ...}`` saying how the child died. None for a ``cmd:`` value: the protocol carries an iterable
-    whole, so a lazy input cannot reach a program of another language."""
+    ``{"error": ...}`` saying how the child died; ``TooSlow`` past ``timeout`` or the test's budget, whichever ends
+    first. None for a ``cmd:`` value: the protocol carries an iterable whole, so a lazy input cannot reach a program
+    of another language."""
     from bpe_kata.child import protocol
+    from bpe_kata.child.process import TEST_DEADLINE
     from bpe_kata.child.server import MEMORY_FLAG
 
     if value.startswith("cmd:"):
@@ -96,13 +98,16 @@ def encode_iterable_memory(config: pytest.Config, value: str, request: dict, tim
         env = box.environment({"PYTHONPATH": python_path_env({})["PYTHONPATH"]})
     command = server_command(python_value(cwd, value))
     command[-1:-1] = [MEMORY_FLAG]
+    left = TEST_DEADLINE.remaining()
+    timeout = max(min(timeout, left), 0.1) if left is not None else timeout
     with tempfile.TemporaryFile() as log:
         try:
             done = subprocess.run(command, input=protocol.encode_line(request), stdout=subprocess.PIPE, stderr=log,
                                   cwd=cwd, env=env, timeout=timeout, start_new_session=True,
                                   preexec_fn=(lambda: box.preexec()) if box is not None else None)
-        except subprocess.TimeoutExpired:
-            return {"error": f"no answer within {timeout:g} s (--call-timeout)"}
+        except subprocess.TimeoutExpired:  # slowness is no claim's value: a root cause, like any child's call
+            raise TooSlow(f"encode_iterable({request.get('characters', 0):,} characters of short lines, the memory "
+                          f"test) was still running after {timeout:g} s; the child was stopped") from None
         log.seek(max(log.seek(0, os.SEEK_END) - 2000, 0))
         tail = log.read().decode("utf-8", "replace").strip()
     try:
