@@ -328,3 +328,21 @@ def test_the_memory_test_is_not_run_through_the_protocol(tmp_path):
     assert run.report is not None, run.output[-3000:]
     assert run.returncode == 0
     assert "protocol sends an iterable whole" in json.dumps(run.report), run.report["claims"]["encode.iterable"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc/self/status are Linux's")
+def test_a_child_that_dies_in_the_memory_test_fails_the_claim_saying_so(tmp_path):
+    """A child that exits while encode_iterable runs (as one killed for its memory would) fails encode.iterable
+    with its exit status and what was measured, never a suite error."""
+    impl = tmp_path / "dies.py"
+    impl.write_text("import os\nfrom reference import *  # noqa\n\n\n"
+                    "def encode_iterable(texts, merges, **keywords):\n"
+                    "    for k, _ in enumerate(texts):\n"
+                    "        if k == 1000:\n"
+                    "            os._exit(3)\n"
+                    "        yield 97\n", encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-k", MEMORY_TEST, files=["spec/test_encode_iterable.py"])
+    assert run.report is not None, run.output[-3000:]
+    row = run.report["claims"]["encode.iterable"]
+    assert row["status"] == "failed", row
+    assert "died without answering (exit status 3)" in json.dumps(row), row

@@ -449,8 +449,8 @@ def main(argv: list[str] | None = None) -> int:
     if memory:
         argv = argv[1:]
     if len(argv) != 1:
-        print("usage: python -m bpe_kata.child.server IMPL   (a dotted module name, package folder or .py file)",
-              file=sys.stderr)
+        print("usage: python -m bpe_kata.child.server [--encode-iterable-memory] IMPL   (a dotted module name, "
+              "package folder or .py file)", file=sys.stderr)
         return 2
     responses = _protocol_stdout()
     from bpe_kata.run import loader  # noqa: F401  (the suite's own, before the working folder is on the path)
