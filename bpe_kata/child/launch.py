@@ -81,9 +81,9 @@ def spawn(config: pytest.Config, value: str, *, env_changes: dict[str, str] | No
 def encode_iterable_memory(config: pytest.Config, value: str, request: dict, timeout: float) -> dict | None:
     """The measurement of bpe_kata/child/server.py ``encode_iterable_memory`` for the implementation ``value``, in
     a child of its own (the shipped server, its environment and sandbox as ``start`` gives them): its answer, or
-    ``{"error": ...}`` saying how the child died; ``TooSlow`` past ``timeout`` or the test's budget, whichever ends
-    first. None for a ``cmd:`` value: the protocol carries an iterable whole, so a lazy input cannot reach a program
-    of another language."""
+    what it reported before it died with ``"error"`` saying how; ``TooSlow`` past ``timeout`` or the test's
+    budget, whichever ends first. None for a ``cmd:`` value: the protocol carries an iterable whole, so a lazy
+    input cannot reach a program of another language."""
     from bpe_kata.child import protocol
     from bpe_kata.child.process import TEST_DEADLINE
     from bpe_kata.child.server import MEMORY_FLAG
@@ -110,12 +110,17 @@ def encode_iterable_memory(config: pytest.Config, value: str, request: dict, tim
                           f"test) was still running after {timeout:g} s; the child was stopped") from None
         log.seek(max(log.seek(0, os.SEEK_END) - 2000, 0))
         tail = log.read().decode("utf-8", "replace").strip()
-    try:
-        return protocol.decode_line(done.stdout.strip().splitlines()[-1])
-    except (IndexError, ValueError):
+    answer: dict = {}
+    for line in done.stdout.splitlines():  # what it measured as it went, then its answer
+        try:
+            answer.update(protocol.decode_line(line))
+        except ValueError:
+            break
+    if not answer.get("done"):
         status = f"killed by signal {-done.returncode}" if done.returncode < 0 else f"exit status {done.returncode}"
-        return {"error": f"the child died without answering ({status})"
-                         + (f"; its stderr ends with:\n{tail}" if tail else "")}
+        answer["error"] = (f"the child died without answering ({status})"
+                           + (f"; its stderr ends with:\n{tail}" if tail else ""))
+    return answer
 
 
 def blamed_claims(fault: BaseException, claims: tuple[str, ...]) -> tuple[str, ...]:

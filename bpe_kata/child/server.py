@@ -387,11 +387,12 @@ def _address_space() -> int:
         return next(int(line.split()[1]) << 10 for line in status if line.startswith("VmSize:"))
 
 
-def encode_iterable_memory(impl, request: dict) -> dict:
+def encode_iterable_memory(impl, request: dict, report) -> dict:
     """``encode_iterable`` over ``request["characters"]`` characters of ``request["lines"]`` (cycled, made as they
     are read, never kept), its ids counted and dropped, under an address-space limit of this process's size
     once the table is built and one short call has run (imports, compiled patterns) plus ``request["margin"]``.
-    The answer says what was measured: the limit, the characters fed, the ids yielded, the error if any."""
+    What was measured is reported as it goes (``report(dict)``: the limit, then every ``PROGRESS`` characters
+    the characters fed and ids yielded), so a child that dies has said how far it got; the answer ends it."""
     import itertools
     import resource
     import time
@@ -405,9 +406,13 @@ def encode_iterable_memory(impl, request: dict) -> dict:
 
     def texts():
         nonlocal fed
+        mark = PROGRESS
         for line in itertools.cycle(lines):
             if fed >= total:
                 return
+            if fed >= mark:
+                report({"fed": fed, "ids": ids})
+                mark += PROGRESS
             fed += len(line)
             yield line
 
@@ -416,6 +421,7 @@ def encode_iterable_memory(impl, request: dict) -> dict:
     limit = base + request["margin"]
     if hard != resource.RLIM_INFINITY and hard < limit:
         limit = hard
+    report({"base": base, "limit": limit})
     error, start = None, time.monotonic()
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     try:
@@ -428,18 +434,26 @@ def encode_iterable_memory(impl, request: dict) -> dict:
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
     return {"base": base, "limit": limit, "fed": fed, "ids": ids, "error": error,
-            "seconds": round(time.monotonic() - start, 3)}
+            "seconds": round(time.monotonic() - start, 3), "done": True}
+
+
+#: How often (characters fed) the memory measurement says how far it got.
+PROGRESS = 1 << 18
 
 
 def _memory_main(value: str, responses: BinaryIO) -> int:
     from bpe_kata.run.loader import ImplementationNotFound, load_implementation
 
     request = protocol.decode_line(sys.stdin.buffer.read())
+
+    def report(message: dict) -> None:
+        responses.write(protocol.encode_line(message))
+
     try:
-        answer = encode_iterable_memory(load_implementation(value), request)
+        answer = encode_iterable_memory(load_implementation(value), request, report)
     except ImplementationNotFound as error:
-        answer = {"error": f"not loaded: {error}"}
-    responses.write(protocol.encode_line(answer))
+        answer = {"error": f"not loaded: {error}", "done": True}
+    report(answer)
     return 0
 
 
