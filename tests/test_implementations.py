@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -291,3 +294,56 @@ def test_documents_shaped_trainer_fails_only_the_claim_its_empty_max_breaks(tmp_
     assert failed == {"train.exhausted"}, {claim: run.report["claims"][claim]["tests"] for claim in failed}
     statuses = {row["status"] for row in run.report["claims"].values()}
     assert statuses <= {"passed", "failed", "could not run", "not run", "not judged"}, statuses
+
+
+#: The memory test of encode.iterable (spec/test_encode_iterable.py), on its own: in a child under RLIMIT_AS.
+MEMORY_TEST = "test_memory_stays_bounded_on_a_large_input"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc/self/status are Linux's")
+@pytest.mark.parametrize(("impl", "passes"), [
+    ("reference", True),
+    ("tests.implementations.right_default_lowest_pair", True),
+    pytest.param("spec.oracle", True, marks=pytest.mark.heavy),  # the base of every known-wrong one: 10 to 30 s
+    ("cs336:tests/course_shapes/cs336_right", True),
+    (str(IMPLEMENTATIONS / "wrong_encode_iterable_joins_all.py"), False),
+], ids=["reference", "right-lowest-pair", "oracle", "cs336-right", "joins-all"])
+def test_the_memory_of_encode_iterable_stays_bounded_for_the_right_and_not_for_a_join(tmp_path, impl, passes):
+    """Alone (``-k``), the memory test passes the reference, a right implementation, the oracle (whose
+    encode_iterable every known-wrong one but the join has) and the CS336 right solution, and fails the one that
+    joins its input first, with a message saying what was measured."""
+    run = run_spec_inline(tmp_path, "--impl", impl, "-k", MEMORY_TEST, files=["spec/test_encode_iterable.py"])
+    assert run.report is not None, run.output[-3000:]
+    row = run.report["claims"]["encode.iterable"]
+    assert row["status"] == ("passed" if passes else "failed"), row
+    assert run.returncode == (0 if passes else 1)
+    if not passes:
+        assert "ran out of memory" in json.dumps(row) and "address-space limit" in json.dumps(row), row
+
+
+def test_the_memory_test_is_not_run_through_the_protocol(tmp_path):
+    """Through ``cmd:`` the protocol carries an iterable whole: the memory test is "not run", with the reason."""
+    command = f"cmd:{shlex.quote(sys.executable)} -m bpe_kata.child.server reference"
+    run = run_spec_inline(tmp_path, "--impl", command, "-k", MEMORY_TEST, files=["spec/test_encode_iterable.py"])
+    assert run.report is not None, run.output[-3000:]
+    assert run.returncode == 0
+    assert "protocol sends an iterable whole" in json.dumps(run.report), run.report["claims"]["encode.iterable"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc/self/status are Linux's")
+def test_a_child_that_dies_in_the_memory_test_fails_the_claim_saying_so(tmp_path):
+    """A child that exits while encode_iterable runs (as one killed for its memory would) fails encode.iterable
+    with its exit status and what was measured, never a suite error."""
+    impl = tmp_path / "dies.py"
+    impl.write_text("import os\nfrom reference import *  # noqa\n\n\n"
+                    "def encode_iterable(texts, merges, **keywords):\n"
+                    "    for k, _ in enumerate(texts):\n"
+                    "        if k == 100_000:\n"
+                    "            os._exit(3)\n"
+                    "        yield 97\n", encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-k", MEMORY_TEST, files=["spec/test_encode_iterable.py"])
+    assert run.report is not None, run.output[-3000:]
+    row = run.report["claims"]["encode.iterable"]
+    assert row["status"] == "failed", row
+    assert "died without answering (exit status 3)" in json.dumps(row), row
+    assert "characters fed" in json.dumps(row) and "the last count the child reported" in json.dumps(row), row

@@ -376,17 +376,103 @@ def serve(value: str, requests: BinaryIO, responses: BinaryIO) -> int:
     return 0
 
 
+#: ``python -m bpe_kata.child.server --encode-iterable-memory IMPL``: no protocol, one measurement (claim
+#: encode.iterable, spec/test_encode_iterable.py): a JSON request on stdin, a JSON answer on stdout.
+MEMORY_FLAG = "--encode-iterable-memory"
+
+
+def _address_space() -> int:
+    """This process's address space in bytes (``VmSize``: what ``RLIMIT_AS`` limits)."""
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) << 10 for line in status if line.startswith("VmSize:"))
+
+
+def encode_iterable_memory(impl, request: dict, report) -> dict:
+    """``encode_iterable`` over ``request["characters"]`` characters of ``request["lines"]`` (cycled, made as they
+    are read, never kept), its ids counted and dropped, under an address-space limit of this process's size
+    once the table is built and one short call has run (imports, compiled patterns) plus ``request["margin"]``.
+    What was measured is reported as it goes (``report(dict)``: the limit, then every ``PROGRESS`` characters
+    the characters fed and ids yielded), so a child that dies has said how far it got; the answer ends it."""
+    import itertools
+    import resource
+    import time
+
+    merges = protocol.MERGES.load(request["merges"])
+    keywords = {"pattern": request["pattern"]} if request.get("pattern") is not None else {}
+    lines, total = request["lines"], request["characters"]
+    for _ in impl.encode_iterable(iter(lines), merges, **keywords):
+        pass
+    fed = ids = 0
+
+    def texts():
+        nonlocal fed
+        mark = PROGRESS
+        for line in itertools.cycle(lines):
+            if fed >= total:
+                return
+            if fed >= mark:
+                report({"fed": fed, "ids": ids})
+                mark += PROGRESS
+            fed += len(line)
+            yield line
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    base = _address_space()
+    limit = base + request["margin"]
+    if hard != resource.RLIM_INFINITY and hard < limit:
+        limit = hard
+    report({"base": base, "limit": limit})
+    error, start = None, time.monotonic()
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        for _ in impl.encode_iterable(texts(), merges, **keywords):
+            ids += 1
+    except MemoryError:
+        error = "MemoryError"
+    except Exception as raised:  # noqa: BLE001  (said in the answer: the test fails with it)
+        error = f"{type(raised).__name__}: {str(raised)[:300]}"
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    return {"base": base, "limit": limit, "fed": fed, "ids": ids, "error": error,
+            "seconds": round(time.monotonic() - start, 3), "done": True}
+
+
+#: How often (characters fed) the memory measurement says how far it got.
+PROGRESS = 1 << 18
+
+
+def _memory_main(value: str, responses: BinaryIO) -> int:
+    from bpe_kata.run.loader import ImplementationNotFound, load_implementation
+
+    request = protocol.decode_line(sys.stdin.buffer.read())
+
+    def report(message: dict) -> None:
+        responses.write(protocol.encode_line(message))
+
+    try:
+        answer = encode_iterable_memory(load_implementation(value), request, report)
+    except ImplementationNotFound as error:
+        answer = {"error": f"not loaded: {error}", "done": True}
+    report(answer)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    memory = len(argv) == 2 and argv[0] == MEMORY_FLAG
+    if memory:
+        argv = argv[1:]
     if len(argv) != 1:
-        print("usage: python -m bpe_kata.child.server IMPL   (a dotted module name, package folder or .py file)",
-              file=sys.stderr)
+        print("usage: python -m bpe_kata.child.server [--encode-iterable-memory] IMPL   (a dotted module name, "
+              "package folder or .py file)", file=sys.stderr)
         return 2
     responses = _protocol_stdout()
     from bpe_kata.run import loader  # noqa: F401  (the suite's own, before the working folder is on the path)
 
     if sys.flags.safe_path and os.getcwd() not in sys.path:  # started with -P (client.server_command)
         sys.path.insert(0, os.getcwd())  # the implementation's dotted names are relative to it, as with -m
+    if memory:
+        return _memory_main(argv[0], responses)
     return serve(argv[0], sys.stdin.buffer, responses)
 
 

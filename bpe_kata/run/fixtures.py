@@ -76,6 +76,30 @@ def in_process(request: pytest.FixtureRequest, implementation) -> None:
                       "much of it a call reads is judged only in process (bpe-kata check)")
 
 
+@pytest.fixture
+def encode_iterable_memory(request: pytest.FixtureRequest):
+    """``encode_iterable_memory(request_dict)``: the implementation's ``encode_iterable`` measured in a child of its own
+    under an address-space limit (bpe_kata/child/launch.py ``encode_iterable_memory``): the child's answer. Skips the
+    test as "not run" off Linux (``RLIMIT_AS``, ``/proc``) and for ``cmd:`` implementations (the protocol carries an
+    iterable whole: a lazy input cannot reach another language's program)."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        outcomes.skip(request.node, Outcome.NOT_RUN, "not run: the address-space limit (RLIMIT_AS) and its measure "
+                      "(/proc/self/status) are Linux's; on this system the memory of encode_iterable is not judged")
+    value = KataRun.of(request.config).impl_value
+    if value.startswith("cmd:"):
+        outcomes.skip(request.node, Outcome.NOT_RUN, "not run: the stdio protocol sends an iterable whole, so the "
+                      "memory of encode_iterable over a lazy input is judged only for a Python implementation")
+
+    def measure(arguments: dict) -> dict:
+        recording.note("encode_iterable")
+        return isolation.encode_iterable_memory(request.config, value, arguments,
+                                                request.config.getoption("--call-timeout"))
+
+    return measure
+
+
 @pytest.fixture(scope="session")
 def corpus_finder(request: pytest.FixtureRequest) -> corpora.CorpusFinder:
     return corpora.CorpusFinder(data_dir=request.config.getoption("--data-dir"))
