@@ -53,6 +53,17 @@ def split_special(text: str, special_tokens: Mapping[str, int],
     return out
 
 
+def documents(text: str, special_tokens: list[str]) -> list[str]:
+    """The text between the specials found in it, as train cuts it: each special found (the longest where
+    several start, as encode finds them) is a cut, and is left out. ValueError for an empty special."""
+    if isinstance(special_tokens, str):
+        raise TypeError(f"special_tokens must be a list of strings, not the str {special_tokens!r}")
+    if any(not isinstance(s, str) or not s for s in special_tokens):
+        raise ValueError(f"special tokens must be non-empty strings, got {special_tokens!r}")
+    every = {s: i for i, s in enumerate(special_tokens)}
+    return [piece for piece in split_special(text, every, "all") if isinstance(piece, str)]
+
+
 def encode(text: str, merges: dict[Pair, int], *, pattern: str | None = None,
            special_tokens: Mapping[str, int] | None = None,
            allowed_special: Collection[str] | str = frozenset(),
