@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import regex
 
-__all__ = ["split_special"]
+__all__ = ["documents", "split_special"]
 
 Policy = Collection[str] | str  # "all" or a collection of special strings
 
@@ -66,4 +66,20 @@ def split_special(text: str, special_tokens: Mapping[str, int], allowed_special:
         start = match.end()
     if start < len(text):
         pieces.append(text[start:])
+    return pieces
+
+
+def documents(text: str, specials: frozenset[str]) -> list[tuple[int, str]]:
+    """The text between the specials found in it (the longest where several start), each with the
+    position where it starts: what train learns from, a document each, the specials left out."""
+    if not specials:
+        return [(0, text)]
+    pieces: list[tuple[int, str]] = []
+    start = 0
+    for match in _finder(specials).finditer(text):
+        if match.start() > start:
+            pieces.append((start, text[start:match.start()]))
+        start = match.end()
+    if start < len(text):
+        pieces.append((start, text[start:]))
     return pieces
