@@ -23,7 +23,8 @@ texts = st.lists(st.sampled_from(UNITS), max_size=30).map("".join)
 special_lists = st.lists(st.sampled_from(SPECIALS), max_size=4, unique=True)
 
 
-@given(texts, special_lists, st.integers(256, 300), st.sampled_from([None, *PATTERNS]), st.sampled_from(list(TIE_RULES)))
+@given(texts, special_lists, st.integers(256, 300), st.sampled_from([None, *PATTERNS]),
+       st.sampled_from(list(TIE_RULES)))
 def test_the_table_is_the_oracles_on_the_pieces(text, specials, vocab_size, pattern, tie_rule):
     keywords = {"pattern": PATTERNS.get(pattern), "tie_rule": tie_rule}
     got = reference.train(text, vocab_size, special_tokens=specials, **keywords)
