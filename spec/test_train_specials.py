@@ -33,7 +33,8 @@ def specials_in_training(require_feature) -> None:
 
 def _check(bpe, text: str, vocab_size: int, specials: list[str], pieces: list[str], pattern: str | None = None):
     """The table trained with ``specials`` is greedy training on ``pieces`` as separate documents."""
-    merges = merges_of(bpe.train(text, vocab_size, special_tokens=list(specials), pattern=pattern))
+    keywords = {} if pattern is None else {"pattern": pattern}  # the level needs no train(pattern=)
+    merges = merges_of(bpe.train(text, vocab_size, special_tokens=list(specials), **keywords))
     problem = oracle.valid_training.violation(pieces, merges, vocab_size, pattern)
     with checking(CLAIM):
         assert problem is None, (f"train({text!r}, {vocab_size}, special_tokens={specials!r}"
@@ -77,8 +78,13 @@ def test_the_special_takes_no_id_in_the_table(bpe, specials_in_training):
         assert [idx for _, idx in merges] == list(range(256, 256 + len(merges))), merges
 
 
+@pytest.fixture
+def with_a_pattern(require_feature) -> None:
+    require_feature("train(pattern=)")
+
+
 @pytest.mark.parametrize("pattern", ["gpt2", "gpt4"])
-def test_specials_with_a_pattern(bpe, specials_in_training, pattern):
+def test_specials_with_a_pattern(bpe, specials_in_training, with_a_pattern, pattern):
     """Cut at the specials first, then each piece into chunks: a chunk never spans a special, so the pattern's
     chunks of the joined text (" world!" at a cut, "!<|" ...) are never counted."""
     text = "hello world<|endoftext|>!hello world<|endoftext|> world!<|endoftext|>"
@@ -95,8 +101,16 @@ texts_and_specials = st.one_of(
 )
 
 
-@given(texts_and_specials, strategies.vocab_sizes, st.sampled_from([None, "gpt2", "gpt4"]))
-def test_training_sees_the_pieces_between_specials(bpe, specials_in_training, text_and_specials, vocab_size, pattern):
+@given(texts_and_specials, strategies.vocab_sizes)
+def test_training_sees_the_pieces_between_specials(bpe, specials_in_training, text_and_specials, vocab_size):
     """Whatever the tie rule: the table is greedy training on the pieces the specials leave, each on its own."""
     text, specials = text_and_specials
-    _check(bpe, text, vocab_size, specials, oracle.special.documents(text, specials), PATTERNS.get(pattern))
+    _check(bpe, text, vocab_size, specials, oracle.special.documents(text, specials))
+
+
+@given(texts_and_specials, strategies.vocab_sizes, st.sampled_from(["gpt2", "gpt4"]))
+def test_training_sees_the_chunks_of_the_pieces(bpe, specials_in_training, with_a_pattern, text_and_specials,
+                                                 vocab_size, pattern):
+    """With a pattern: each piece the specials leave is cut into chunks on its own, none spans a cut."""
+    text, specials = text_and_specials
+    _check(bpe, text, vocab_size, specials, oracle.special.documents(text, specials), PATTERNS[pattern])
