@@ -50,11 +50,8 @@ def train_documents(documents: list[tuple[int, str]], vocab_size: int, pattern: 
     (without a pattern, it is one chunk), an uncovered character named by its position plus ``start``."""
     chunk_counts: Counter[str] = Counter()
     for start, text in documents:
-        if pattern is None:
-            chunk_counts[scalar_text(text)] += 1
-            continue
         try:
-            chunk_counts.update(split(pattern, scalar_text(text)))
+            chunk_counts.update([scalar_text(text)] if pattern is None else split(pattern, scalar_text(text)))
         except UncoveredText as gap:
             raise gap.shifted(start + original_position(text, gap.position) - gap.position) from None
     return learn_merges(lambda key: _ChunkPairIndex(chunk_counts, key), vocab_size, tie_rule)

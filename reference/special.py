@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from functools import lru_cache
+from itertools import zip_longest
 
 import regex
 
@@ -69,17 +70,12 @@ def split_special(text: str, special_tokens: Mapping[str, int], allowed_special:
     return pieces
 
 
+
 def documents(text: str, specials: frozenset[str]) -> list[tuple[int, str]]:
-    """The text between the specials found in it (the longest where several start), each with the
-    position where it starts: what train learns from, a document each, the specials left out."""
-    if not specials:
-        return [(0, text)]
-    pieces: list[tuple[int, str]] = []
-    start = 0
+    """The text between the specials found in it (the longest where several start; ``specials`` not empty),
+    each with the position where it starts: what train learns from, a document each, the specials left out.
+    A piece may be empty (two specials back to back): it holds no pair."""
+    bounds = [0]
     for match in _finder(specials).finditer(text):
-        if match.start() > start:
-            pieces.append((start, text[start:match.start()]))
-        start = match.end()
-    if start < len(text):
-        pieces.append((start, text[start:]))
-    return pieces
+        bounds += match.span()
+    return [(start, text[start:end]) for start, end in zip_longest(bounds[::2], bounds[1::2])]  # the last to the end
