@@ -70,7 +70,6 @@ def split_special(text: str, special_tokens: Mapping[str, int], allowed_special:
     return pieces
 
 
-
 def documents(text: str, specials: frozenset[str]) -> list[tuple[int, str]]:
     """The text between the specials found in it (the longest where several start; ``specials`` not empty),
     each with the position where it starts: what train learns from, a document each, the specials left out.
