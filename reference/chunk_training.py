@@ -28,7 +28,7 @@ from .scalar_text import original_position, scalar_text
 from .splitting import UncoveredText, split
 from .tie_rules import DEFAULT_TIE_RULE
 
-__all__ = ["train_chunks"]
+__all__ = ["train_chunks", "train_documents"]
 
 
 Pair = tuple[int, int]
@@ -41,10 +41,19 @@ def train_chunks(text: str, vocab_size: int, pattern: str,
     The caller has checked `text`, `vocab_size` and `tie_rule`. Stops early when no chunk has a pair left.
     Lone surrogates become U+FFFD first; the chunks must cover the text (``splitting``).
     """
-    try:
-        chunk_counts = Counter(split(pattern, scalar_text(text)))
-    except UncoveredText as gap:
-        raise gap.shifted(original_position(text, gap.position) - gap.position) from None
+    return train_documents([(0, text)], vocab_size, pattern, tie_rule)
+
+
+def train_documents(documents: list[tuple[int, str]], vocab_size: int, pattern: str | None,
+                    tie_rule: str = DEFAULT_TIE_RULE) -> dict[Pair, int]:
+    """Learn merges from several texts, no pair counted across two: each ``(start, text)`` is cut into chunks
+    (without a pattern, it is one chunk), an uncovered character named by its position plus ``start``."""
+    chunk_counts: Counter[str] = Counter()
+    for start, text in documents:
+        try:
+            chunk_counts.update([scalar_text(text)] if pattern is None else split(pattern, scalar_text(text)))
+        except UncoveredText as gap:
+            raise gap.shifted(start + original_position(text, gap.position) - gap.position) from None
     return learn_merges(lambda key: _ChunkPairIndex(chunk_counts, key), vocab_size, tie_rule)
 
 

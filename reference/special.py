@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from functools import lru_cache
+from itertools import zip_longest
 
 import regex
 
-__all__ = ["split_special"]
+__all__ = ["documents", "split_special"]
 
 Policy = Collection[str] | str  # "all" or a collection of special strings
 
@@ -67,3 +68,13 @@ def split_special(text: str, special_tokens: Mapping[str, int], allowed_special:
     if start < len(text):
         pieces.append(text[start:])
     return pieces
+
+
+def documents(text: str, specials: frozenset[str]) -> list[tuple[int, str]]:
+    """The text between the specials found in it (the longest where several start; ``specials`` not empty),
+    each with the position where it starts: what train learns from, a document each, the specials left out.
+    A piece may be empty (two specials back to back): it holds no pair."""
+    bounds = [0]
+    for match in _finder(specials).finditer(text):
+        bounds += match.span()
+    return [(start, text[start:end]) for start, end in zip_longest(bounds[::2], bounds[1::2])]  # the last to the end

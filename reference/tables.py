@@ -21,7 +21,7 @@ import re
 from collections.abc import Collection, Mapping
 from operator import itemgetter
 
-__all__ = ["as_id", "checked_merges", "check_special_tokens", "merge_ids"]
+__all__ = ["as_id", "checked_merges", "check_special_tokens", "check_special_strings", "merge_ids"]
 
 BASE_VOCAB_SIZE = 256
 Pair = tuple[int, int]
@@ -109,6 +109,21 @@ def check_special_tokens(special_tokens: Mapping[str, int] | None,
         seen[idx] = special
         checked[special] = idx
     return checked
+
+
+def check_special_strings(special_tokens: object) -> frozenset[str]:
+    """train's specials: a list (any iterable but a lone str) of non-empty str, as a set."""
+    if isinstance(special_tokens, str | bytes):
+        raise TypeError(f"special_tokens must be a list of strings, not the single {type(special_tokens).__name__} "
+                        f"{special_tokens!r}")
+    try:
+        specials = list(special_tokens)
+    except TypeError:
+        raise TypeError(f"special_tokens must be a list of strings, not {type(special_tokens).__name__}") from None
+    for special in specials:
+        if not isinstance(special, str) or not special:
+            raise ValueError(f"a special token must be a non-empty str, got {special!r}")
+    return frozenset(specials)
 
 
 #: id(table) -> (the table itself, its size when checked, its merge ids). Holding the table

@@ -25,11 +25,12 @@ from __future__ import annotations
 from collections import Counter
 from heapq import heapify
 
-from .chunk_training import train_chunks
+from .chunk_training import train_chunks, train_documents
 from .core import BASE_VOCAB_SIZE
 from .pair_ranking import _NONE, LazyPairRanking, learn_merges
 from .scalar_text import utf8_bytes
-from .tables import as_id
+from .special import documents
+from .tables import as_id, check_special_strings
 from .tie_rules import DEFAULT_TIE_RULE, check_tie_rule
 
 __all__ = ["train"]
@@ -39,7 +40,7 @@ Pair = tuple[int, int]
 
 
 def train(text: str, vocab_size: int, *, pattern: str | None = None,
-          tie_rule: str = DEFAULT_TIE_RULE) -> dict[Pair, int]:
+          tie_rule: str = DEFAULT_TIE_RULE, special_tokens: list[str] | None = None) -> dict[Pair, int]:
     """Learn ``vocab_size - 256`` merges from `text`, returned in training order.
 
     Stops early, without error, once the sequence has no adjacent pair left; a best count
@@ -48,9 +49,15 @@ def train(text: str, vocab_size: int, *, pattern: str | None = None,
     With a split ``pattern``, pairs are counted inside chunks only (``chunk_training``), and
     a character no match covers is a ValueError naming its position. Lone surrogates
     become U+FFFD first, as ``encode`` and tiktoken treat them (``scalar_text``).
+    With ``special_tokens`` (a list of strings, as CS336's trainer takes them), the text is cut at each
+    one found (the longest where several start) and the pieces between are trained on as separate texts,
+    the specials left out; the specials take no id in the table.
     """
     vocab_size = _check_arguments(text, vocab_size)
     check_tie_rule(tie_rule)
+    specials = check_special_strings(special_tokens) if special_tokens is not None else frozenset()
+    if specials:
+        return train_documents(documents(text, specials), vocab_size, pattern, tie_rule)
     if pattern is not None:
         return train_chunks(text, vocab_size, pattern, tie_rule)
     ids = list(utf8_bytes(text))

@@ -12,6 +12,7 @@ one rule for every level); a call with another pattern cannot be judged. A test 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -56,6 +57,14 @@ class PatternFixed:
     def __init__(self, wrapped: object, pattern: str, refuse: Callable[[str], Any]) -> None:
         self.wrapped, self.pattern = wrapped, pattern
         self._refuse = refuse
+        signature = _with_pattern(getattr(wrapped, "train", None))
+        if signature is not None:  # train's keywords are read off the wrapped train (special_tokens is optional)
+            method = self.train
+
+            def train(*args, **kwargs):
+                return method(*args, **kwargs)
+            train.__signature__ = signature
+            self.train = train
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self.wrapped, name)
@@ -78,3 +87,16 @@ class PatternFixed:
     def encode(self, text, merges, *args, pattern: str | None = None, **kwargs):
         self._pass("encode", pattern)
         return self.wrapped.encode(text, merges, *args, **kwargs)
+
+
+def _with_pattern(train: object) -> inspect.Signature | None:
+    """``train``'s signature with a keyword ``pattern`` added (None: no train, or no signature to read)."""
+    try:
+        signature = inspect.signature(train)
+    except (TypeError, ValueError):
+        return None
+    parameters = list(signature.parameters.values())
+    if any(p.name == "pattern" or p.kind is p.VAR_KEYWORD for p in parameters):
+        return signature
+    added = inspect.Parameter("pattern", inspect.Parameter.KEYWORD_ONLY, default=None)
+    return signature.replace(parameters=[*parameters, added])

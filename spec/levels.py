@@ -102,6 +102,8 @@ PROBES: dict[str, Probe] = {
     "build_vocab(special_tokens=)": Probe("build_vocab", ({},), {"special_tokens": {"<|x|>": 256}}),
     # Optional (CS336's Tokenizer has it): its tests are "not started" without it, the special level runs on.
     "encode_iterable": Probe("encode_iterable", (["a"], {}), run=_iterable_probe),
+    # Optional too (CS336's run_train_bpe takes them): training cut at every special token.
+    "train(special_tokens=)": Probe("train", ("a<|x|>b", 257), {"special_tokens": ["<|x|>"]}),
     "save": Probe("save", ("probe.bpe", {(97, 98): 256}), run=_save_probe),
     "load": Probe("load", ("probe.bpe",), run=_save_probe),
     "StreamDecoder": Probe("StreamDecoder", ({97: b"a"},), run=_stream_probe),
@@ -152,8 +154,8 @@ LATER_LEVELS_SPEC: tuple[Level, ...] = (
           spec_files=("spec/test_regex.py", "spec/test_uncovered_text.py", "spec/test_edge_chunks.py"), split=PATTERNS),
     Level("special", "special tokens: reserved ids, atomic, an explicit policy for special text",
           ("train", "encode", "decode", "build_vocab", "encode(pattern=)", "encode(special_tokens=)",
-           "build_vocab(special_tokens=)"), spec_files=("spec/test_special.py", "spec/test_encode_iterable.py"),
-          split=PATTERNS),
+           "build_vocab(special_tokens=)"), spec_files=("spec/test_special.py", "spec/test_encode_iterable.py",
+                                          "spec/test_train_specials.py"), split=PATTERNS),
     # A saved tokenizer carries its pattern and special tokens, so persist builds on regex and special.
     Level("persist", "save and load a trained tokenizer as plain text",
           ("train", "encode", "decode", "build_vocab", "train(pattern=)", "encode(pattern=)",

@@ -78,7 +78,7 @@ def test_a_right_minbpe_solution_is_green_where_its_shape_allows(tmp_path, spec_
     assert _failed(run) == {}
 
 
-#: The four defects course solutions showed (issue 38), each a copy of cs336_right with one change, and the
+#: The defects course solutions showed (issue 38), each a copy of cs336_right with one change, and the
 #: claim it breaks: before the oracle split as CS336 does, train was judged on train.min-vocab and train.prefix
 #: only, and all four passed unseen.
 CS336_DEFECTS = {
@@ -86,17 +86,23 @@ CS336_DEFECTS = {
     "heap": "train.tie-recorded",  # an index whose counts are never lowered merges a stale count
     "endoftext": "train.no-implicit-specials",  # <|endoftext|> cut from the text although no special was asked
     "empty_split": "regex.gpt2-chunks",  # no specials: an empty split pattern, every character apart
+    "specials": "train.special-tokens",  # the specials asked go in the vocab, but the text is never cut at them
 }
+#: The level each defect's claim is judged on, when not train's.
+CS336_DEFECT_LEVELS = {"specials": "special"}
 
 
 @pytest.mark.heavy
 @pytest.mark.parametrize("defect", list(CS336_DEFECTS))
 def test_each_cs336_defect_fails_under_its_own_claim(tmp_path, spec_tests, defect):
+    level = CS336_DEFECT_LEVELS.get(defect, "train")
     run = run_spec_inline(tmp_path, "--impl", f"cs336:tests/course_shapes/cs336_wrong_{defect}", "-m", "not corpus",
-                          "--level", "train", files=files_of_levels(spec_tests, ("train",)))
+                          "--level", level, files=files_of_levels(spec_tests, (level,)))
     assert run.report is not None, run.output[-3000:]
     assert CS336_DEFECTS[defect] in _failed(run), _failed(run)
     assert run.report["claims"][CS336_DEFECTS[defect]]["status"] == "failed"  # broken, not "not judged"
+    if defect in CS336_DEFECT_LEVELS:  # a level the trainer's other claims do not reach: its claim alone fails
+        assert set(_failed(run)) == {CS336_DEFECTS[defect]}, _failed(run)
 
 
 MINBPE_FIXED = "minbpe:tests/course_shapes/minbpe_fixed_right"

@@ -164,6 +164,7 @@ PLAIN_SAMPLES = {
     "PAIR": (1.0, 2), "MERGES": {(1, 2.0): 256.0}, "VOCAB": {1.0: b"a"}, "SPECIALS": {"<|x|>": 300.0},
     "SPECIAL_SET": {"<|x|>"}, "CORPUS": {"low": 5.0}, "WORD_PAIRS": [(("l", "o"), 7)], "STATS": {(1, 2): 3.0},
     "WORD_MERGES": [(("l", "o"), 7.0)], "WORDS": ["lo"], "NULL": None, "STREAM": (["a"], "b"), "TEXTS": iter(["a"]),
+    "SPECIAL_STRINGS": ("<|x|>",),
 }
 
 

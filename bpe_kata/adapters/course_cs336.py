@@ -5,9 +5,11 @@ The course wires a solution through two functions of ``tests/adapters.py``:
 merges ``list[tuple[bytes, bytes]]`` in creation order) and ``get_tokenizer(vocab, merges,
 special_tokens)``, an object with ``encode``, ``decode`` and ``encode_iterable``. Names and types only:
 
-- ``train(text, vocab_size)`` writes the text's UTF-8 bytes to a temporary file and calls
-  ``run_train_bpe`` with no special tokens, keywords as the course's tests pass them; the byte-string
-  merges become contract ids (a merge's id is 256 + its place, its parts looked up by their bytes).
+- ``train(text, vocab_size, special_tokens=None)`` writes the text's UTF-8 bytes to a temporary file and calls
+  ``run_train_bpe`` with the special tokens asked (none: ``[]``), keywords as the course's tests pass them, and
+  ``vocab_size`` plus one per special (the course's vocab holds them, the contract's table does not); the
+  byte-string merges become contract ids (a merge's id is 256 + its place, its parts looked up by their bytes),
+  the course's vocab, specials and all, is not read (claim train.special-tokens).
 - ``encode``/``decode`` build the learner's tokenizer from the contract's table: ``vocab`` = every id's
   bytes, ``merges`` = each merge's two parts' bytes, in id order; the allowed special tokens are passed
   as the list of strings, with their ids in the vocab. One tokenizer is built per table and kept.
@@ -183,7 +185,7 @@ def _require_what_the_tokenizer_uses(learner: types.ModuleType, adapters: Path, 
 def _functions(learner: types.ModuleType) -> dict[str, object]:
     run_train_bpe, get_tokenizer = learner.run_train_bpe, learner.get_tokenizer
 
-    def train(text, vocab_size):
+    def train(text, vocab_size, *, special_tokens=None):
         if not isinstance(text, str):
             raise TypeError(f"train: text must be a str, got {type(text).__name__}")
         try:
@@ -195,7 +197,10 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
         try:
             with os.fdopen(fd, "wb") as file:
                 file.write(data)
-            result = run_train_bpe(input_path=path, vocab_size=vocab_size, special_tokens=[])
+            # The course's vocab_size counts its specials too: as many merges as the contract's vocab_size means.
+            specials = list(special_tokens or [])
+            size = vocab_size + len(specials) if isinstance(vocab_size, int) and vocab_size >= 256 else vocab_size
+            result = run_train_bpe(input_path=path, vocab_size=size, special_tokens=specials)
         finally:
             os.unlink(path)
         return _contract_merges(result)

@@ -28,7 +28,7 @@ CHANGED_INPUT = "ChangedInput"
 
 #: Operations and the keyword that makes each keyword feature (spec/levels.py names them).
 KEYWORD_FEATURES: dict[str, dict[str, str]] = {
-    "train": {"pattern": "train(pattern=)", "tie_rule": "train(tie_rule=)"},
+    "train": {"pattern": "train(pattern=)", "tie_rule": "train(tie_rule=)", "special_tokens": "train(special_tokens=)"},
     "encode": {"pattern": "encode(pattern=)", "special_tokens": "encode(special_tokens=)",
                "allowed_special": "encode(special_tokens=)", "disallowed_special": "encode(special_tokens=)"},
     "encode_iterable": {"pattern": "encode(pattern=)", "special_tokens": "encode(special_tokens=)",
@@ -170,6 +170,9 @@ MERGES = Kind(_merges_dump, _merges_load, mutable=True)
 VOCAB = Kind(_vocab_dump, _vocab_load, mutable=True)
 SPECIALS = Kind(_specials_dump, _specials_load, mutable=True)
 SPECIAL_SET = Kind(_special_set_dump, _special_set_load)
+#: ``train``'s specials: a list of strings (no ids: the table holds merges only).
+SPECIAL_STRINGS = Kind(lambda v: None if v is None else [str(s) for s in v], lambda v: None if v is None else list(v),
+                       mutable=True)
 CORPUS = Kind(_corpus_dump, _corpus_load, mutable=True)
 WORD_PAIRS = Kind(_word_pairs_dump, lambda rows: [tuple(r) for r in rows], mutable=True)
 STATS = Kind(
@@ -187,7 +190,8 @@ STREAM = Kind(lambda v: {"feeds": [str(s) for s in v[0]], "flush": str(v[1])},
 ARGUMENTS: dict[str, dict[str, Kind]] = {
     "get_stats": {"ids": IDS},
     "merge": {"ids": IDS, "pair": PAIR, "idx": INT},
-    "train": {"text": TEXT, "vocab_size": INT, "pattern": OPTIONAL_TEXT, "tie_rule": TEXT},
+    "train": {"text": TEXT, "vocab_size": INT, "pattern": OPTIONAL_TEXT, "tie_rule": TEXT,
+              "special_tokens": SPECIAL_STRINGS},
     "build_vocab": {"merges": MERGES, "special_tokens": SPECIALS},
     "decode": {"ids": IDS, "vocab": VOCAB},
     "encode": {"text": TEXT, "merges": MERGES, "pattern": OPTIONAL_TEXT, "special_tokens": SPECIALS,

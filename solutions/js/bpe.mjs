@@ -17,7 +17,7 @@ import { load, save } from "./persist.mjs";
 const FEATURES = [
   "encode", "encode_iterable", "get_stats", "merge", "train", "build_vocab", "decode",
   "train(pattern=)", "encode(pattern=)", "encode(special_tokens=)", "build_vocab(special_tokens=)",
-  "save", "load", "StreamDecoder", "train_words", "segment_word", "train(tie_rule=)",
+  "save", "load", "StreamDecoder", "train_words", "segment_word", "train(tie_rule=)", "train(special_tokens=)",
 ];
 
 const definitions = new Map(); // name -> {kind, value}: merges as a Table, vocab as a Map
@@ -57,8 +57,9 @@ const OPERATIONS = {
   }],
   get_stats: [["ids"], (args) => getStats(args.ids)],
   merge: [["ids", "pair", "idx"], (args) => merge(args.ids, args.pair, args.idx)],
-  train: [["text", "vocab_size", "pattern", "tie_rule"], (args) => train(args.text, args.vocab_size, {
+  train: [["text", "vocab_size", "pattern", "tie_rule", "special_tokens"], (args) => train(args.text, args.vocab_size, {
     pattern: optional(args, "pattern", null), tieRule: optional(args, "tie_rule", "first-counted"),
+    specialTokens: optional(args, "special_tokens", null),
   })],
   build_vocab: [["merges", "special_tokens"], (args) => {
     const vocab = buildVocab(tableOf(args.merges).merges, optional(args, "special_tokens", null) ?? []);

@@ -11,12 +11,14 @@
 
 import { chunksOf } from "./patterns.mjs";
 import { utf8Bytes, valueError } from "./core.mjs";
+import { splitSpecial } from "./special.mjs";
 
 const NONE = -1;
 export const TIE_RULES = ["first-counted", "lowest-pair", "bytes-greatest"];
 
 /** [[left, right, id], ...] in training order: vocabSize - 256 merges, fewer if pairs run out. */
-export function train(text, vocabSize, { pattern = null, tieRule = "first-counted" } = {}) {
+/** With specialTokens (a list of strings), the text between them, each piece a document of its own. */
+export function train(text, vocabSize, { pattern = null, tieRule = "first-counted", specialTokens = null } = {}) {
   if (typeof text !== "string") throw typeError(`text must be a str, not ${typeof text}`);
   if (!Number.isInteger(vocabSize)) throw typeError(`vocab_size must be an int, not ${typeof vocabSize}`);
   if (vocabSize < 256) throw valueError(`vocab_size must be at least 256 (the byte alphabet), got ${vocabSize}`);
@@ -24,14 +26,25 @@ export function train(text, vocabSize, { pattern = null, tieRule = "first-counte
     throw valueError(`unknown tie_rule ${JSON.stringify(tieRule)}; the known rules are: ${TIE_RULES.join(", ")}`);
   }
   const chunks = new Map();
-  if (pattern === null) chunks.set(text, 1);
-  else for (const chunk of chunksOf(pattern, text.toWellFormed())) chunks.set(chunk, (chunks.get(chunk) ?? 0) + 1);
+  for (const document of documents(text, specialTokens)) {
+    if (pattern === null) chunks.set(document, (chunks.get(document) ?? 0) + 1);
+    else for (const chunk of chunksOf(pattern, document.toWellFormed())) chunks.set(chunk, (chunks.get(chunk) ?? 0) + 1);
+  }
   const pieces = [];
   for (const [chunk, times] of chunks) {
     const data = utf8Bytes(chunk);
     if (data.length >= 2) pieces.push([data, times]);
   }
   return new PairIndex(pieces, tieRule).learn(vocabSize);
+}
+
+/** The text cut at every special found in it (the longest where several start), the specials left out. */
+function documents(text, specialTokens) {
+  if (specialTokens === null || specialTokens === undefined) return [text];
+  if (!Array.isArray(specialTokens)) throw typeError("special_tokens must be a list of strings");
+  if (!specialTokens.length) return [text];
+  const pieces = splitSpecial(text, specialTokens.map((s, i) => [s, i]), "all", []);
+  return pieces.filter((piece) => Array.isArray(piece)).map(([piece]) => piece);
 }
 
 function typeError(message) {

@@ -105,6 +105,10 @@ def encode(text: str, merges: dict[Pair, int]) -> list[int]:
 #   Scan from the left; among specials starting at one position the longest wins. Encode
 #   the text between specials as usual (by chunks if there is a pattern).
 #   build_vocab maps each special id to the UTF-8 bytes of its string.
+# Optional (special; CS336's run_train_bpe has it): train(text, vocab_size, *, special_tokens=None),
+#   a list of strings. Cut the text at each special found in it (the same rule as encode's),
+#   drop the specials, and train on the pieces as separate texts: no pair counted across a
+#   cut or inside a special; the specials take no id in the table.
 
 
 # --- persist: save and load ------------------------------------------------------------

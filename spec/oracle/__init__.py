@@ -45,12 +45,22 @@ Pair = tuple[int, int]
 
 
 def train(text: str, vocab_size: int, *, pattern: str | None = None,
-          tie_rule: str | None = None) -> dict[Pair, int]:
+          tie_rule: str | None = None, special_tokens: list[str] | None = None) -> dict[Pair, int]:
     """The contract's train: over the text's bytes, or inside each chunk of ``pattern`` (none given: the split
     in force, spec/oracle/split.py); ties by ``tie_rule`` (none given: first-counted, or the implementation's
-    declared default in force)."""
+    declared default in force). With ``special_tokens``, the text is first cut at each special found in it
+    (``special.documents_at``): each piece between two is trained on as a document of its own, the specials
+    themselves not at all."""
     pattern, tie_rule = split.resolve(pattern), split.tie_rule(tie_rule)  # none given: the implementation's
     ties.check_tie_rule(tie_rule)
     core.check_vocab_size(vocab_size)
-    pieces = [list(core.utf8(text))] if pattern is None else chunks.chunk_bytes(text, pattern)
+    pieces: list[list[int]] = []
+    for start, document in special.documents_at(text, special_tokens or []):
+        if pattern is None:
+            pieces.append(list(core.utf8(document)))
+            continue
+        try:
+            pieces += chunks.chunk_bytes(document, pattern)
+        except chunks.UncoveredCharacter as uncovered:  # named where it is in the caller's text
+            raise chunks.UncoveredCharacter(start + uncovered.position) from None
     return ties.train_pieces(pieces, vocab_size, tie_rule)

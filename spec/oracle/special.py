@@ -53,6 +53,35 @@ def split_special(text: str, special_tokens: Mapping[str, int],
     return out
 
 
+def documents_at(text: str, special_tokens: list[str]) -> list[tuple[int, str]]:
+    """The text between the specials found in it, as train cuts it, each piece with the position where it
+    starts: every special found (the longest where several start, as encode finds them) is a cut, and is left
+    out; no empty piece. ValueError for an empty special."""
+    if isinstance(special_tokens, str):
+        raise TypeError(f"special_tokens must be a list of strings, not the str {special_tokens!r}")
+    if any(not isinstance(s, str) or not s for s in special_tokens):
+        raise ValueError(f"special tokens must be non-empty strings, got {special_tokens!r}")
+    out: list[tuple[int, str]] = []
+    start, i = 0, 0
+    while i < len(text):
+        here = [s for s in special_tokens if text.startswith(s, i)]
+        if not here:
+            i += 1
+            continue
+        if i > start:
+            out.append((start, text[start:i]))
+        i += len(max(here, key=len))
+        start = i
+    if start < len(text):
+        out.append((start, text[start:]))
+    return out
+
+
+def documents(text: str, special_tokens: list[str]) -> list[str]:
+    """The pieces ``documents_at`` cuts, without their positions: what the validity checker replays on."""
+    return [piece for _, piece in documents_at(text, special_tokens)]
+
+
 def encode(text: str, merges: dict[Pair, int], *, pattern: str | None = None,
            special_tokens: Mapping[str, int] | None = None,
            allowed_special: Collection[str] | str = frozenset(),

@@ -18,10 +18,11 @@ Pair = tuple[int, int]
 RULE = DEFAULT_TIE_RULE = "bytes-greatest"
 
 
-def train(text: str, vocab_size: int, *, pattern: str | None = None, tie_rule: str = RULE) -> dict[Pair, int]:
+def train(text: str, vocab_size: int, *, pattern: str | None = None, tie_rule: str = RULE,
+          special_tokens: list[str] | None = None) -> dict[Pair, int]:
     """bytes-greatest always; the other documented rules are not written (yet)."""
     if tie_rule in ("first-counted", "lowest-pair"):
         raise NotImplementedError(f"tie_rule {tie_rule!r}: only {RULE!r} is implemented")
     if tie_rule != RULE:
         raise ValueError(f"unknown tie_rule {tie_rule!r}; this trainer knows only {RULE!r}")
-    return _reference_train(text, vocab_size, pattern=pattern, tie_rule=RULE)
+    return _reference_train(text, vocab_size, pattern=pattern, tie_rule=RULE, special_tokens=special_tokens)

@@ -30,9 +30,9 @@ DEFAULT_TIE_RULE = "lowest-pair"
 
 
 def train(text: str, vocab_size: int, *, pattern: str | None = None,
-          tie_rule: str = DEFAULT_TIE_RULE) -> dict[Pair, int]:
+          tie_rule: str = DEFAULT_TIE_RULE, special_tokens: list[str] | None = None) -> dict[Pair, int]:
     """Every documented rule is known; leaving ``tie_rule`` out means lowest-pair."""
-    return _reference_train(text, vocab_size, pattern=pattern, tie_rule=tie_rule)
+    return _reference_train(text, vocab_size, pattern=pattern, tie_rule=tie_rule, special_tokens=special_tokens)
 
 
 def build_vocab(merges: dict[Pair, int], special_tokens: dict[str, int] | None = None) -> dict[int, bytes]:

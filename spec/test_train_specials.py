@@ -1,0 +1,116 @@
+"""Level special, optional part: ``train(text, vocab_size, special_tokens=[...])``, training cut at the specials.
+
+CS336's ``run_train_bpe(input_path, vocab_size, special_tokens)`` trains this way: the text is cut wherever a
+special token occurs (the longest where several start at one place, as encode finds them), the special is
+dropped, and each piece between is a document of its own. No pair is counted across a cut or inside a special;
+with a pattern, each piece is then cut into chunks as usual. The table holds merges only: the specials take no
+id in it. An implementation without the keyword has this part "not started".
+
+Every check replays the table on the pieces with the property checker (spec/oracle/valid_training.py, a list of
+texts being separate documents), so any documented tie rule passes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spec import oracle, strategies
+from spec.blame import checking
+from spec.patterns import PATTERNS
+from spec.shapes import merges_of
+
+pytestmark = [pytest.mark.level("special"), pytest.mark.claim("train.special-tokens")]
+
+CLAIM = "train.special-tokens"
+
+
+@pytest.fixture
+def specials_in_training(require_feature) -> None:
+    require_feature("train(special_tokens=)")
+
+
+def _check(bpe, text: str, vocab_size: int, specials: list[str], pieces: list[str], pattern: str | None = None):
+    """The table trained with ``specials`` is greedy training on ``pieces`` as separate documents."""
+    keywords = {} if pattern is None else {"pattern": pattern}  # the level needs no train(pattern=)
+    merges = merges_of(bpe.train(text, vocab_size, special_tokens=list(specials), **keywords))
+    problem = oracle.valid_training.violation(pieces, merges, vocab_size, pattern)
+    with checking(CLAIM):
+        assert problem is None, (f"train({text!r}, {vocab_size}, special_tokens={specials!r}"
+                                 f"{'' if pattern is None else ', pattern=...'}) must learn from {pieces!r} as "
+                                 f"separate documents, the specials left out: {problem}")
+    return merges
+
+
+#: Worked cases: (text, specials, the pieces training must see). Each is built so that a trainer that does not
+#: cut learns another table: the pair across a cut, or a pair inside a special, would be the most frequent.
+WORKED = {
+    # "a" alone between the specials: no pair at all; joined, "aaaa" gives (a, a), kept, the special's bytes
+    "cut-between-halves": ("a<|s|>a<|s|>a<|s|>a", ["<|s|>"], ["a", "a", "a", "a"]),
+    # the halves "xy" | "yx": across the cuts, (y, y) and (x, x) would be counted too
+    "pair-across-the-cut": ("xy<|s|>yx<|s|>xy<|s|>yx", ["<|s|>"], ["xy", "yx", "xy", "yx"]),
+    # the special's own bytes are the most frequent run of the text: never learned from
+    "special-never-learned": ("hi<|endoftext|>" * 5 + "hi", ["<|endoftext|>"], ["hi"] * 6),
+    # the longest special at a place wins: "<|im|>start" whole, never "<|im|>" and then "start" as text
+    "overlapping-longest-wins": ("ab<|im|>startab<|im|>ab<|im|>start", ["<|im|>", "<|im|>start"], ["ab", "ab", "ab"]),
+    # two specials overlapping without being a prefix: the one starting first wins, the rest is text
+    "overlapping-first-start": ("x<|a|>y<|a|>y", ["<|a", "a|>"], ["x", "|>y", "|>y"]),
+    # back to back, at both ends: no empty document, nothing learned across
+    "back-to-back": ("<|s|><|s|>ab<|s|><|s|>ab<|s|>", ["<|s|>"], ["ab", "ab"]),
+    # specials that are spaces, newlines and regex metacharacters are strings like any other
+    "awkward-strings": ("ab\n\nab.*+?ab", ["\n\n", ".*+?"], ["ab", "ab", "ab"]),
+    # no specials asked: the whole text, as train without the keyword
+    "none-asked": ("ab<|s|>ab", [], ["ab<|s|>ab"]),
+}
+
+
+@pytest.mark.parametrize("name", list(WORKED))
+def test_worked_cuts(bpe, specials_in_training, name):
+    text, specials, pieces = WORKED[name]
+    _check(bpe, text, 300, specials, pieces)
+
+
+def test_the_special_takes_no_id_in_the_table(bpe, specials_in_training):
+    """The table holds merges only: ids 256, 257, ... for pairs of the text's pieces, none for the special."""
+    merges = _check(bpe, "hi<|endoftext|>hi", 300, ["<|endoftext|>"], ["hi", "hi"])
+    with checking(CLAIM):
+        assert [idx for _, idx in merges] == list(range(256, 256 + len(merges))), merges
+
+
+@pytest.fixture
+def with_a_pattern(require_feature) -> None:
+    require_feature("train(pattern=)")
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "gpt4"])
+def test_specials_with_a_pattern(bpe, specials_in_training, with_a_pattern, pattern):
+    """Cut at the specials first, then each piece into chunks: a chunk never spans a special, so the pattern's
+    chunks of the joined text (" world!" at a cut, "!<|" ...) are never counted."""
+    text = "hello world<|endoftext|>!hello world<|endoftext|> world!<|endoftext|>"
+    _check(bpe, text, 300, ["<|endoftext|>"], ["hello world", "!hello world", " world!"], PATTERNS[pattern])
+
+
+#: Texts of short pieces around specials, with specials that overlap, prefix one another or are awkward strings.
+texts_and_specials = st.one_of(
+    st.tuples(strategies.special_texts, strategies.special_sets),
+    st.tuples(st.lists(st.one_of(strategies.special_strings,
+                                 st.sampled_from(("ab", " ab", "a", " ", "\n", "é", "你好", "end", "of", "!"))),
+                       max_size=20).map("".join),
+              st.lists(strategies.special_strings, max_size=3, unique=True)),
+)
+
+
+@given(texts_and_specials, strategies.vocab_sizes)
+def test_training_sees_the_pieces_between_specials(bpe, specials_in_training, text_and_specials, vocab_size):
+    """Whatever the tie rule: the table is greedy training on the pieces the specials leave, each on its own."""
+    text, specials = text_and_specials
+    _check(bpe, text, vocab_size, specials, oracle.special.documents(text, specials))
+
+
+@given(texts_and_specials, strategies.vocab_sizes, st.sampled_from(["gpt2", "gpt4"]))
+def test_training_sees_the_chunks_of_the_pieces(bpe, specials_in_training, with_a_pattern, text_and_specials,
+                                                 vocab_size, pattern):
+    """With a pattern: each piece the specials leave is cut into chunks on its own, none spans a cut."""
+    text, specials = text_and_specials
+    _check(bpe, text, vocab_size, specials, oracle.special.documents(text, specials), PATTERNS[pattern])
