@@ -31,9 +31,10 @@ def check_trained_split(text: str, table: list, vocab_size: int, pattern: str | 
                         train_on: Callable[[str, int], object] | None) -> None:
     """Fail the asked split's chunk claim when the table is right training under another split than the one
     asked or declared (spec/split_variants.py), unless normalised text or a hard-coded special explains it first
-    (the classifier's order, spec/cases/expect.py ``training_claim``). A table that learned nothing is the
-    split's only with evidence: the trainer, asked for one merge of EVERY_CHARACTER_PROBE, learns the pair
-    inside "é" and not (97, 97); without it, nothing learned is an early stop (spec/early_stop.py)."""
+    (the classifier's order, spec/cases/expect.py ``training_claim``). A table that only stopped short (nothing
+    learned, or fewer merges than asked, each of them right) where every character apart leaves no pair is the
+    split's only with evidence: the trainer, asked for one merge of EVERY_CHARACTER_PROBE, learns the pair inside
+    "é" and not (97, 97); without it, it is an early stop (spec/early_stop.py)."""
     from spec.cases.expect import normalisation_explains, specials_explain
 
     explained = split_variants.explaining(text, table, vocab_size, pattern)
@@ -43,8 +44,11 @@ def check_trained_split(text: str, table: list, vocab_size: int, pattern: str | 
         every_character = explained[1].pattern == split_variants.EVERY_CHARACTER
         if not (every_character and _cuts_every_character(train_on)):
             return
-    if not table and pattern is not None and valid_training.stopped_early(text, table, vocab_size, pattern) \
-            is not None and _cuts_every_character(train_on):
+    if explained is None and pattern is not None \
+            and valid_training.not_greedy(text, table, pattern) is None \
+            and valid_training.stopped_early(text, table, vocab_size, pattern) is not None \
+            and valid_training.violation(text, table, vocab_size, split_variants.EVERY_CHARACTER) is None \
+            and _cuts_every_character(train_on):
         explained = split_variants.chunk_claim(pattern), split_variants.Variant(
             f"every character its own chunk (train({EVERY_CHARACTER_PROBE!r}, 257) learns only (195, 169), "
             "the pair inside 'é', not (97, 97), three times)", split_variants.EVERY_CHARACTER)

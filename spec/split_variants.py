@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spec.oracle import split
-from spec.oracle.valid_training import violation
+from spec.oracle.valid_training import not_greedy, violation
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, R50K_SPLIT_PATTERN
 
 Merges = list[tuple[tuple[int, int], int]]
@@ -62,13 +62,17 @@ def variants(asked: str) -> list[Variant]:
 def explaining(text: str | list[str], merges: Merges, vocab_size: int, pattern: str | None = None
                ) -> tuple[str, Variant] | None:
     """(the asked split's chunk claim, the variant) when ``merges`` is no valid training of ``text`` under the
-    asked split but is under a variant; None otherwise, and always for an empty table (nothing learned is
-    explained by no split: spec/split_check.py asks the trainer for evidence) or with no pattern asked (the
-    whole text has its own rules)."""
+    asked split but is under a variant; None otherwise, and always for an empty table, or a table whose only
+    fault is that it stopped short where every character apart leaves no pair (an early stop looks the same:
+    spec/split_check.py asks the trainer for evidence), or with no pattern asked (the whole text has its own
+    rules)."""
     asked = split.resolve(pattern)
     if not merges or asked is None or violation(text, merges, vocab_size, asked) is None:
         return None
+    stop_only = not_greedy(text, merges, asked) is None  # each merge right, the table short: maybe an early stop
     for variant in variants(asked):
+        if stop_only and variant.pattern == EVERY_CHARACTER:
+            continue  # every character apart runs out of pairs early too: a stop alone is no evidence of it
         if violation(text, merges, vocab_size, variant.pattern) is None:
             return chunk_claim(asked), variant
     return None

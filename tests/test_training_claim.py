@@ -126,6 +126,8 @@ def test_a_table_right_under_another_split_is_the_asked_patterns_chunk_claim(ask
     merges = trained_under(text, vocab_size, variant.pattern)
     assume(merges and oracle.valid_training.violation(text, merges, vocab_size, PATTERNS[asked]) is not None)
     assume(not normalisation_explains(text, merges, vocab_size, PATTERNS[asked]))  # the classifier's first
+    stop_only = oracle.valid_training.not_greedy(text, merges, PATTERNS[asked]) is None
+    assume(not (stop_only and variant.pattern == split_variants.EVERY_CHARACTER))  # needs evidence: test below
     claim = f"regex.{asked}-chunks"
     assert training_claim(text, merges, vocab_size, PATTERNS[asked]) == claim
     with pytest.raises(AssertionError) as failed:
@@ -219,3 +221,19 @@ def test_a_table_both_a_cut_special_and_every_character_explain_is_the_splits_wi
 
 def table_under(text: str, vocab_size: int, pattern: str) -> list:
     return merges_of(oracle.train(text, vocab_size, pattern=pattern))
+
+
+def test_a_table_that_only_stopped_short_is_an_early_stop_unless_the_trainer_cuts_every_character():
+    """'aé' to 258: one right merge, the pair inside 'é', then a stop. Every character apart would stop there too,
+    but so does a trainer that quits after a pair seen once (held-out corpus: such an early stop was charged to
+    regex.gpt2-chunks). Only the probe's evidence makes it the split's."""
+    every_character = lambda other, size: oracle.train(other, size, pattern=split_variants.EVERY_CHARACTER)  # noqa: E731
+    quits = lambda other, size: dict(list(oracle.train(other, size).items())[:1])  # noqa: E731
+    merges = {(195, 169): 256}
+    assert split_variants.explaining("aé", list(merges.items()), 258, PATTERNS["gpt2"]) is None
+    with pytest.raises(AssertionError) as failed:
+        check_trained("aé", 258, merges, PATTERNS["gpt2"], train_on=quits)
+    assert blamed_claims(failed.value) == ("train.no-early-stop",)
+    with pytest.raises(AssertionError) as failed:
+        check_trained("aé", 258, merges, PATTERNS["gpt2"], train_on=every_character)
+    assert blamed_claims(failed.value) == ("regex.gpt2-chunks",)
