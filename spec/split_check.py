@@ -44,7 +44,7 @@ def check_trained_split(text: str, table: list, vocab_size: int, pattern: str | 
         every_character = explained[1].pattern == split_variants.EVERY_CHARACTER
         if not (every_character and _cuts_every_character(train_on)):
             return
-    if explained is None and pattern is not None \
+    if explained is None and pattern in split_variants.CHUNK_CLAIMS \
             and valid_training.not_greedy(text, table, pattern) is None \
             and valid_training.stopped_early(text, table, vocab_size, pattern) is not None \
             and valid_training.violation(text, table, vocab_size, split_variants.EVERY_CHARACTER) is None \
