@@ -61,7 +61,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 HEAVY_LEFT_OUT = pytest.StashKey[int]()
 
 #: Measured on the 2-core machine (benchmarks/README.md, "The suite's own tests"); said where the group is left out.
-HEAVY_GROUP_TIME = "about 4 minutes on 2 cores"
+HEAVY_GROUP_TIME = "about 15 minutes on 2 shared cores"
 
 
 @pytest.hookimpl(optionalhook=True)
