@@ -108,8 +108,8 @@ def normalisation_explains(text: str, merges: list, vocab_size: int, pattern: st
     LF): the trainer normalised, bytes.no-normalization's observable. Any other invalid table is another claim's."""
     import unicodedata
 
-    if oracle.valid_training.violation(text, merges, vocab_size, pattern) is None:
-        return False
+    if not isinstance(text, str) or oracle.valid_training.violation(text, merges, vocab_size, pattern) is None:
+        return False  # a list of documents (cut at specials asked): no normalisation is looked for
     lines = {text.replace("\r\n", "\n"), text.replace("\r\n", "\n").replace("\r", "\n")}
     folded = {form for line in lines for form in (line, unicodedata.normalize("NFC", line))} - {text}
     return any(oracle.valid_training.violation(other, merges, vocab_size, pattern) is None for other in folded)
@@ -123,6 +123,8 @@ def specials_explain(text: str, merges: list, vocab_size: int, pattern: str | No
     """The table is not valid training on ``text``, but is once a well-known special token's string is cut out,
     made a boundary, or kept whole as a document of its own: the trainer had it hard-coded, though none was
     asked (train.no-implicit-specials). An empty table (nothing learned) is explained by no cut."""
+    if not isinstance(text, str):
+        return False  # documents already cut at the specials asked
     present = [special for special in WELL_KNOWN_SPECIALS if special in text]
     if not merges or not present or oracle.valid_training.violation(text, merges, vocab_size, pattern) is None:
         return False
