@@ -21,7 +21,8 @@ from spec.blame import checking
 from spec.patterns import PATTERNS
 from spec.shapes import merges_of
 
-pytestmark = [pytest.mark.level("special"), pytest.mark.claim("train.special-tokens")]
+pytestmark = [pytest.mark.level("special"),
+              pytest.mark.claim("train.special-tokens", "train.ids-from-256")]
 
 CLAIM = "train.special-tokens"
 
@@ -36,7 +37,10 @@ def _check(bpe, text: str, vocab_size: int, specials: list[str], pieces: list[st
     keywords = {} if pattern is None else {"pattern": pattern}  # the level needs no train(pattern=)
     merges = merges_of(bpe.train(text, vocab_size, special_tokens=list(specials), **keywords))
     problem = oracle.valid_training.violation(pieces, merges, vocab_size, pattern)
-    with checking(CLAIM):
+    # ids not 256, 257, ... are their own claim's, whichever test drew the table (a pair learned twice, issue 37)
+    claim = "train.ids-from-256" if problem is not None and oracle.valid_training.ids_wrong(merges, vocab_size) \
+        else CLAIM
+    with checking(claim):
         assert problem is None, (f"train({text!r}, {vocab_size}, special_tokens={specials!r}"
                                  f"{'' if pattern is None else ', pattern=...'}) must learn from {pieces!r} as "
                                  f"separate documents, the specials left out: {problem}")
