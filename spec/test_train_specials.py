@@ -21,8 +21,7 @@ from spec.blame import checking
 from spec.patterns import PATTERNS
 from spec.shapes import merges_of
 
-pytestmark = [pytest.mark.level("special"),
-              pytest.mark.claim("train.special-tokens", "train.ids-from-256")]
+pytestmark = [pytest.mark.level("special"), pytest.mark.claim("train.special-tokens")]
 
 CLAIM = "train.special-tokens"
 
