@@ -27,9 +27,9 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {
-    "check": Command("bpe_kata.run.commands:check", (
+    "check": Command("bpe_kata.spec_commands:check", (
         "check [IMPL] [pytest options...]   run the spec against IMPL (default: reference)",)),
-    "gate": Command("bpe_kata.run.commands:gate", (
+    "gate": Command("bpe_kata.spec_commands:gate", (
         "gate IMPL [--expect FILE] [...]     the CI gate: IMPL isolated in a child process, strict",)),
     "new": Command("bpe_kata.learner:new_command", (
         "new NAME [--shape cs336|minbpe]     copy the starter to solutions/NAME (or one in a course's shape)",)),
@@ -40,34 +40,34 @@ COMMANDS: dict[str, Command] = {
         "data import FILE                    file a hand-downloaded pg11.txt or tiny Shakespeare")),
     "words-budget": Command("bpe_kata.learner:words_budget_command", (
         "words-budget [IMPL]                 print the word-level merge-budget table of IMPL",)),
-    "show": Command("bpe_kata.tools.commands:show", (
+    "show": Command("bpe_kata.tools.tool_commands:show", (
         "show TEXT [--impl X] [--table T]    TEXT cut into tokens, ids beneath (--compare IMPL2)",)),
-    "trace": Command("bpe_kata.tools.commands:trace", (
+    "trace": Command("bpe_kata.tools.tool_commands:trace", (
         "trace CORPUS --vocab N [--impl X]   training merge by merge, with counts",)),
-    "curve": Command("bpe_kata.tools.commands:curve", (
+    "curve": Command("bpe_kata.tools.tool_commands:curve", (
         "curve CORPUS [--vocab 256..4096]    bytes per token against vocabulary size (--out PNG)",)),
-    "verify-report": Command("bpe_kata.run.commands:verify_report", (
+    "verify-report": Command("bpe_kata.spec_commands:verify_report", (
         "verify-report FILE [--suite-sha256 X]  re-check a gate report against the installed suite",)),
-    "grade": Command("bpe_kata.tools.commands:grade", (
+    "grade": Command("bpe_kata.tools.tool_commands:grade", (
         "grade SUBMISSIONS... [-- OPTIONS]   a class table: the spec on each, in parallel, isolated",)),
     "mutate": Command("bpe_kata.mutation.mutate:main", (
         "mutate [--gate] [mutmut options...]  mutation-test the reference against the spec (dev extra)",)),
-    "matrix": Command("bpe_kata.tools.commands:matrix", (
+    "matrix": Command("bpe_kata.tools.tool_commands:matrix", (
         "matrix [--html F] [--json F]        the gate on every installed BPE library (matrix extra)",)),
     "diff": Command("bpe_kata.tools.diff:main", (
         "diff A B [--budget S] [--seed N]    differential testing of two tokenizers (--json, --save-case F)",)),
-    "merge": Command("bpe_kata.tools.merge:main", (
+    "merge": Command("bpe_kata.merge:main", (
         "merge OUT IN...                     join --shard K/N outputs of grade, mutate or matrix into one",)),
     "summary": Command("bpe_kata.tools.ci_summary:main", (
         "summary REPORT [--markdown F] [--badge F]  a report as a CI job summary and a shields.io badge",)),
-    "_graded": Command("bpe_kata.run.commands:graded"),  # one submission of `grade`, under its supervisor
+    "_graded": Command("bpe_kata.spec_commands:graded"),  # one submission of `grade`, under its supervisor
 }
 
 USAGE = "\n       ".join(f"bpe-kata {line}" for command in COMMANDS.values() for line in command.usage)
 
 
 #: The commands whose verdict must not depend on the working folder or the environment: they run as a
-#: trusted start (bpe_kata/child/trusted_start.py) from their first line on.
+#: trusted start (bpe_kata/gate/trusted_start.py) from their first line on.
 TRUSTED_COMMANDS = frozenset({"gate", "grade", "verify-report", "matrix", "_graded"})
 
 
@@ -99,10 +99,10 @@ def run() -> NoReturn:
     down (bpe_kata/run/quick_exit.py). ``main`` itself returns, for callers in a process that goes on."""
     argv = sys.argv[1:]
     if argv and argv[0] in TRUSTED_COMMANDS:
-        from bpe_kata.child import trusted_start
+        from bpe_kata.gate import trusted_start
 
         if not trusted_start.started_trusted():
-            from bpe_kata.child.supervisor import private_pycache
+            from bpe_kata.gate.supervisor import private_pycache
 
             trusted_start.become_trusted("bpe_kata.cli", argv, private_pycache())
     from bpe_kata.run import quick_exit

@@ -12,12 +12,11 @@ import shutil
 import sys
 from pathlib import Path
 
-import spec
 from bpe_kata.data import corpora
+from bpe_kata.layout.paths import SPEC_DIR
 from spec.ledger import load_claims
 from spec.levels import ALL_LEVEL_NAMES
 
-SPEC_DIR = Path(spec.__file__).resolve().parent
 PROJECT_ROOT = SPEC_DIR.parent
 STARTER = PROJECT_ROOT / "solutions" / "starter"
 #: ``new --shape``: the course shapes a starter can be written in (bpe_kata/shape_starters.py).
@@ -129,7 +128,7 @@ def data(action: str) -> int:
 
 def words_budget(value: str | None) -> int:
     """Print the toy corpus's merge-budget table as IMPL's train_words and segment_word give it."""
-    from bpe_kata.run.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
+    from bpe_kata.impl.loader import DEFAULT_IMPL, ImplementationNotFound, load_implementation
     from spec import toy_words
 
     try:

@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 from bpe_kata.child import client as isolated_client
-from bpe_kata.child import launch as isolation
+from bpe_kata.child import gc_policy
 from bpe_kata.data import corpora
-from bpe_kata.run import bounded_diff, budgets, expectations, gc_policy, missing_data, quick_exit, traceback_cache
+from bpe_kata.impl.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation, require_utf8
+from bpe_kata.run import budgets, quick_exit, spawning
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment, private_storage
 from bpe_kata.run.kata_run import KataRun
-from bpe_kata.run.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation, require_utf8
+from bpe_kata.verdict import bounded_diff, expectations, missing_data, traceback_cache
 from spec import compare
 from spec.ledger import load_claims
 from spec.levels import levels_up_to
@@ -142,7 +143,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(tryfirst=True, specname="pytest_unconfigure")
 def freeze_before_the_last_collection(config: pytest.Config) -> None:
-    """A process that ends with this run has nothing left to collect (bpe_kata/run/gc_policy.py)."""
+    """A process that ends with this run has nothing left to collect (bpe_kata/child/gc_policy.py)."""
     if quick_exit.ending(config):
         gc_policy.freeze()
 
@@ -159,8 +160,8 @@ def _implementation(config: pytest.Config, value: str):
         require_utf8(value)
     except ImplementationNotFound as error:
         raise pytest.UsageError(str(error)) from None
-    if isolation.is_isolated(config, value):
-        return isolation.spawn(config, value)
+    if spawning.is_isolated(config, value):
+        return spawning.spawn(config, value)
     try:
         return load_implementation(value)
     except ImplementationNotFound as error:

@@ -2,7 +2,7 @@
 
 The plain starter (solutions/starter) is the contract's module of functions. A learner following
 Stanford's CS336 or Karpathy's minbpe writes another shape, which the suite loads through
-``--impl cs336:PATH`` or ``--impl minbpe:PATH`` (bpe_kata/adapters/course_shapes.py). These starters are
+``--impl cs336:PATH`` or ``--impl minbpe:PATH`` (bpe_kata/impl/course_shapes.py). These starters are
 that shape with every method a stub: each level reads "not started" until its methods are written.
 Kept as text here so that an installed copy can write them too.
 """

@@ -37,7 +37,7 @@ class Level:
     #: compare train or encode without a pattern with the oracle's results; PATTERNS, they split with several
     #: patterns; NAMED, each test names one pattern (a published table's). A declared fixed split starts every
     #: level (the oracle splits alike, spec/oracle/split.py); UNSPLIT tells which failures of code that splits
-    #: without saying so the split probe may explain (bpe_kata/run/pattern_probe.py).
+    #: without saying so the split probe may explain (bpe_kata/verdict/pattern_probe.py).
     split: str = "free"
 
     @property
@@ -52,7 +52,7 @@ FREE, UNSPLIT, PATTERNS, NAMED = "free", "unsplit", "patterns", "named"
 
 #: Claims that hold whatever split train uses, in levels whose other checks need no split (UNSPLIT): a
 #: vocab_size below 256 is an error, and a smaller vocab's merges are a prefix of a larger one's, with or
-#: without chunks. Their failures are never excused as an undeclared split's (bpe_kata/run/pattern_probe.py).
+#: without chunks. Their failures are never excused as an undeclared split's (bpe_kata/verdict/pattern_probe.py).
 SPLIT_FREE_CLAIMS = frozenset({"train.min-vocab", "train.prefix"})
 
 

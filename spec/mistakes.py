@@ -3,7 +3,7 @@
 Run texts make a merge from the right visible in train and encode results, but so do other
 mistakes (a wrong rank, a wrong count). Before blaming merge.left-to-right, a test checks
 that the result is exactly what merging from the right gives. The report's likely-mistake
-lines (bpe_kata/run/teaching.py) are held to the same standard: each line names a probe here,
+lines (bpe_kata/verdict/teaching.py) are held to the same standard: each line names a probe here,
 and the line is printed only when the probe sees the mistake's own signature in what the
 implementation does (its output equals the mistake replayed, it raised, it lost bytes, it
 changed its input). A probe that cannot tell returns None: no line rather than a wrong line.

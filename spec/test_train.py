@@ -153,7 +153,7 @@ def test_same_merges_under_any_hash_seed(bpe, spawn_implementation):
     text = ("".join(chr(c) for c in range(0x4E00, 0x4E40)) * 2 + " the cat sat on the mat " * 3
             + " baaaaaaa xcccccc ddddddddd  eeee " * 3)
     # an error here is the same root cause as elsewhere, with its place in this process; the table is this
-    # process's, so a failed check of it is run again with an operation swapped (bpe_kata/run/substitution.py)
+    # process's, so a failed check of it is run again with an operation swapped (bpe_kata/verdict/substitution.py)
     own = merges_of(bpe.train(text, 320))
     seeds = ("0", "1", "42", "random")
     children = spawn_implementation.each(*({"env_changes": {"PYTHONHASHSEED": seed}} for seed in seeds))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_kata.run import judging
+from bpe_kata.verdict import judging
 from spec import blame, compare
 from tests.support import REPO_ROOT, run_spec_inline
 
@@ -158,7 +158,7 @@ def test_the_report_shows_the_first_failures_expected_and_actual(tmp_path, capsy
 
 @pytest.mark.beside("shared/data/alice.txt")
 def test_document_keys_of_printed_claim_ids_are_explained(tmp_path, capsys):
-    """A failing d1 claim (every one reads a corpus: a missing corpus fails none, bpe_kata/run/missing_data.py)."""
+    """A failing d1 claim (every one reads a corpus: a missing corpus fails none, bpe_kata/verdict/missing_data.py)."""
     run = run_spec_inline(tmp_path, "--impl", str(IMPLEMENTATIONS / "wrong_decode_per_token.py"),
                           "--claim", "corpus.d1-examples", files=["spec/test_roundtrip.py"], capsys=capsys)
     assert run.returncode == 1 and run.claim_status("corpus.d1-examples") == "failed"
@@ -203,9 +203,9 @@ class _Report:
 
 def _results(*tests, cleared: dict[str, tuple[str, ...]] | None = None):
     """Results from (nodeid, level, claims, blamed or None for a pass, own_training); ``cleared``: test -> the
-    swaps under which it passed when run again (bpe_kata/run/substitution.py)."""
-    from bpe_kata.run.outcomes import Outcome
-    from bpe_kata.run.results import Results
+    swaps under which it passed when run again (bpe_kata/verdict/substitution.py)."""
+    from bpe_kata.verdict.outcomes import Outcome
+    from bpe_kata.verdict.tallies import Results
 
     results = Results()
     for nodeid, level, claims, blamed, own in tests:
@@ -221,9 +221,9 @@ def _results(*tests, cleared: dict[str, tuple[str, ...]] | None = None):
 
 
 def test_a_failure_resting_on_a_broken_claim_is_not_judged_in_table_json_and_page():
-    from bpe_kata.run.report import as_json
-    from bpe_kata.run.summary import render_table
-    from bpe_kata.tools import html_report
+    from bpe_kata.verdict import html_report
+    from bpe_kata.verdict.report import as_json
+    from bpe_kata.verdict.summary import render_table
 
     results = _results(("t::merge", "merge", ("merge.left-to-right",), ("merge.left-to-right",), False),
                        ("t::train", "train", ("train.tie-recorded",), ("train.tie-recorded",), False),
@@ -245,7 +245,7 @@ def test_a_failure_resting_on_a_broken_claim_is_not_judged_in_table_json_and_pag
 
 
 def test_the_tie_rule_excuse_is_printed_only_for_the_implementations_own_training():
-    from bpe_kata.run.summary import render_table
+    from bpe_kata.verdict.summary import render_table
 
     info = {"suite_version": "0", "implementation": "x", "module_file": None, "module": "x"}
     own = _results(("t::walk", "train", ("train.wikipedia-walkthrough",), ("train.wikipedia-walkthrough",), True))
@@ -298,9 +298,9 @@ def test_a_not_implemented_group_reaching_pytest_makes_the_level_not_started(tmp
 
 def _error_results(*tests, cleared: dict[str, tuple[str, ...]] | None = None):
     """Results from (nodeid, level, claims, call that raised, operations the test called); ``cleared``: test ->
-    the swaps under which it passed when run again (bpe_kata/run/substitution.py)."""
-    from bpe_kata.run.outcomes import Outcome
-    from bpe_kata.run.results import Results
+    the swaps under which it passed when run again (bpe_kata/verdict/substitution.py)."""
+    from bpe_kata.verdict.outcomes import Outcome
+    from bpe_kata.verdict.tallies import Results
 
     results = Results()
     for nodeid, level, claims, call, calls in tests:

@@ -1,10 +1,11 @@
-"""A failed assert on a large value is explained in bounded time, with or without $CI (bpe_kata/run/bounded_diff.py)."""
+"""A failed assert on a large value is explained in bounded time, with or without $CI
+(bpe_kata/verdict/bounded_diff.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bpe_kata.run import bounded_diff
+from bpe_kata.verdict import bounded_diff
 from tests.support import REPO_ROOT, run_spec_inline
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.run.outcomes import Outcome
+from bpe_kata.verdict.outcomes import Outcome
 from tests.support import REPO_ROOT
 
 SLOW = str(REPO_ROOT / "tests" / "slow" / "right_but_slow.py")
@@ -110,14 +110,13 @@ def test_a_test_over_its_budget_is_a_root_cause_naming_the_call_and_charged_to_n
     """Slowness says nothing about a value: a slow encode in a test of encode.replays-training and
     merge.left-to-right fails neither claim (issue 37: it failed both, and merge.left-to-right was the fix-first
     claim of ports that have no merge at all); the root cause names the call still running."""
-    from bpe_kata.child import launch
     from bpe_kata.child.faults import TooSlow
-    from bpe_kata.run import causes, judging
-    from bpe_kata.run.results import Results
+    from bpe_kata.verdict import causes, fault_verdicts, judging
+    from bpe_kata.verdict.tallies import Results
 
     slow = TooSlow("encode(text='aaaa…', merges=<table of 31 entries>) was still running when the test's budget ran "
                    "out: 60 s of CPU time")
-    verdict = launch.fault_verdict(slow, ("encode.replays-training", "merge.left-to-right"))
+    verdict = fault_verdicts.fault_verdict(slow, ("encode.replays-training", "merge.left-to-right"))
     assert verdict.kind == judging.ERROR and verdict.blamed == () and verdict.call == "encode"
     results = Results()
     results.verdicts["t::x"] = verdict

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bpe_kata import cli, learner
-from bpe_kata.run import commands as run_commands
-from bpe_kata.run import pytest_args
+from bpe_kata import spec_commands as run_commands
+from bpe_kata.run import spec_command as pytest_args
 from spec.ledger import load_claims
 from tests.support import nested_session
 
@@ -178,7 +178,7 @@ def test_check_passes_impl_and_options_to_pytest(monkeypatch):
     assert cli.main(["check", "tests.red_team.hangs", "--level", "merge", "-q"]) == 0
     assert cli.main(["check", "-x"]) == 0
     net = ["-p", "timeout", "--timeout", run_commands.IN_PROCESS_TEST_TIMEOUT]
-    net += pytest_args.defaults([])  # one rootdir and config, short tracebacks (bpe_kata/run/pytest_args.py)
+    net += pytest_args.defaults([])  # one rootdir and config, short tracebacks (bpe_kata/run/spec_command.py)
     assert seen[0] == [
         str(run_commands.SPEC_DIR),
         "-p",
@@ -204,7 +204,7 @@ def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
         def run(self) -> int:
             return 0
 
-    monkeypatch.setattr("bpe_kata.child.supervisor.Supervisor", Supervised)
+    monkeypatch.setattr("bpe_kata.gate.supervisor.Supervisor", Supervised)
     assert cli.main(["gate", "tests.red_team.hangs", "--expect", "e.toml"]) == 0
     assert cli.main(["gate", "--impl", 'cmd:"node bpe.js"', "--timeout", "5"]) == 0
     assert cli.main(["gate"]) == 2

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_kata.adapters import course_shapes
-from bpe_kata.run.loader import ImplementationNotFound, load_implementation
+from bpe_kata.impl import course_shapes, shape_parts
+from bpe_kata.impl.loader import ImplementationNotFound, load_implementation
 from tests.support import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline
 
 SHAPES = REPO_ROOT / "tests" / "course_shapes"
@@ -229,7 +229,7 @@ def test_the_modules_name_the_learners_folder_and_what_the_shape_declares():
     ({"<b>"}, "all", ({"<b>"}, {"<a>"})),
 ])
 def test_the_special_policy_is_split_into_allowed_and_refused_present(allowed, disallowed, expected):
-    assert course_shapes.special_policy("x<a>y", {"<a>": 300, "<b>": 301}, allowed, disallowed) == expected
+    assert shape_parts.special_policy("x<a>y", {"<a>": 300, "<b>": 301}, allowed, disallowed) == expected
 
 
 def test_new_writes_a_starter_in_each_shape_that_starts_not_started(tmp_path, capsys, monkeypatch):
@@ -253,7 +253,7 @@ def test_a_port_whose_encode_needs_state_only_its_load_builds_is_given_the_table
     """A minbpe port whose encode reads ``vocab_rev``, which only its own train and load build: given merges
     as attributes it cannot encode, so the adapter writes the table as minbpe's .model file and calls its
     load (seen on a public port); the learner's encode is then judged, not an AttributeError."""
-    from bpe_kata.adapters import course_minbpe
+    from bpe_kata.impl import course_minbpe
 
     (tmp_path / "port.py").write_text('''
 class Tokenizer:
@@ -299,7 +299,7 @@ class Tokenizer:
 def test_a_minbpe_build_vocab_that_fills_its_attribute_and_returns_none_is_read_from_the_attribute(tmp_path):
     """Many classes write ``self.vocab = ...`` in ``_build_vocab`` and return nothing: the shape reads the state
     (before: ``None`` went on as the vocabulary, and the suite's crash on it was charged to a decode claim)."""
-    from bpe_kata.adapters import course_minbpe
+    from bpe_kata.impl import course_minbpe
 
     (tmp_path / "port.py").write_text('''
 class Tokenizer:
@@ -391,7 +391,7 @@ def test_a_class_that_reads_its_split_pattern_from_its_module_is_pattern_fixed(t
     """No ``pattern`` on the instance: the constant its methods read (directly or through a module helper) is the
     split it always uses; two candidate constants, or none read, leave the class unsplit (issue 37: a minbpe
     exercise splitting with a module-level GPT-4 pattern was judged as if it split nothing)."""
-    from bpe_kata.adapters import course_minbpe
+    from bpe_kata.impl import course_minbpe
 
     (tmp_path / "module_pattern_tok.py").write_text(
         "import regex\n"

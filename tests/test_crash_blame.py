@@ -1,6 +1,6 @@
 """A crash is blamed on the behaviour that crashed, with its input (issue 37, kind 2).
 
-The rule (bpe_kata/run/crash_probes.py): the root cause's error is put to direct probes of the smallest
+The rule (bpe_kata/verdict/crash_probes.py): the root cause's error is put to direct probes of the smallest
 behaviours of the call that raised (training an empty text, encoding one character, ...); the probe that
 raises the same error at the same place names the claim. Whichever claim's test drew the crashing input
 says nothing; a child killed by a signal is a root cause with its input, not a failure of every claim of
@@ -13,8 +13,8 @@ import types
 
 import pytest
 
-from bpe_kata.run import crash_probes, judging
-from bpe_kata.run.results import Results
+from bpe_kata.verdict import crash_probes, judging
+from bpe_kata.verdict.tallies import Results
 from tests.support import REPO_ROOT, run_spec_inline
 
 WRONG = REPO_ROOT / "tests" / "implementations"
@@ -143,7 +143,7 @@ def test_the_crashing_call_shown_raised_the_causes_own_error():
     """A test may meet an error it expects (a ValueError under pytest.raises) after the crash: the call shown
     for a TypeError cause is the one that raised a TypeError (dev half: a UnicodeEncodeError shown beside a
     call that raised something else, or nothing)."""
-    from bpe_kata.run import recording
+    from bpe_kata.verdict import recording
 
     module = types.ModuleType("port")
     exec("def train(text, vocab_size):\n"
@@ -184,8 +184,8 @@ def test_a_call_that_crashes_whatever_the_input_is_blamed_on_no_claim():
     """An encode that raises before it reads its input (a method written without ``self``) raises on the probe,
     its control and an ordinary call alike: no behaviour is known to be wrong, so no claim is charged, and the
     cause says so (holdout: such a crash was charged to encode.lowest-rank, whose tests were most numerous)."""
-    from bpe_kata.run import causes
-    from bpe_kata.run.outcomes import Outcome
+    from bpe_kata.verdict import causes
+    from bpe_kata.verdict.outcomes import Outcome
 
     module = types.ModuleType("port")
     exec("def encode(text, merges):\n"
@@ -210,8 +210,8 @@ def test_a_trainer_that_crashes_on_ascii_only_keeps_the_claim_its_tests_point_to
     max of no counts crashes there: on the probe, its control and an ASCII call alike. It answers a text with a
     multi-byte character, so the crash is not every call's (holdout: 'every call of train raises' sent the
     learner to the wrong place)."""
-    from bpe_kata.run import causes
-    from bpe_kata.run.outcomes import Outcome
+    from bpe_kata.verdict import causes
+    from bpe_kata.verdict.outcomes import Outcome
 
     module = types.ModuleType("every_character")
     exec("def train(text, vocab_size, **options):\n"

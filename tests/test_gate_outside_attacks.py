@@ -130,7 +130,7 @@ def test_a_graded_submission_cannot_import_a_classmates(tmp_path):
 
 
 def test_the_log_shows_the_judged_codes_text_but_none_of_its_terminal_control():
-    from bpe_kata.child.log_text import shown
+    from bpe_kata.gate.log_text import shown
 
     assert shown("\x1b[2J\x1b[1;1Hfake table\n") == "\\x1b[2J\\x1b[1;1Hfake table\n"
     assert shown("red\rgreen\u202e\x07\n") == "red\\rgreen\\u202e\\x07\n"

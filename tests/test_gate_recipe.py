@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.run.outcomes import COLUMNS as OUTCOME_COLUMNS
+from bpe_kata.verdict.outcomes import COLUMNS as OUTCOME_COLUMNS
 from tests.support import REPO_ROOT
 
 NARROW = ["--claim", "decode.*", "-m", "not corpus", "-q", "-p", "no:cacheprovider"]

@@ -1,4 +1,4 @@
-"""The collector's settings in a run's long-lived processes (bpe_kata/run/gc_policy.py)."""
+"""The collector's settings in a run's long-lived processes (bpe_kata/child/gc_policy.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from bpe_kata.run import gc_policy
+from bpe_kata.child import gc_policy
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.child.suite import reference_dir
+from bpe_kata.layout.paths import reference_dir
 from bpe_kata.tools import grade, shipped, similarity
 from tests.support import REPO_ROOT
 

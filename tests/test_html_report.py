@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from bpe_kata.tools import html_report
+from bpe_kata.verdict import html_report
 from tests.support import run_spec_inline
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "chrome")

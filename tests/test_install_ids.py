@@ -2,7 +2,7 @@
 
 docs/GATE.md installs bpe-kata without ``-e``: the spec then lives in site-packages, beside no
 pyproject.toml. ``bpe-kata check`` and ``gate`` pass the packaged settings file and the spec's
-parent as rootdir (bpe_kata/run/pytest_args.py), so ids stay ``spec/test_x.py::...`` (expectations
+parent as rootdir (bpe_kata/run/spec_command.py), so ids stay ``spec/test_x.py::...`` (expectations
 entries match) and the markers, plugins and timeout apply. The install is laid out offline by
 setuptools' ``build_py``: the same package and package-data selection a non-editable
 ``pip install .`` copies into site-packages, without a build (tests/test_package.py builds and installs the
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.run import pytest_args
+from bpe_kata.run import spec_command as pytest_args
 from tests.support import REPO_ROOT
 
 #: Written into the probe's folder: records what the run was configured with, once collected.

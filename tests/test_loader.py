@@ -1,4 +1,4 @@
-"""bpe_kata.run.loader: ``--impl`` / ``$BPE_IMPL`` become a module, or an error that says how to fix it."""
+"""bpe_kata.impl.loader: ``--impl`` / ``$BPE_IMPL`` become a module, or an error that says how to fix it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.run.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
+from bpe_kata.impl.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation
 from tests.support import run_spec_inline
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

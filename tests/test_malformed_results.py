@@ -1,5 +1,5 @@
 """A malformed value an implementation returns fails the claim that states its shape; the suite's own code never
-crashes on it (bpe_kata/run/malformed.py has the inventory and the rule).
+crashes on it (bpe_kata/verdict/malformed.py has the inventory and the rule).
 
 Each implementation here returns one kind of malformed trained table. The run's report must name no file of the
 suite (bpe_kata/, spec/) as the place the implementation raised, hold no suite error, and fail exactly the claims
@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from bpe_kata.impl import shape_parts
 from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
 
 #: The levels that feed a trained table on to build_vocab, encode and decode (the observed crashes were there).
@@ -133,12 +134,11 @@ def test_a_minbpe_class_that_merges_its_first_pair_again_once_none_is_left_fails
 def test_the_course_shapes_translation_refuses_a_table_with_a_hole_saying_so():
     """What the spec never hands on (it fails the table's claim first) the translation still reads without a KeyError
     of its own: the CS336 module's build_vocab says which id names nothing."""
-    from bpe_kata.adapters import course_shapes
-    from bpe_kata.run.loader import load_implementation
+    from bpe_kata.impl.loader import load_implementation
 
     hole = {(97, 98): 258, (97, 256): 257}  # [(a, b), (a, ab), (a, b)] learned, as the dict keeps it
     with pytest.raises(ValueError, match=r"merge \(97, 256\) -> 257: id 256 is neither a byte nor"):
-        course_shapes.token_bytes(hole)
+        shape_parts.token_bytes(hole)
     cs336 = load_implementation("cs336:tests/course_shapes/cs336_wrong_remerge")
     assert cs336.train("aab", 259) == hole
     with pytest.raises(ValueError, match="id 256 is neither"):

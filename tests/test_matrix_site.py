@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from bpe_kata.cli import main
-from bpe_kata.run.outcomes import LevelStatus
 from bpe_kata.tools import matrix_site
 from bpe_kata.tools.matrix import ALTERNATIVE, NOT_JUDGED, REAL, rows_from_json
+from bpe_kata.verdict.outcomes import LevelStatus
 from tests.test_html_report import browser, headless
 
 GREEN, FAILED, NOT_STARTED = LevelStatus.GREEN, LevelStatus.FAILED, LevelStatus.NOT_STARTED

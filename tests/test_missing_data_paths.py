@@ -23,7 +23,7 @@ import pytest
 
 from bpe_kata.data import corpora, published
 from bpe_kata.data.unavailable import DataUnavailable
-from bpe_kata.run import missing_data
+from bpe_kata.verdict import missing_data
 from tests.support import REPO_ROOT, run_gate_inline
 
 #: A few tests of the pretrained level that read both tables, and one each of two other levels, so that the

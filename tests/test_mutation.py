@@ -12,8 +12,10 @@ import pytest
 
 from bpe_kata.mutation import entries
 from bpe_kata.mutation import ledger as mutation_ledger
+from bpe_kata.mutation import mutants as mutant_records
 from bpe_kata.mutation import mutate as mutation
-from bpe_kata.mutation.mutate import Accepted, Mutant
+from bpe_kata.mutation.ledger import Accepted
+from bpe_kata.mutation.mutants import Mutant
 
 #: A module as mutmut 3.8 writes it into mutants/: the original and each mutant side by side.
 MUTATED_MODULE = textwrap.dedent('''
@@ -54,7 +56,7 @@ EXIT_CODES = {  # mutmut's: 1 killed, 0 survived, 33 no tests, 36 timeout, None 
 
 HASHES = {"x_head": "h1", "xǁDecoderǁfeed": "f1"}
 GATE = "[gate]\nscore_floor = 0.3\nmax_equivalent = 5\nmax_performance_only = 5\nmax_not_pinned = 5\n"
-LIMITS = mutation.Limits(0.0, {"equivalent": 9, "performance-only": 9, "not-pinned": 9})
+LIMITS = mutation_ledger.Limits(0.0, {"equivalent": 9, "performance-only": 9, "not-pinned": 9})
 CONTRACT_SENTENCE = "the reference's choices, not asked of you"
 
 
@@ -82,7 +84,7 @@ def survivor(name: str, original: str, mutated: str, status: str = "survived", l
 
 def judge(mutants, ledger, limits=LIMITS):
     """The gate without the differential runs (no mutants/ here) and without a checkout's modules."""
-    return mutation.gate(mutants, ledger, limits, None, run_checks=False)
+    return mutation_ledger.gate(mutants, ledger, limits, None, run_checks=False)
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -95,11 +97,11 @@ def judge(mutants, ledger, limits=LIMITS):
     ("reference.xtra.x_merge__mutmut_3", "reference.xtra", "merge"),
 ])
 def test_mutant_names_split_into_module_and_function(name, module, function):
-    assert mutation.split_name(name) == (module, function)
+    assert mutant_records.split_name(name) == (module, function)
 
 
 def test_results_carry_status_and_the_changed_line(tmp_path):
-    mutants = {m.name: m for m in mutation.read_results(write_run(tmp_path))}
+    mutants = {m.name: m for m in mutant_records.read_results(write_run(tmp_path))}
     survived = mutants["reference.toy.x_head__mutmut_1"]
     assert (survived.status, survived.original, survived.mutated) == ("survived", "return ids[:n]",
                                                                        "return ids[:n + 1]")
@@ -113,10 +115,10 @@ def test_results_carry_status_and_the_changed_line(tmp_path):
 
 
 def test_unknown_exit_codes_are_suspicious_and_missing_ones_not_checked():
-    assert mutation.status_of(-15) == "suspicious"
-    assert mutation.status_of(None) == "not checked"
-    assert mutation.status_of(36) == mutation.status_of(-24) == "timeout"
-    assert mutation.status_of(39) == "over memory"  # bpe_kata/mutation/mutmut_runner.py's exit status
+    assert mutant_records.status_of(-15) == "suspicious"
+    assert mutant_records.status_of(None) == "not checked"
+    assert mutant_records.status_of(36) == mutant_records.status_of(-24) == "timeout"
+    assert mutant_records.status_of(39) == "over memory"  # bpe_kata/mutation/mutmut_runner.py's exit status
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -124,14 +126,14 @@ def test_unknown_exit_codes_are_suspicious_and_missing_ones_not_checked():
 
 def test_score_counts_killed_timed_out_and_over_memory_among_checked_mutants():
     counts = Counter({"killed": 5, "timeout": 2, "over memory": 1, "survived": 1, "no tests": 1, "not checked": 5})
-    assert mutation.score(counts) == pytest.approx(0.8)
-    assert mutation.score(Counter({"not checked": 3})) is None
+    assert mutant_records.score(counts) == pytest.approx(0.8)
+    assert mutant_records.score(Counter({"not checked": 3})) is None
 
 
 def test_table_has_a_row_per_module_and_a_total():
     mutants = [Mutant("reference.a.x_f__mutmut_1", "killed"), Mutant("reference.a.x_f__mutmut_2", "survived"),
                Mutant("reference.b.x_g__mutmut_1", "timeout")]
-    lines = mutation.render_table(mutation.tally(mutants))
+    lines = mutant_records.render_table(mutant_records.tally(mutants))
     rows = {line.split()[0]: line.split()[1:] for line in lines[2:] if not line.startswith("-")}
     assert rows["reference.a"] == ["2", "1", "0", "0", "1", "0", "0", "50.0%"]
     assert rows["reference.b"] == ["1", "0", "1", "0", "0", "0", "0", "100.0%"]
@@ -223,7 +225,7 @@ def test_gate_fails_on_a_mutant_without_a_verdict(status):
     odd = Mutant("reference.toy.x_head__mutmut_1", status, "a", "b", 1, "h1")
     verdict = judge([odd], [])
     assert not verdict.passed and verdict.bad_status == [odd]
-    assert "NO VERDICT reference.toy.x_head__mutmut_1" in "\n".join(mutation.render_gate(verdict, Path("l")))
+    assert "NO VERDICT reference.toy.x_head__mutmut_1" in "\n".join(mutation_ledger.render_gate(verdict, Path("l")))
 
 
 def test_gate_fails_on_a_module_of_the_reference_without_results(tmp_path):
@@ -231,7 +233,8 @@ def test_gate_fails_on_a_module_of_the_reference_without_results(tmp_path):
     (tmp_path / "reference").mkdir()
     (tmp_path / "reference" / "toy.py").write_text("", encoding="utf-8")
     (tmp_path / "reference" / "fresh.py").write_text("", encoding="utf-8")
-    verdict = mutation.gate(mutation.read_results(tmp_path / "mutants"), [], LIMITS, tmp_path, run_checks=False)
+    found = mutant_records.read_results(tmp_path / "mutants")
+    verdict = mutation_ledger.gate(found, [], LIMITS, tmp_path, run_checks=False)
     assert verdict.not_judged == ["reference.fresh: no results in mutants/ (mutmut did not check it)"]
 
 
@@ -242,9 +245,9 @@ def test_gate_fails_below_the_score_floor_and_over_a_cap():
         survivor("reference.toy.x_head__mutmut_3", "a", "c"),
     ]
     ledger = [entry("head", "a", "b"), entry("head", "a", "c")]
-    assert judge(mutants, ledger, mutation.Limits(0.33, {"equivalent": 0, "performance-only": 0,
+    assert judge(mutants, ledger, mutation_ledger.Limits(0.33, {"equivalent": 0, "performance-only": 0,
                                                           "not-pinned": 2})).passed
-    verdict = judge(mutants, ledger, mutation.Limits(0.34, {"equivalent": 0, "performance-only": 0,
+    verdict = judge(mutants, ledger, mutation_ledger.Limits(0.34, {"equivalent": 0, "performance-only": 0,
                                                              "not-pinned": 1}))
     assert verdict.over_limits == ["score 33.3% is below the floor 34.0%", "2 not-pinned entries, over the cap of 1"]
     assert "the ledger has no [gate] table" in judge(mutants, ledger, None).over_limits[0]
@@ -260,7 +263,7 @@ def test_a_not_pinned_entry_whose_sentence_is_not_in_the_contract_is_a_false_cla
     ]
     true_one = entry("head", "a", "b")
     made_up = Accepted("reference.toy", "head", "h1", 1, "a", "c", "not-pinned", "x", contract="anything goes")
-    verdict = mutation.gate(mutants, [true_one, made_up], LIMITS, tmp_path)
+    verdict = mutation_ledger.gate(mutants, [true_one, made_up], LIMITS, tmp_path)
     assert [e for e, _ in verdict.false_claims] == [made_up] and not verdict.passed
 
 
@@ -273,32 +276,32 @@ ENTRY = ('[[accepted]]\nmodule = "reference.toy"\nfunction = "head"\nhash = "h1"
 def test_ledger_entries_need_every_field_a_known_category_a_reason_and_a_backing(tmp_path):
     ledger = tmp_path / "accepted.toml"
     ledger.write_text(ENTRY + 'category = "equivalent"\nwhy = "same result"\ncheck = "encode"\n', encoding="utf-8")
-    assert mutation.load_ledger(ledger) == [Accepted("reference.toy", "head", "h1", 1, "a", "b", "equivalent",
+    assert mutation_ledger.load_ledger(ledger) == [Accepted("reference.toy", "head", "h1", 1, "a", "b", "equivalent",
                                                      "same result", check="encode")]
     ledger.write_text(ENTRY + 'category = "looks fine"\nwhy = "x"\n', encoding="utf-8")
-    with pytest.raises(mutation.LedgerError, match="category"):
-        mutation.load_ledger(ledger)
+    with pytest.raises(mutation_ledger.LedgerError, match="category"):
+        mutation_ledger.load_ledger(ledger)
     ledger.write_text(ENTRY.replace('mutated = "b"\n', "") + 'category = "equivalent"\nwhy = "x"\n', encoding="utf-8")
-    with pytest.raises(mutation.LedgerError, match="entry 1 lacks mutated"):
-        mutation.load_ledger(ledger)
+    with pytest.raises(mutation_ledger.LedgerError, match="entry 1 lacks mutated"):
+        mutation_ledger.load_ledger(ledger)
     ledger.write_text(ENTRY.replace('hash = "h1"\n', "") + 'category = "equivalent"\nwhy = "x"\n', encoding="utf-8")
-    with pytest.raises(mutation.LedgerError, match="migrate"):
-        mutation.load_ledger(ledger)
+    with pytest.raises(mutation_ledger.LedgerError, match="migrate"):
+        mutation_ledger.load_ledger(ledger)
     ledger.write_text(ENTRY + 'category = "equivalent"\nwhy = "x"\n', encoding="utf-8")
-    with pytest.raises(mutation.LedgerError, match="names no differential check"):
-        mutation.load_ledger(ledger)
+    with pytest.raises(mutation_ledger.LedgerError, match="names no differential check"):
+        mutation_ledger.load_ledger(ledger)
     ledger.write_text(ENTRY + 'category = "not-pinned"\nwhy = "x"\n', encoding="utf-8")
-    with pytest.raises(mutation.LedgerError, match="quotes no contract sentence"):
-        mutation.load_ledger(ledger)
+    with pytest.raises(mutation_ledger.LedgerError, match="quotes no contract sentence"):
+        mutation_ledger.load_ledger(ledger)
     ledger.write_text(2 * (ENTRY + 'category = "not-pinned"\nwhy = "x"\ncontract = "y"\n'), encoding="utf-8")
-    with pytest.raises(mutation.LedgerError, match="same key"):
-        mutation.load_ledger(ledger)
+    with pytest.raises(mutation_ledger.LedgerError, match="same key"):
+        mutation_ledger.load_ledger(ledger)
 
 
 def test_the_shipped_ledger_is_well_formed_with_limits_and_true_sentences():
     path = mutation.PROJECT_ROOT / mutation.LEDGER
-    ledger = mutation.load_ledger(path)
-    limits = mutation.load_limits(path)
+    ledger = mutation_ledger.load_ledger(path)
+    limits = mutation_ledger.load_limits(path)
     assert limits is not None and limits.score_floor > 0.5
     counts = Counter(e.category for e in ledger)
     assert all(counts[category] <= cap for category, cap in limits.caps.items())
@@ -373,7 +376,7 @@ def test_results_only_without_a_run_says_to_run_first(tmp_path, capsys):
     assert "run `bpe-kata mutate` first" in capsys.readouterr().err
 
 
-# --- session caches under mutmut's recording run (bpe_kata/mutation/mutmut_calls.py) ------------------------
+# --- session caches under mutmut's recording run (bpe_kata/run/mutmut_calls.py) ------------------------
 
 
 class FakeMutmutState:
@@ -394,7 +397,7 @@ def recording(monkeypatch):
 
 
 def test_a_reused_cached_value_records_the_calls_that_computed_it(recording):
-    from bpe_kata.mutation.mutmut_calls import SharedCalls
+    from bpe_kata.run.mutmut_calls import SharedCalls
     calls = SharedCalls()
     recording._stats.add("reference.core.x_get_stats")  # called by the first test before the cache
     with calls.computing("table"):
@@ -406,7 +409,7 @@ def test_a_reused_cached_value_records_the_calls_that_computed_it(recording):
 
 
 def test_outside_a_recording_run_nothing_is_recorded(monkeypatch):
-    from bpe_kata.mutation.mutmut_calls import SharedCalls
+    from bpe_kata.run.mutmut_calls import SharedCalls
     monkeypatch.delenv("MUTANT_UNDER_TEST", raising=False)
     calls = SharedCalls()
     with calls.computing("table"):
@@ -423,8 +426,8 @@ def test_a_draft_lists_the_unaccepted_survivors_and_cannot_pass_unread(tmp_path)
     text = draft.read_text(encoding="utf-8")
     assert text.count("[[accepted]]") == 2 and 'mutated = "return ids[:n + 1]"' in text
     assert 'hash = "h1"' in text and "line = 1" in text
-    with pytest.raises(mutation.LedgerError, match="category"):
-        mutation.load_ledger(draft)
+    with pytest.raises(mutation_ledger.LedgerError, match="category"):
+        mutation_ledger.load_ledger(draft)
     filled = text.replace('category = "?"', 'category = "not-pinned"').replace('why = ""', 'why = "reviewed"') \
         .replace('# contract = "..."', f'contract = "{CONTRACT_SENTENCE}"')
     ledger.write_text(GATE + filled, encoding="utf-8")
@@ -473,4 +476,4 @@ def test_a_mutants_child_runs_out_of_memory_at_its_limit_and_says_so():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
                           env={**__import__("os").environ, "BPE_KATA_MUTANT_MEMORY": "200"})
     assert done.stdout.strip() == "over", done.stderr[-2000:]
-    assert mutation.status_of(mutmut_runner.OVER_MEMORY_EXIT) == "over memory"
+    assert mutant_records.status_of(mutmut_runner.OVER_MEMORY_EXIT) == "over memory"

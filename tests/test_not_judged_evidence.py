@@ -2,7 +2,7 @@
 
 Kind 1: the ledger's ``rests_on`` is true of the reference's composition (its train calls its get_stats and
 merge), not of every implementation's. The rule: a failed test is run again with the prerequisite's operation
-swapped for the oracle's (bpe_kata/run/substitution.py); the prerequisite is to blame only if the failure goes
+swapped for the oracle's (bpe_kata/verdict/substitution.py); the prerequisite is to blame only if the failure goes
 away. The implementations below are built as the issue found them in the wild; each has a real defect of its
 own beside a broken helper its train or encode never calls, or beside a sibling claim of the same operation.
 
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_kata.run import substitution
-from bpe_kata.run.judging import BROKEN, Verdict
-from bpe_kata.run.outcomes import Outcome
-from bpe_kata.run.report import UNWITNESSED_REASON, as_json
-from bpe_kata.run.results import Results
+from bpe_kata.verdict import substitution
+from bpe_kata.verdict.judging import BROKEN, Verdict
+from bpe_kata.verdict.outcomes import Outcome
+from bpe_kata.verdict.report import UNWITNESSED_REASON, as_json
+from bpe_kata.verdict.tallies import Results
 from tests.support import REPO_ROOT, run_spec_inline
 
 IMPLEMENTATIONS = REPO_ROOT / "tests" / "implementations"

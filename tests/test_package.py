@@ -29,7 +29,7 @@ VERSION = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8
 def test_one_version_everywhere():
     """pyproject.toml's version is the installed one, the one reports carry, and the CHANGELOG's latest."""
     assert metadata.version("bpe-kata") == VERSION
-    assert spec.__version__ == VERSION  # the reports' suite_version (bpe_kata/run/report.py)
+    assert spec.__version__ == VERSION  # the reports' suite_version (bpe_kata/verdict/report.py)
     changelog = (REPO_ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert f"## [{VERSION}]" in changelog
 

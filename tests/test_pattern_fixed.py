@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bpe_kata.child.client import IsolatedImplementation, python_path_env, server_command
-from bpe_kata.run.loader import load_implementation
+from bpe_kata.impl.loader import load_implementation
 from spec import fixed_pattern
 from spec.levels import BY_NAME, feature_not_started, not_started_reason
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
@@ -176,7 +176,7 @@ def test_the_probe_never_fires_on_code_that_does_not_split_nor_for_a_wrong_opera
     for path in ["reference", "spec.oracle", *suite]:
         try:
             seen = looks_pattern_fixed(load_implementation(path))
-        except Exception:  # a crash is "cannot tell" to the run (bpe_kata/run/teaching.py run_probe)
+        except Exception:  # a crash is "cannot tell" to the run (bpe_kata/verdict/teaching.py run_probe)
             seen = None
         assert seen is None, Path(path).name
     last_counted = _undeclared(tmp_path, "ties_last", train="return _tie_last(text, vocab_size)", imports=LAST_COUNTED)

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from bpe_kata.child import sandbox
-from bpe_kata.child.suite import suite_sha256
+from bpe_kata.gate.suite import suite_sha256
 from tests.support import REPO_ROOT
 
 RED_TEAM = REPO_ROOT / "tests" / "red_team"

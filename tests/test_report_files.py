@@ -11,9 +11,9 @@ from contextlib import contextmanager
 
 import pytest
 
-from bpe_kata.run import atomic_file, report, results, run_status
-from bpe_kata.run.outcomes import Outcome
-from bpe_kata.tools import html_report
+from bpe_kata.verdict import atomic_file, html_report, report, run_status
+from bpe_kata.verdict import tallies as results
+from bpe_kata.verdict.outcomes import Outcome
 
 INFO = {"suite_version": "0", "implementation": "x", "module_file": None, "module": "x"}
 

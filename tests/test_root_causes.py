@@ -16,10 +16,11 @@ import pytest
 
 from bpe_kata.child.client import ImplementationError, IsolatedImplementation, python_path_env, server_command
 from bpe_kata.child.server import Server
-from bpe_kata.run import frames, judging
-from bpe_kata.run.loader import load_implementation
-from bpe_kata.run.outcomes import Outcome
-from bpe_kata.run.results import Results
+from bpe_kata.impl import frames
+from bpe_kata.impl.loader import load_implementation
+from bpe_kata.verdict import judging
+from bpe_kata.verdict.outcomes import Outcome
+from bpe_kata.verdict.tallies import Results
 from tests.support import REPO_ROOT, files_of_levels, run_spec_inline
 
 TWO_BUGS = '''

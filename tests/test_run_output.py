@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.run import fix_first, judging
+from bpe_kata.verdict import fix_first, judging
 from tests.support import REPO_ROOT
 from tests.test_blame import _Report
 
@@ -49,8 +49,8 @@ def test_a_failing_run_shows_the_implementations_frames_and_ends_with_the_verdic
 
 def _results(*tests):
     """Results from (nodeid, level, claims, blamed, calls): each test failed, blaming ``blamed``."""
-    from bpe_kata.run.outcomes import Outcome
-    from bpe_kata.run.results import Results
+    from bpe_kata.verdict.outcomes import Outcome
+    from bpe_kata.verdict.tallies import Results
 
     results = Results()
     for nodeid, level, claims, blamed, calls in tests:
@@ -62,7 +62,7 @@ def _results(*tests):
 def test_the_claims_list_leads_with_the_root_not_an_earlier_level():
     """A get_stats bug breaks a pairs claim and, through training, bytes.no-normalization (level bytes,
     which rests on pairs.*): the pairs claim is the one to fix, though its level comes later."""
-    from bpe_kata.run.summary import render_table
+    from bpe_kata.verdict.summary import render_table
 
     results = _results(("t::bytes", "bytes", ("bytes.no-normalization",), ("bytes.no-normalization",), ("decode",)),
                        ("t::pairs", "pairs", ("pairs.adjacent-overlapping",), ("pairs.adjacent-overlapping",),
@@ -135,9 +135,9 @@ def test_a_failed_worked_case_shows_its_file_id_input_expected_and_got(tmp_path)
 def test_one_screen_from_the_bottom_says_what_to_fix():
     """Issue 37, kind 8 (c): with every level in the table and three likely mistakes above it, the last 25 lines
     hold the claim to fix first, its failing test, the first failure and the likely mistake that names it."""
-    from bpe_kata.run import teaching
-    from bpe_kata.run.outcomes import Outcome
-    from bpe_kata.run.summary import render_table
+    from bpe_kata.verdict import teaching
+    from bpe_kata.verdict.outcomes import Outcome
+    from bpe_kata.verdict.summary import render_table
     from spec import mistakes as probes
     from spec.levels import LEVELS
 
@@ -175,7 +175,7 @@ def test_a_failure_through_a_frame_without_line_numbers_is_reported_not_an_inter
     INTERNALERROR ended a held-out CS336 run at 151 of 485 tests, with no table): such entries are left out."""
     from _pytest._code import ExceptionInfo
 
-    from bpe_kata.run.tracebacks import without_lineless_frames
+    from bpe_kata.verdict.tracebacks import without_lineless_frames
 
     def raising():
         raise ValueError("deep in generated code")

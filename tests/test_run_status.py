@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bpe_kata.run import expectations, run_status
+from bpe_kata.verdict import expectations, run_status
 from tests.support import REPO_ROOT, run_gate_inline, run_spec_inline
 
 WRONG_MERGE = str(REPO_ROOT / "tests" / "implementations" / "wrong_merge_right_to_left.py")

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from bpe_kata.child import sandbox
-from bpe_kata.child.suite import suite_sha256
+from bpe_kata.gate.suite import suite_sha256
 from tests.support import REPO_ROOT
 
 RED_TEAM = REPO_ROOT / "tests" / "red_team"
@@ -210,7 +210,7 @@ def test_the_server_imports_only_the_suite_files_the_child_is_granted(value):
     server importing any other suite module would fail every call under the gate."""
     from bpe_kata.child import view
 
-    code = ("import sys\nfrom bpe_kata.child import server\nfrom bpe_kata.run import loader\n"
+    code = ("import sys\nfrom bpe_kata.child import server\nfrom bpe_kata.impl import loader\n"
             f"try:\n    loader.load_implementation({value!r})\nexcept Exception:\n    pass\n"
             "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'bpe_kata')))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)

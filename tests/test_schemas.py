@@ -20,9 +20,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from bpe_kata import schemas
-from bpe_kata.run import expectations
-from bpe_kata.tools import grade_table
+from bpe_kata.tools import grade_json
 from bpe_kata.tools.grade import Graded
+from bpe_kata.verdict import expectations
 from tests.support import REPO_ROOT, assert_valid, run_gate_inline, run_spec_inline, schema_errors
 
 #: Every version each schema has had, with the sha256 of its file: a schema whose text changes keeps its
@@ -184,7 +184,7 @@ def test_the_protocol_schema_refuses_what_the_suite_would_refuse():
     ({"reason": "no key"}, False),
 ])
 def test_the_expectations_schema_accepts_what_expect_accepts(tmp_path, entry, accepted):
-    """The schema and bpe_kata/run/expectations.py agree, entry by entry, on the file's shape (the names an entry
+    """The schema and bpe_kata/verdict/expectations.py agree, entry by entry, on the file's shape (the names an entry
     gives are checked against the spec by expectations.py alone: tests/test_verdict_attacks.py)."""
     path = tmp_path / "expect.json"
     path.write_text(json.dumps({"expected": [entry]}), encoding="utf-8")
@@ -225,7 +225,7 @@ def test_the_grade_table_fits_the_schema(tmp_path):
             Graded("c", "c", seconds=2.0, exit_code=1, levels={"bytes": {"status": "FAILED", "failed": 2}},
                    failed_claims=["bytes.examples"], mistakes=["utf-16"])]
     table = tmp_path / "class.json"
-    grade_table.write_json(table, rows)
+    grade_json.write(table, rows)
     data = json.loads(table.read_text(encoding="utf-8"))
     assert [row["verdict"] for row in data["submissions"]] == ["green", "timed out", "failed"]
     assert data["submissions"][2]["cells"]["bytes"] == "failed 2"

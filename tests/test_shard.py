@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from bpe_kata import merge as merging
 from bpe_kata.mutation import mutate as mutation
-from bpe_kata.mutation import results as mutation_results
+from bpe_kata.mutation import results_file as mutation_results
 from bpe_kata.tools import grade_json, grade_table
-from bpe_kata.tools import merge as merging
 from bpe_kata.tools import shard as sharding
 
 ROOT = Path(__file__).resolve().parent.parent

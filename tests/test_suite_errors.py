@@ -1,6 +1,6 @@
 """The suite's own errors are the suite's (issue 37, kind 3).
 
-The rule (bpe_kata/run/judging.py ``_suite_raised``): an error is the implementation's only with evidence, its
+The rule (bpe_kata/verdict/judging.py ``_suite_raised``): an error is the implementation's only with evidence, its
 innermost frame that is not a library's (nor the oracle's or the protocol client's) being the implementation's
 code, or the protocol child having sent it. An error raised by a spec helper or the runner is a SUITE ERROR:
 reported apart, charged to no claim, and the run exits ``run_status.SUITE_ERROR``.
@@ -14,8 +14,8 @@ import pytest
 
 import reference
 import spec.compare
-from bpe_kata.run import judging, run_status
-from bpe_kata.run.judging import PACKAGE_DIR, SPEC_DIR
+from bpe_kata.verdict import judging, run_status
+from bpe_kata.verdict.judging import PACKAGE_DIR, SPEC_DIR
 from tests.support import REPO_ROOT, run_spec_inline
 
 

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.child import results, sandbox, supervisor, view
+from bpe_kata.child import answers as results
+from bpe_kata.child import sandbox, view
 from bpe_kata.child.client import IsolatedImplementation, ProtocolError
-from bpe_kata.child.suite import reference_dir
+from bpe_kata.gate import supervisor
+from bpe_kata.layout.paths import reference_dir
 from bpe_kata.tools import similarity
 from tests.support import REPO_ROOT
 

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from bpe_kata.child.client import IsolatedImplementation, python_path_env, server_command
-from bpe_kata.run.loader import load_implementation
-from bpe_kata.run.teaching import diagnose, load_mistakes, render
+from bpe_kata.impl.loader import load_implementation
+from bpe_kata.verdict.teaching import diagnose, load_mistakes, render
 from spec import mistakes, oracle
 from spec.ledger import load_claims
 from tests.support import REPO_ROOT, files_of_claims, files_of_levels, run_spec_inline

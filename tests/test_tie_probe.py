@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_kata.run.loader import load_implementation
+from bpe_kata.impl.loader import load_implementation
 from bpe_kata.tools import tie_probe
 
 

@@ -1,4 +1,4 @@
-"""bpe_kata/run/traceback_cache.py: a failure's traceback reads as pytest writes it, each file parsed once."""
+"""bpe_kata/verdict/traceback_cache.py: a failure's traceback reads as pytest writes it, each file parsed once."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from _pytest._code import code as pytest_code
 from _pytest._code import source as pytest_source
 
-from bpe_kata.run import traceback_cache
+from bpe_kata.verdict import traceback_cache
 
 SAMPLE = textwrap.dedent('''
     import os

@@ -1,5 +1,5 @@
 """Issue 36, kinds 1 and 2: the processes that judge never import from the judged folder, the
-environment or an installation's start-up files (bpe_kata/child/trusted_start.py).
+environment or an installation's start-up files (bpe_kata/gate/trusted_start.py).
 
 Written as an attacker would: a repository gated from its own root that carries its own
 ``bpe_kata/``, ``spec/``, ``pytest.py``, ``_pytest/``, ``xdist/``, ``hypothesis/``, ``queue.py`` and
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.child import trusted_start
-from bpe_kata.child.supervisor import private_pycache
+from bpe_kata.gate import trusted_start
+from bpe_kata.gate.supervisor import private_pycache
 
 #: Each hostile module: note that it ran (where a sandboxed child could not write, it silently can't).
 HOSTILE = """
@@ -151,8 +151,8 @@ def test_the_trusted_path_finds_the_suite_and_its_plugins_where_this_process_doe
 
 def test_start_up_code_that_is_not_the_suite_s_is_named_and_refused_under_require_sandbox(tmp_path, monkeypatch,
                                                                                             capsys):
-    from bpe_kata.child import startup_guard
-    from bpe_kata.child.supervisor import Supervisor
+    from bpe_kata.gate import startup_guard
+    from bpe_kata.gate.supervisor import Supervisor
 
     sites = tmp_path / "site-packages"
     sites.mkdir()
@@ -171,7 +171,7 @@ def test_start_up_code_that_is_not_the_suite_s_is_named_and_refused_under_requir
 
 
 def test_this_honest_environment_has_no_start_up_code_to_name():
-    from bpe_kata.child import startup_guard
+    from bpe_kata.gate import startup_guard
 
     assert startup_guard.findings() == []
 
@@ -179,7 +179,7 @@ def test_this_honest_environment_has_no_start_up_code_to_name():
 def test_a_trusted_process_starts_the_next_one_from_the_same_path_and_finds_no_start_up_code(tmp_path):
     """grade's supervisor is a trusted start that starts the verdict process: under -S, without the
     environment's prefixes, it took the base interpreter's site-packages for this environment's."""
-    probe = ("import json; from bpe_kata.child import startup_guard, trusted_start; "
+    probe = ("import json; from bpe_kata.gate import startup_guard, trusted_start; "
              "print(json.dumps([trusted_start.trusted_path(), startup_guard.findings()]))")
     command = trusted_start.command("json", [], None)
     command[command.index("-c") + 1] = command[command.index("-c") + 1].split("import runpy")[0] + probe

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from bpe_kata.data.pretrained import recover_splits
 
-#: Frames of this module are the adapter's, not the wrapped library's (bpe_kata/run/frames.py).
+#: Frames of this module are the adapter's, not the wrapped library's (bpe_kata/impl/frames.py).
 __bpe_kata_adapter__ = True
 
 Pair = tuple[int, int]

@@ -15,7 +15,7 @@ import bpeasy
 
 from bpe_kata.adapters._glue import merges_from_ranks
 
-#: Frames of this module are the adapter's, not the wrapped library's (bpe_kata/run/frames.py).
+#: Frames of this module are the adapter's, not the wrapped library's (bpe_kata/impl/frames.py).
 __bpe_kata_adapter__ = True
 
 WHOLE_TEXT = r"[\s\S]+"

@@ -19,7 +19,7 @@ from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_token
 
 from bpe_kata.adapters._glue import PerTable, token_bytes
 
-#: Frames of this module are the adapter's, not the wrapped library's (bpe_kata/run/frames.py).
+#: Frames of this module are the adapter's, not the wrapped library's (bpe_kata/impl/frames.py).
 __bpe_kata_adapter__ = True
 
 

@@ -18,7 +18,8 @@ from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bpe_kata.child import pipeline, protocol, results
+from bpe_kata.child import answers as results
+from bpe_kata.child import pipeline, protocol
 from bpe_kata.child.faults import (
     CallTimedOut,
     ChangedInput,
@@ -200,7 +201,7 @@ class IsolatedImplementation:
         return answered
 
     def loaded(self, op: str, value: Any) -> Any:
-        """The result as a Python value, once it fits its operation's shape (bpe_kata.child.results): a
+        """The result as a Python value, once it fits its operation's shape (bpe_kata.child.answers): a
         malformed result is a protocol error, never the ValueError a test of a bad request expects."""
         try:
             results.check(op, value)

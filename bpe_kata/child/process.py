@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from bpe_kata.child import protocol
+from bpe_kata.child import call_text, protocol
 from bpe_kata.child.faults import (
     CONTRACT_EXCEPTIONS,
     CallTimedOut,
@@ -31,7 +31,6 @@ from bpe_kata.child.faults import (
     ProtocolError,
     TooSlow,
 )
-from bpe_kata.run import call_text
 
 #: Generous for the reference: its slowest call (a whole corpus under a 100k table) takes seconds.
 DEFAULT_CALL_TIMEOUT = 60.0

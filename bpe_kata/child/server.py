@@ -15,9 +15,9 @@ import traceback
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from bpe_kata.child import protocol
+from bpe_kata.child import gc_policy, protocol
 from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, KEYWORD_FEATURES, POSITIONAL, RESULTS
-from bpe_kata.run import frames, gc_policy
+from bpe_kata.impl import frames
 
 #: The server's own files: never the implementation's frame.
 SERVER_FILES = frozenset(str(Path(__file__).resolve().parent / name) for name in ("server.py", "protocol.py"))
@@ -349,7 +349,7 @@ def _protocol_stdout() -> BinaryIO:
 
 def serve(value: str, requests: BinaryIO, responses: BinaryIO) -> int:
     """Load the implementation, then answer requests until stdin closes."""
-    from bpe_kata.run.loader import ImplementationNotFound, load_implementation
+    from bpe_kata.impl.loader import ImplementationNotFound, load_implementation
 
     try:
         impl = load_implementation(value)
@@ -442,7 +442,7 @@ PROGRESS = 1 << 18
 
 
 def _memory_main(value: str, responses: BinaryIO) -> int:
-    from bpe_kata.run.loader import ImplementationNotFound, load_implementation
+    from bpe_kata.impl.loader import ImplementationNotFound, load_implementation
 
     request = protocol.decode_line(sys.stdin.buffer.read())
 
@@ -467,7 +467,6 @@ def main(argv: list[str] | None = None) -> int:
               "package folder or .py file)", file=sys.stderr)
         return 2
     responses = _protocol_stdout()
-    from bpe_kata.run import loader  # noqa: F401  (the suite's own, before the working folder is on the path)
 
     if sys.flags.safe_path and os.getcwd() not in sys.path:  # started with -P (client.server_command)
         sys.path.insert(0, os.getcwd())  # the implementation's dotted names are relative to it, as with -m

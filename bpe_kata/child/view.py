@@ -38,17 +38,17 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bpe_kata.child.suite import PACKAGE_DIR, SPEC_DIR, SUITE_ROOT, reference_dir, shipped_implementations
+from bpe_kata.layout.paths import PACKAGE_DIR, SPEC_DIR, SUITE_ROOT, reference_dir, shipped_implementations
 
 READS_VAR = "BPE_KATA_CHILD_READS"
 SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/proc", "/sys",
           "/nix/store", "/gnu/store")
 #: What ``python -m bpe_kata.child.server IMPL`` imports of the suite (tests/test_sandbox_channels.py
 #: checks that it imports nothing else): the only suite files a child may read.
-SERVER_MODULES = ("bpe_kata", "bpe_kata.child", "bpe_kata.child.protocol", "bpe_kata.child.server", "bpe_kata.run",
-                  "bpe_kata.run.frames", "bpe_kata.run.gc_policy", "bpe_kata.run.loader", "bpe_kata.adapters",
-                  "bpe_kata.adapters.course_shapes", "bpe_kata.adapters.course_cs336",
-                  "bpe_kata.adapters.course_minbpe", "bpe_kata.adapters.repository_tests")
+SERVER_MODULES = ("bpe_kata", "bpe_kata.child", "bpe_kata.child.protocol", "bpe_kata.child.server",
+                  "bpe_kata.child.gc_policy", "bpe_kata.impl", "bpe_kata.impl.frames", "bpe_kata.impl.loader",
+                  "bpe_kata.impl.course_shapes", "bpe_kata.impl.shape_parts", "bpe_kata.impl.course_cs336",
+                  "bpe_kata.impl.course_minbpe", "bpe_kata.impl.repository_tests", "bpe_kata.adapters")
 #: The suite's own JavaScript solution, gated in CI as ``cmd:"node solutions/js/bpe.mjs"``.
 JS_SOLUTION = ("solutions", "js", "bpe.mjs")
 

@@ -3,7 +3,7 @@ missing, not downloadable, or not the published bytes.
 
 Every such error says what is missing and the command that fixes it, in one line. The suite
 never charges it to the implementation: a test stopped by it is "not run", and a run that
-requires its data (``--require-data``, the gate) ends as a set-up error (bpe_kata/run/missing_data.py).
+requires its data (``--require-data``, the gate) ends as a set-up error (bpe_kata/verdict/missing_data.py).
 """
 
 from __future__ import annotations

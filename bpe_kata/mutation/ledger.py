@@ -161,7 +161,7 @@ def gate(mutants: list, ledger: list[Accepted], limits: Limits | None, root: Pat
     A survivor is a mutant that lived through the tests: survived, or had no test at all.
     A performance-only entry also holds when its mutant timed out or ran out of memory.
     """
-    from bpe_kata.mutation.mutate import score
+    from bpe_kata.mutation.mutants import score
 
     verdict = GateVerdict()
     for module, counts in sorted(_unchecked(mutants).items()):

@@ -32,10 +32,11 @@ from types import FrameType
 
 import pytest
 
+from bpe_kata.child import call_text
 from bpe_kata.child import process as child_process
 from bpe_kata.child.client import IsolatedImplementation
 from bpe_kata.child.faults import TooSlow
-from bpe_kata.run import call_text, frames
+from bpe_kata.impl import frames
 
 ENV_VAR = "BPE_KATA_TEST_BUDGET"
 REFERENCE_TIMES = Path(__file__).with_name("reference_times.json")
@@ -45,7 +46,7 @@ MARGIN = 50.0
 FLOOR = 60.0
 #: The budget of a test the reference's table does not know (a new test, before the table is recorded again).
 UNKNOWN = 120.0
-#: No automatic budget reaches pytest-timeout's safety net (600 s, bpe_kata/run/commands.py).
+#: No automatic budget reaches pytest-timeout's safety net (600 s, bpe_kata/spec_commands.py).
 CEILING = 480.0
 #: When the budget runs out while the suite's own code runs, look again after this much CPU time.
 RECHECK = 0.25

@@ -12,13 +12,12 @@ import contextlib
 import pytest
 
 from bpe_kata.child import client as isolated_client
-from bpe_kata.child import launch as isolation
 from bpe_kata.data import corpora, corpus_tables, pretrained, tiktoken_tables
-from bpe_kata.mutation import mutmut_calls
-from bpe_kata.run import cpu_pairs, malformed, outcomes, recording, substitution
+from bpe_kata.run import cpu_pairs, mutmut_calls, spawning
 from bpe_kata.run import progress as spec_progress
 from bpe_kata.run.kata_run import KataRun, level_of
-from bpe_kata.run.outcomes import Outcome
+from bpe_kata.verdict import malformed, outcomes, recording, substitution
+from bpe_kata.verdict.outcomes import Outcome
 from spec import fast_chunk_train, oracle, replay, shapes
 from spec import pieces as spec_pieces
 from spec.levels import BY_NAME, feature_not_started, not_started_reason
@@ -94,7 +93,7 @@ def encode_iterable_memory(request: pytest.FixtureRequest):
 
     def measure(arguments: dict) -> dict:
         recording.note("encode_iterable")
-        answer = isolation.encode_iterable_memory(request.config, value, arguments,
+        answer = spawning.encode_iterable_memory(request.config, value, arguments,
                                                   request.config.getoption("--call-timeout"))
         error = str(answer.get("error") or "")
         if error.startswith("not loaded:"):  # the run loaded it; a fresh child could not: the environment's, no claim's
@@ -113,7 +112,7 @@ def corpus_finder(request: pytest.FixtureRequest) -> corpora.CorpusFinder:
 @pytest.fixture(scope="session")
 def corpus(request: pytest.FixtureRequest, corpus_finder):
     """``corpus(name)`` gives a corpus's text; a missing one makes the test 'not run' with the fix
-    (bpe_kata/run/missing_data.py), never failed."""
+    (bpe_kata/verdict/missing_data.py), never failed."""
     return corpus_finder.text
 
 
@@ -294,13 +293,13 @@ class Spawner:
 
     def each(self, *option_sets: dict) -> list:
         value = KataRun.of(self.config).impl_value
-        started = [isolation.spawn(self.config, value, **options) for options in option_sets]
+        started = [spawning.spawn(self.config, value, **options) for options in option_sets]
         self.children += started
         for child in started:
             child.launch()
             if child.child.process is not None:
                 cpu_pairs.release(child.child.process.pid)
-        # their calls are the test's calls too (bpe_kata/run/recording.py): a check made on a child's result
+        # their calls are the test's calls too (bpe_kata/verdict/recording.py): a check made on a child's result
         # is judged by what the test called, never as resting on an operation it did not call
         return [recording.Recorder(child.connect()) for child in started]
 
@@ -321,8 +320,9 @@ def spawn_implementation(request: pytest.FixtureRequest):
 @pytest.fixture(scope="session")
 def implementation_call():
     """``implementation_call(operation)``, for a session fixture that calls the implementation itself: the call
-    counts as the running test's (bpe_kata/run/recording.py), and the value returned belongs in the fixture's
-    cache key (the operations swapped for the oracle's while a failed test runs again, bpe_kata/run/substitution.py)."""
+    counts as the running test's (bpe_kata/verdict/recording.py), and the value returned belongs in the fixture's
+    cache key (the operations swapped for the oracle's while a failed test runs again,
+    bpe_kata/verdict/substitution.py)."""
     def reached(operation: str) -> tuple[str, ...]:
         recording.note(operation)
         return substitution.active()
@@ -333,7 +333,7 @@ def implementation_call():
 @pytest.fixture(scope="session")
 def published(request: pytest.FixtureRequest):
     """``published(name)``: the (contract table, tiktoken Encoding) pair; a missing table makes the test
-    'not run' with the fix (bpe_kata/run/missing_data.py), never failed."""
+    'not run' with the fix (bpe_kata/verdict/missing_data.py), never failed."""
     def get(name: str):
         return pretrained.load(name), tiktoken_tables.remembered(name)
 

@@ -14,14 +14,14 @@ import hypothesis
 import hypothesis.errors
 import pytest
 
-from bpe_kata.adapters import course_shapes
 from bpe_kata.child import client as isolated_client
-from bpe_kata.child import launch as isolation
-from bpe_kata.run import (
+from bpe_kata.impl import course_shapes
+from bpe_kata.run import cpu_pairs
+from bpe_kata.verdict import (
     bounded_diff,
-    cpu_pairs,
     crash_probes,
     expectations,
+    fault_verdicts,
     judging,
     malformed,
     missing_data,
@@ -36,8 +36,8 @@ from bpe_kata.run import (
     teaching,
     tracebacks,
 )
-from bpe_kata.run.outcomes import Outcome
-from bpe_kata.run.results import Results
+from bpe_kata.verdict.outcomes import Outcome
+from bpe_kata.verdict.tallies import Results
 from spec import fixed_pattern
 from spec.blame import as_checked
 from spec.levels import BY_NAME, levels_up_to
@@ -141,7 +141,7 @@ class KataRun:
     def pytest_runtest_call(self, item: pytest.Item):
         """A property whose every example called with another split is "not started" with that reason. A failed
         test is run again with each prerequisite's operation swapped for the oracle's, in process
-        (bpe_kata/run/substitution.py): its verdict then says which swaps made the failure go away."""
+        (bpe_kata/verdict/substitution.py): its verdict then says which swaps made the failure go away."""
         try:
             return (yield)
         except (hypothesis.errors.Unsatisfiable, hypothesis.errors.FailedHealthCheck):
@@ -252,7 +252,7 @@ class KataRun:
         if call.excinfo is not None:  # a frame with no line number crashes pytest's report (tracebacks.py)
             call.excinfo = tracebacks.without_lineless_frames(call.excinfo)
         rep = yield
-        fault = isolation.fault_of(call)
+        fault = fault_verdicts.fault_of(call)
         if fault is not None:
             rep.user_properties.append(("bpe_fault", fault.outcome))
         if rep.failed and item.nodeid in self.log_offsets:
@@ -271,7 +271,7 @@ class KataRun:
             where = str(call.excinfo.traceback[-1].path) if call.excinfo.traceback else str(item.path)
             rep.longrepr = (where, 0, f"Skipped: {refused or 'not started: a function raised NotImplementedError'}")
         # The test's OWN claims (its markers) label it, whatever a fault blames: expectations are keyed on
-        # them (bpe_kata/run/expectations.py, excusing), so a child cannot choose what its failures are
+        # them (bpe_kata/verdict/expectations.py, excusing), so a child cannot choose what its failures are
         # charged to. The claims a fault blames go in its verdict only.
         level, claims = level_of(item), claims_of(item)
         outcome = outcomes.decide(item, rep, not_implemented)
@@ -297,11 +297,11 @@ class KataRun:
 
     def _label_failure(self, item: pytest.Item, call: pytest.CallInfo, rep: pytest.TestReport,
                        claims: tuple[str, ...]) -> None:
-        """Attach the verdict (bpe_kata/run/judging.py): which claims a failed assertion breaks, or the
+        """Attach the verdict (bpe_kata/verdict/judging.py): which claims a failed assertion breaks, or the
         error's root cause."""
         if rep.failed and call.excinfo is not None and (level_of(item) or claims):
-            fault = isolation.fault_of(call)
-            verdict = (isolation.fault_verdict(fault, isolation.blamed_claims(fault, claims),
+            fault = fault_verdicts.fault_of(call)
+            verdict = (fault_verdicts.fault_verdict(fault, fault_verdicts.blamed_claims(fault, claims),
                                                  call=recording.raised().partition("(")[0],
                                                  input=recording.raised()) if fault is not None else
                        judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
@@ -358,13 +358,13 @@ class KataRun:
             if target:
                 report.write_json(Path(target), results, info)
             if page:
-                from bpe_kata.tools import html_report
+                from bpe_kata.verdict import html_report
 
                 html_report.write(Path(page), report.as_json(results, info))
         session.exitstatus = status
 
     def _diagnose(self) -> None:
-        """Probe the implementation for the mistakes its broken claims point to (bpe_kata/run/teaching.py)."""
+        """Probe the implementation for the mistakes its broken claims point to (bpe_kata/verdict/teaching.py)."""
         if not self.diagnosed:
             self.diagnosed = True
             self.results.reproduced = crash_probes.probe(self.results, self.implementation)
@@ -374,7 +374,7 @@ class KataRun:
     def _run_record(self, judgement, complete: bool, status: int, pytest_status: int) -> dict:
         """The verdict and everything it was derived from: each test's record (its level, OWN claims and
         outcome) and the run's inputs, so that ``bpe-kata verify-report`` derives it again with the same
-        code (bpe_kata/run/rederive.py) and refuses a report whose verdict does not follow from its records."""
+        code (bpe_kata/verdict/rederive.py) and refuses a report whose verdict does not follow from its records."""
         config, tracker = self.config, self.tracker
         command = getattr(getattr(self.implementation, "child", None), "command", None)
         return {"complete": complete, "exit_status": status, "spec_fingerprint": run_status.spec_fingerprint(),

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from bpe_kata.run.outcomes import LevelStatus
+from bpe_kata.verdict.outcomes import LevelStatus
 
 #: The level table's columns: the report's count names.
 COUNTS = ("passed", "failed", "not started", "not run")

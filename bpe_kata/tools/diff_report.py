@@ -14,21 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bpe_kata.tools.diff_search import Divergence, Outcome
+from bpe_kata.tools.diff_search import Divergence, Outcome, vocab_of
 from bpe_kata.tools.tables import Table
 from spec import oracle
 from spec.tie_rules import DEFAULT_TIE_RULE, TIE_RULES
-
-_VOCABS: dict[int, tuple[Table, dict[int, bytes]]] = {}
-
-
-def vocab_of(table: Table) -> dict[int, bytes]:
-    """The contract's vocabulary of a table (its special tokens included), built once per table."""
-    held = _VOCABS.get(id(table))
-    if held is None or held[0] is not table:
-        held = _VOCABS[id(table)] = (table, oracle.build_vocab(dict(table.merges), table.special_tokens or None))
-    return held[1]
-
 
 ALTERNATIVE, UNDOCUMENTED, REAL = "documented alternative", "undocumented tie rule", "real difference"
 

@@ -24,10 +24,22 @@ from hypothesis import strategies as st
 
 from bpe_kata.tools.diff_sides import Side
 from bpe_kata.tools.tables import Table
+from spec import oracle
 from spec import strategies as spec_st
 
 CASES = Path(__import__("spec.cases", fromlist=["x"]).__file__).parent
 MAX_TRAIN_MERGES = 12
+
+
+_VOCABS: dict[int, tuple[Table, dict[int, bytes]]] = {}
+
+
+def vocab_of(table: Table) -> dict[int, bytes]:
+    """The contract's vocabulary of a table (its special tokens included), built once per table."""
+    held = _VOCABS.get(id(table))
+    if held is None or held[0] is not table:
+        held = _VOCABS[id(table)] = (table, oracle.build_vocab(dict(table.merges), table.special_tokens or None))
+    return held[1]
 
 
 @dataclass
@@ -160,7 +172,6 @@ def compare(a: Side, b: Side, operation: str, given: dict,
         if operation == "encode":
             found = outcome(lambda: side.encode(given["text"], table))
             if tables[0] is not tables[1] and found.raised is None:  # two fixed tables: compare the tokens' bytes
-                from bpe_kata.tools.diff_report import vocab_of
                 vocab = vocab_of(table)
                 found.value = [vocab.get(i, b"?") for i in found.value]
             return found

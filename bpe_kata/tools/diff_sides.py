@@ -129,7 +129,7 @@ def _saved(value: str, path: Path) -> Side:
 def _implementation(value: str) -> Side:
     from bpe_kata.child import launch
     from bpe_kata.child.client import IsolatedImplementation, IsolationFault
-    from bpe_kata.run.loader import ImplementationNotFound
+    from bpe_kata.impl.loader import ImplementationNotFound
 
     if os.getcwd() not in sys.path:  # as `bpe-kata check` does: solutions.mine from a clone
         sys.path.insert(0, os.getcwd())

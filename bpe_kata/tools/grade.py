@@ -1,7 +1,7 @@
 """``bpe-kata grade``: the spec on a class's implementations, each in its own child process.
 
 Each submission runs as ``bpe-kata check SUBMISSION --isolated --bpe-report FILE`` under a
-supervisor of its own (bpe_kata.child.supervisor: a private run directory, the sandbox required
+supervisor of its own (bpe_kata.gate.supervisor: a private run directory, the sandbox required
 unless ``--allow-unsandboxed``), and the submission itself in a sandboxed grandchild behind the
 stdio protocol, so no submission can write its own verdict or another's row (levels it has not
 started stay "not started", unlike ``bpe-kata gate``, which fails them). Each child is a new
@@ -25,11 +25,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bpe_kata.run.outcomes import LevelStatus
+from bpe_kata.verdict.outcomes import LevelStatus
 
 #: The command each submission runs under: its own supervisor, which runs ``check --isolated``, so
 #: the submission never runs in the process that decides its row.
-RUNNER = [sys.executable, "-m", "bpe_kata.child.supervisor", "--graded"]
+RUNNER = [sys.executable, "-m", "bpe_kata.gate.supervisor", "--graded"]
 #: One process per submission: grading already runs submissions side by side.
 RUN_OPTIONS = ["-q", "-n", "0", "-p", "no:cacheprovider"]
 
@@ -125,12 +125,12 @@ def command(submission: str, report: Path, extra: list[str], runner: list[str] =
 
 
 def started(runner: list[str]) -> list[str]:
-    """``python -m MODULE ARGS`` as a trusted start (bpe_kata/child/trusted_start.py): the supervisor of a
+    """``python -m MODULE ARGS`` as a trusted start (bpe_kata/gate/trusted_start.py): the supervisor of a
     submission never imports from the class's folder, the environment or a submission's installation."""
     if runner[:2] != [sys.executable, "-m"] or len(runner) < 3:
         return runner
-    from bpe_kata.child import trusted_start
-    from bpe_kata.child.supervisor import private_pycache
+    from bpe_kata.gate import trusted_start
+    from bpe_kata.gate.supervisor import private_pycache
 
     return trusted_start.command(runner[2], runner[3:], private_pycache())
 
@@ -229,7 +229,7 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
 def _suite_flags(submission: str, allowed_libraries: list[str] | None = ()) -> tuple[list[str], float | None]:
     """What a submission's files show: it imports the suite or a library, copies the reference, ships
     what cannot be read (bpe_kata/tools/similarity.py, delegation.py, shipped.py)."""
-    from bpe_kata.child.suite import SPEC_DIR, SUITE_ROOT, reference_dir, shipped_implementations
+    from bpe_kata.layout.paths import SPEC_DIR, SUITE_ROOT, reference_dir, shipped_implementations
     from bpe_kata.tools.similarity import flags
 
     path = course_folder(submission) or Path(submission)  # a course-shaped folder is read like any other

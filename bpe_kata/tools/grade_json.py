@@ -92,6 +92,6 @@ def costs(submissions: list[str], recorded: Path | None = None) -> dict[str, flo
 
 
 def shard_header(submissions: list[str], shard: sharding.Shard, taken: list[str]) -> dict:
-    from bpe_kata.child.suite import suite_sha256
+    from bpe_kata.gate.suite import suite_sha256
 
     return sharding.header(shard, list(dict.fromkeys(submissions)), taken, suite_sha256())

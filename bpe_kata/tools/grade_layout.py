@@ -14,7 +14,7 @@ from __future__ import annotations
 import shutil
 import textwrap
 
-from bpe_kata.run.outcomes import LevelStatus
+from bpe_kata.verdict.outcomes import LevelStatus
 
 #: Terminal width when standard output is not a terminal (a CI log, a pipe).
 DEFAULT_WIDTH = 120

@@ -12,10 +12,10 @@ from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
-from bpe_kata.run.outcomes import TO_DO, LevelStatus
 from bpe_kata.tools import grade_layout
 from bpe_kata.tools.grade import Graded
 from bpe_kata.tools.shipped import shown
+from bpe_kata.verdict.outcomes import TO_DO, LevelStatus
 from spec.levels import ALL_LEVEL_NAMES
 
 
@@ -115,13 +115,6 @@ def as_json(outcomes: list[Graded]) -> dict:
          "failed_claims": list(o.failed_claims), "likely_mistakes": list(o.mistakes),
          "report_page": None if o.page is None else shown(o.page)}
         for o in outcomes]}
-
-
-def write_json(path: Path, outcomes: list[Graded]) -> None:
-    """The one grade JSON, unsharded (bpe_kata/tools/grade_json.py writes it, shard header and all)."""
-    from bpe_kata.tools import grade_json
-
-    grade_json.write(path, outcomes)
 
 
 def class_page(outcomes: list[Graded], where: Path | None = None) -> str:

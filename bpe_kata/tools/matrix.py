@@ -20,9 +20,9 @@ from importlib import metadata
 from pathlib import Path
 
 from bpe_kata.adapters import ADAPTERS, VARIANTS
-from bpe_kata.run.outcomes import LevelStatus
 from bpe_kata.tools import grade
 from bpe_kata.tools.shard import median
+from bpe_kata.verdict.outcomes import LevelStatus
 from spec.ledger import load_claims
 from spec.levels import ALL_LEVEL_NAMES
 

@@ -6,7 +6,7 @@ cost so far (ties to the lower shard; equal costs in key order), the greedy rule
 longest-processing-time scheduling. The same keys and costs give the same split everywhere.
 
 Every shard's output carries a header: which shard it is, the keys it took, a SHA-256 of the whole
-key list and the suite's SHA-256 (bpe_kata/child/suite.py, the one a gate report carries), so a merge
+key list and the suite's SHA-256 (bpe_kata/gate/suite.py, the one a gate report carries), so a merge
 can refuse a missing shard, a shard given twice, parts of two different splits, and parts run by
 different suites.
 """

@@ -13,7 +13,7 @@ import json
 import random
 import sys
 
-from bpe_kata.run.loader import load_implementation
+from bpe_kata.impl.loader import load_implementation
 from reference import get_stats as reference_get_stats
 from reference import merge as reference_merge
 from reference import train as reference_train

@@ -9,7 +9,7 @@ from __future__ import annotations
 from spec.oracle.core import build_vocab, decode, encode, get_stats, merge  # noqa: F401
 
 # The error stops every test that trains: the report names it as the root cause, and the claim
-# it most likely breaks (bpe_kata/run/causes.py) is the one its tests explain best.
+# it most likely breaks (bpe_kata/verdict/causes.py) is the one its tests explain best.
 MISTAKE_CLAIMS: tuple[str, ...] = ("train.tie-recorded",)
 
 

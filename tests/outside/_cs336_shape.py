@@ -3,7 +3,7 @@ a file, and the byte-string tables <-> the contract's ids. Names and types only,
 
 from __future__ import annotations
 
-__bpe_kata_adapter__ = True  # its frames are the adapters', not the solution's (bpe_kata/run/frames.py)
+__bpe_kata_adapter__ = True  # its frames are the adapters', not the solution's (bpe_kata/impl/frames.py)
 
 import os
 import sys

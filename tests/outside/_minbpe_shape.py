@@ -2,7 +2,7 @@
 
 Both Python adapters of that shape (minbpe_py, kelhass_py) bind their upstream's classes here, so
 the translation is written once. This module is an adapter too: its frames are skipped when a root
-cause is placed (bpe_kata/run/frames.py), so the upstream's own line is shown.
+cause is placed (bpe_kata/impl/frames.py), so the upstream's own line is shown.
 """
 
 from __future__ import annotations

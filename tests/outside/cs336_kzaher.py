@@ -13,7 +13,7 @@ There is no get_stats, merge or build_vocab in the upstream's interface.
 
 from __future__ import annotations
 
-__bpe_kata_adapter__ = True  # its frames are the adapter's, not the solution's (bpe_kata/run/frames.py)
+__bpe_kata_adapter__ = True  # its frames are the adapter's, not the solution's (bpe_kata/impl/frames.py)
 
 import os
 

@@ -9,7 +9,7 @@ Upstream: KELHASS_PY_SRC = a checkout of github.com/kelhass/minbpe-reimplementat
 
 from __future__ import annotations
 
-__bpe_kata_adapter__ = True  # its frames are the adapter's, not the upstream's (bpe_kata/run/frames.py)
+__bpe_kata_adapter__ = True  # its frames are the adapter's, not the upstream's (bpe_kata/impl/frames.py)
 
 import os
 import sys

@@ -10,7 +10,7 @@ inside the upstream), the call raises and the next call starts a new one.
 
 from __future__ import annotations
 
-__bpe_kata_adapter__ = True  # its frames are the adapter's, not the upstream's (bpe_kata/run/frames.py)
+__bpe_kata_adapter__ = True  # its frames are the adapter's, not the upstream's (bpe_kata/impl/frames.py)
 
 import os
 import subprocess

@@ -8,7 +8,7 @@ Upstream: MINBPE_PY_SRC = a checkout of github.com/karpathy/minbpe (README.md he
 
 from __future__ import annotations
 
-__bpe_kata_adapter__ = True  # its frames are the adapter's, not the upstream's (bpe_kata/run/frames.py)
+__bpe_kata_adapter__ = True  # its frames are the adapter's, not the upstream's (bpe_kata/impl/frames.py)
 
 from _minbpe_shape import bind
 from _upstream import upstream

@@ -1,0 +1,350 @@
+"""The supervisor: the process that owns one gate (or graded) run, above the verdict process.
+
+``bpe-kata gate`` and each submission of ``bpe-kata grade`` run as::
+
+    supervisor (this module)            private run directory, wall limit, subreaper
+      └─ verdict process (pytest)       judges; started trusted (trusted_start.py), private bytecode cache
+           └─ implementation children   sandboxed (bpe_kata.child.sandbox), scratch directory only
+
+The supervisor makes a private run directory (under the user's cache, mode 0700, never under
+``$TMPDIR``; hidden from the children) where the only copies of the JSON report, JUnit and
+HTML are written, and a scratch directory inside it, the one place a child may write. It
+hashes the installed suite before and after (a change fails the run), reads the ``--expect``
+file once (its copy is what the verdict process reads), enforces the wall limit, and once the
+verdict process has ended kills every descendant still alive (it is their subreaper, so a
+``setsid`` daemon is found too). Only then does it add its record to the report and copy the
+files where they were asked for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from bpe_kata.child import sandbox as sandboxing
+from bpe_kata.child import view
+from bpe_kata.gate import log_text, trusted_start
+from bpe_kata.gate.suite import suite_sha256
+from bpe_kata.layout.paths import SPEC_DIR, suite_files
+
+#: Total child time a whole gate may take, per verdict process: the reference's whole gate took
+#: 56-73 s of wall time on 2 xdist workers at load 8 (benchmarks/bench_gate.py), so at most that
+#: much child time per worker; this is over 20 times it.
+DEFAULT_TIME_BUDGET = 1500.0
+#: The supervisor's wall limit for one run (seconds).
+DEFAULT_WALL_LIMIT = 3600.0
+#: pytest's exit status for a usage error, and the one every bpe-kata command gives it.
+PYTEST_USAGE_ERROR, USAGE_ERROR = 4, 2
+#: Options the supervisor takes out of the pytest arguments (each followed by a value).
+REDIRECTED = ("--bpe-report", "--bpe-html", "--junitxml", "--junit-xml", "--expect")
+OWN_VALUED = ("--wall-limit",)
+OWN_FLAGS = ("--require-sandbox", "--expose-suite")
+
+
+def private_root() -> Path:
+    """Where run directories go: the user's cache, 0700 (never $TMPDIR, never the workspace)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bpe-kata" / "runs"
+    base.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(base, 0o700)
+    return base
+
+
+def private_pycache() -> Path:
+    """The verdict process's bytecode cache: inside the private root (hidden from children, never
+    written by them), so a ``.pyc`` planted beside an unchanged suite module is never loaded; kept
+    across runs, so the verdict process does not compile pytest and Hypothesis again each time."""
+    path = private_root() / "pycache"
+    path.mkdir(mode=0o700, exist_ok=True)
+    return path
+
+
+def split_options(argv: list[str]) -> tuple[list[str], dict[str, str], set[str]]:
+    """pytest's arguments without the supervisor's own; the redirected and own options' values."""
+    rest, values, flags = [], {}, set()
+    k = 0
+    while k < len(argv):
+        arg = argv[k]
+        name, eq, value = arg.partition("=")
+        if name in REDIRECTED + OWN_VALUED:
+            if not eq:
+                if k + 1 >= len(argv):
+                    raise SystemExit(f"bpe-kata: {name} needs a value")
+                value, k = argv[k + 1], k + 1
+            values["--junitxml" if name == "--junit-xml" else name] = value
+        elif arg in OWN_FLAGS:
+            flags.add(arg)
+        else:
+            rest.append(arg)
+        k += 1
+    return rest, values, flags
+
+
+def impl_value(argv: list[str]) -> str | None:
+    """The ``--impl`` value among pytest's arguments (the gate always gives one)."""
+    return next((argv[k + 1] for k, a in enumerate(argv[:-1]) if a == "--impl"),
+                next((a.partition("=")[2] for a in argv if a.startswith("--impl=")), None))
+
+
+class Supervisor:
+    """One run: ``run()`` returns the exit status; ``record`` is what goes into the report."""
+
+    def __init__(self, pytest_args: list[str], *, require_sandbox: bool = False, wall_limit: float | None = None,
+                 expose_suite: bool = False, echo=None, graded: bool = False) -> None:
+        self.args, self.values, self.flags = split_options(pytest_args)
+        self.require = require_sandbox or "--require-sandbox" in self.flags
+        self.expose = expose_suite or "--expose-suite" in self.flags
+        self.wall_limit = float(self.values.get("--wall-limit", wall_limit or DEFAULT_WALL_LIMIT))
+        self.echo = echo or (lambda text: (sys.stdout.write(text), sys.stdout.flush()))
+        self.record: dict = {}
+        self.graded = graded
+
+    def run(self) -> int:
+        from bpe_kata.gate import startup_guard
+
+        found = startup_guard.findings()
+        for line in found:
+            print(f"bpe-kata: {line}: {startup_guard.REFUSAL}", file=sys.stderr, flush=True)
+        if found and self.require:
+            print("bpe-kata: --require-sandbox: refusing to run in an environment with start-up code that is not "
+                  "the suite's", file=sys.stderr, flush=True)
+            return 2
+        problem = self._remove_old_outputs()
+        if problem:
+            print(f"bpe-kata: {problem}", file=sys.stderr, flush=True)
+            return 2
+        files = suite_files()
+        start_hash = suite_sha256(files)
+        run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=private_root()))
+        previous = _stop_on_signals()
+        try:
+            return self._run(run_dir, files, start_hash)
+        except Stopped as stop:
+            print(f"bpe-kata: stopped by signal {stop.signal_number}; every process of the run is killed, "
+                  "no report is written", file=sys.stderr, flush=True)
+            return 128 + stop.signal_number
+        finally:
+            sandboxing.kill_descendants()  # a stop, or an error of the supervisor's own: nothing of the run lives on
+            shutil.rmtree(run_dir, ignore_errors=True)
+            _restore_signals(previous)
+
+    def _remove_old_outputs(self) -> str | None:
+        """An output path never holds a file this run did not write: a report, JUnit or page left there (or
+        committed by the judged repository) would otherwise be read, attested or published after a run that
+        stopped before writing its own (an expectations file refused, exit status 2)."""
+        for option in ("--bpe-report", "--junitxml", "--bpe-html"):
+            if option in self.values:
+                try:
+                    os.unlink(self.values[option])
+                except FileNotFoundError:
+                    pass
+                except OSError as error:
+                    return f"{option} {self.values[option]}: cannot remove the file there before the run: {error}"
+        return None
+
+    def _view(self, run_root: Path) -> view.View:
+        """What the child may read: an allow list (bpe_kata/child/view.py), never a list of what to hide. A graded
+        submission's child sees its own folder, not the class's working folder (no borrowing a classmate's)."""
+        impl = impl_value(self.args)
+        cwd = Path.cwd()
+        if self.graded and impl is not None:
+            cwd = view.submission_folder(impl, cwd)
+        return view.child_view(impl, cwd=cwd, run_root=run_root, expose=self.expose)
+
+    def _run(self, run_dir: Path, files: list[Path], start_hash: str) -> int:
+        scratch = run_dir / "scratch"
+        scratch.mkdir(mode=0o700)
+        seen = self._view(run_dir.parent)
+        visible = seen.visible
+        box = sandboxing.Sandbox.probe(str(scratch), seen)
+        layers = box.layers()
+        if not box.sandboxed:
+            print(sandboxing.NOT_SANDBOXED, file=sys.stderr, flush=True)
+            if self.require:
+                print("bpe-kata: --require-sandbox: refusing to run the implementation unsandboxed", file=sys.stderr)
+                return 2
+        else:
+            print(f"bpe-kata: sandbox: {'; '.join(layers)}" + (f"; visible to the child: {', '.join(visible)}"
+                                                              if visible else ""), file=sys.stderr, flush=True)
+        args = list(self.args)
+        hidden = [p for p in seen.protected if p != str(run_dir.parent.resolve())]
+        self.record = {"layers": layers, "not_sandboxed": not box.sandboxed, "hidden_from_child": hidden,
+                       "visible_to_child": visible, "suite_sha256_start": start_hash,
+                       "suite_files": len(files), "wall_limit": self.wall_limit}
+        expect = self.values.get("--expect")
+        if expect is not None:
+            try:
+                data = Path(expect).read_bytes()
+            except OSError as error:
+                print(f"bpe-kata: --expect {expect}: {error}", file=sys.stderr)
+                return 2
+            copy = run_dir / f"expect{Path(expect).suffix}"
+            copy.write_bytes(data)
+            from bpe_kata.verdict import expectations
+
+            try:
+                expectations.load(copy, shown=expect)
+            except expectations.ExpectationsError as error:
+                print(f"bpe-kata: {error}", file=sys.stderr)
+                return 2
+            self.record["expect"] = {"file": expect, "sha256": hashlib.sha256(data).hexdigest()}
+            args += ["--expect", str(copy)]
+        if not any(a == "--time-budget" or a.startswith("--time-budget=") for a in args):
+            args += ["--time-budget", f"{DEFAULT_TIME_BUDGET:g}"]
+        report, junit, page = run_dir / "report.json", run_dir / "junit.xml", run_dir / "report.html"
+        args += ["--bpe-report", str(report), "--basetemp", str(scratch / "pytest")]
+        if "--junitxml" in self.values:
+            args += ["--junitxml", str(junit)]
+        if "--bpe-html" in self.values:
+            args += ["--bpe-html", str(page)]
+        # The verdict process's temporary files (the paths it asks a child to save to) go in the
+        # scratch directory too: the one place a child may write.
+        (scratch / "tmp").mkdir(mode=0o700)
+        # The verdict process starts trusted (bpe_kata/gate/trusted_start.py): the allow-listed
+        # environment, no PYTHON* variable (its bytecode cache is given with -X pycache_prefix).
+        env = trusted_start.environment(**{sandboxing.ENV_VAR: box.to_env(), "TMPDIR": str(scratch / "tmp")})
+        args = [*trusted_start.plugin_args(args), "-p", "bpe_kata.gate.trusted_workers", *args]
+        status, reason, killed = self._verdict(args, env)
+        if status == PYTEST_USAGE_ERROR:
+            status = USAGE_ERROR  # bad flags or input are the gate's usage errors: 2, as every command's are
+        killed += sandboxing.kill_descendants()
+        end_hash = suite_sha256(suite_files())
+        self.record.update(suite_sha256_end=end_hash, suite_unchanged=end_hash == start_hash,
+                           descendants_killed_after_verdict=killed)
+        if end_hash != start_hash:
+            reason = reason or "the installed suite changed during the run (suite_sha256_start != suite_sha256_end)"
+        data = self._report(report, status)
+        if expect is not None and isinstance(data.get("expectations"), dict):
+            data["expectations"]["file"] = expect  # the file you named, not the private copy it read
+        if reason:
+            print(f"bpe-kata: the run failed: {reason}", file=sys.stderr, flush=True)
+        self.record["failure"] = reason
+        from bpe_kata.verdict import run_status
+
+        data["exit_status"], data["complete"] = run_status.supervised(status, data.get("complete", False), reason)
+        status = 1 if reason else status
+        data["sandbox"] = self.record
+        if "--bpe-report" in self.values:
+            target, text = Path(self.values["--bpe-report"]), (json.dumps(data, indent=1) + "\n").encode()
+            _write(target, text)
+            # the digest to pin: `bpe-kata verify-report FILE --sha256 HEX` (docs/GATE.md)
+            print(f"bpe-kata: report sha256 {hashlib.sha256(text).hexdigest()} {target}", file=sys.stderr, flush=True)
+        if "--junitxml" in self.values:  # written even when the verdict process wrote none: a failure is one
+            from bpe_kata.verdict import junit_verdict
+
+            _write(Path(self.values["--junitxml"]),
+                   junit_verdict.agree(junit.read_bytes() if junit.is_file() else None, data))
+        if "--bpe-html" in self.values and page.is_file():
+            _write(Path(self.values["--bpe-html"]), page.read_bytes())
+        return data["exit_status"] if status in (0, 1) else status
+
+    def _verdict(self, args: list[str], env: dict) -> tuple[int, str | None, int]:
+        """Run the verdict process under the wall limit, its output relayed; (exit status, failure,
+        descendants killed after it ended)."""
+        sandboxing.become_subreaper()
+        command = trusted_start.command("bpe_kata.gate.supervisor", ["--verdict", *args], private_pycache())
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                   env=env, start_new_session=True)
+        relay = threading.Thread(target=self._relay, args=(process.stdout,), daemon=True)
+        relay.start()
+        try:
+            status, reason = process.wait(timeout=self.wall_limit), None
+        except subprocess.TimeoutExpired:
+            _killpg(process.pid)
+            process.wait()
+            status, reason = 1, f"the wall limit ({self.wall_limit:g} s, --wall-limit) was reached; the run was stopped"
+        killed = sandboxing.kill_descendants()  # the relay's pipe closes once no child holds it
+        relay.join(timeout=10)
+        if status < 0:
+            reason = reason or f"the verdict process was killed by signal {-status}"
+        return status, reason, killed
+
+    def _relay(self, stream) -> None:
+        for line in iter(stream.readline, b""):
+            self.echo(log_text.shown(line.decode("utf-8", "replace")))
+
+    @staticmethod
+    def _report(path: Path, status: int) -> dict:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {"complete": False, "exit_status": 1, "levels": {}, "claims": {},
+                    "note": f"the verdict process wrote no report (exit status {status})"}
+
+
+class Stopped(Exception):
+    """The supervisor was told to stop (SIGTERM, SIGINT, SIGHUP): a CI job's timeout or cancel."""
+
+    def __init__(self, signal_number: int) -> None:
+        super().__init__(signal_number)
+        self.signal_number = signal_number
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def _stop_on_signals() -> dict:
+    """Turn a stop signal into :class:`Stopped`, so that ``run``'s cleanup kills the verdict process and every
+    child (they are in sessions of their own: the signal to the job's process group never reaches them)."""
+    def stop(number, _frame):
+        raise Stopped(number)
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+
+
+def _restore_signals(previous: dict) -> None:
+    for number, handler in previous.items():
+        signal.signal(number, handler)
+
+
+def _killpg(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _write(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    partial.write_bytes(data)
+    os.replace(partial, target)
+
+
+def graded(argv: list[str]) -> int:
+    """One submission of ``bpe-kata grade``: ``check SUBMISSION --isolated`` under a supervisor of its
+    own (its own process, so its sweep of descendants reaches only its own run), the sandbox
+    required unless ``--allow-unsandboxed``. Started as ``python -m bpe_kata.gate.supervisor --graded``,
+    without the CLI's imports: a class is many runs."""
+    allow = "--allow-unsandboxed" in argv
+    argv = [arg for arg in argv if arg != "--allow-unsandboxed"]
+    if argv and not argv[0].startswith("-"):
+        argv = ["--impl", argv[0], *argv[1:]]
+    # pytest-timeout's safety net, as bpe_kata.spec_commands._safety_net adds it to every check
+    given = any(arg == "--timeout" or arg.startswith("--timeout=") for arg in argv)
+    net = ["-p", "timeout"] + ([] if given else ["--timeout", "600"])
+    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *net, "--isolated", *argv],
+                      require_sandbox=not allow, graded=True).run()
+
+
+def _verdict_main(args: list[str]) -> int:
+    import pytest
+
+    return int(pytest.main(args))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--verdict"]:
+        sys.exit(_verdict_main(sys.argv[2:]))
+    if sys.argv[1:2] == ["--graded"]:
+        sys.exit(graded(sys.argv[2:]))
+    sys.exit("usage: python -m bpe_kata.gate.supervisor --verdict PYTEST_ARGS (started by bpe-kata gate)")

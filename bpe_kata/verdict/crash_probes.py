@@ -1,0 +1,174 @@
+"""A crash is blamed on the behaviour that crashed, not on the claim whose test drew the input (issue 37, kind 2).
+
+A property draws an empty text for ``train.prefix``; a corpus curve encodes a one-letter chunk; an
+implementation that cannot train an empty text, or encode one character, raises there. Which claim's test
+happened to draw the input says nothing: the crash belongs to the smallest behaviour it is an instance of.
+So, once the run is over, each root cause raised in a contract call is put to DIRECT PROBES: that call on the
+smallest inputs the contract defines (training with no pair left or no text at all, encoding nothing or one
+character, get_stats of nothing, merge of nothing, decoding an id no table has). A probe that raises the
+same exception at the same place (``causes.cause_key``: type, place, call and, where the place is unknown,
+the message's shape) reproduces the crash, unless its control (the same call just past the behaviour: one
+merge with pairs left, two characters) raises it too, which makes it the call's crash, not the behaviour's
+(a train that cannot merge at all); the cause is then blamed on the probe's claim, with the probe's input
+printed beside the test's shrunk call. A cause raised by a probe, its control AND an ordinary call
+(``ORDINARY``), where no probe of that call was answered, is the call's on every input (an ``encode``
+written without ``self``, a body that fails before reading its input): it is blamed on no claim, since
+nothing says which behaviour is wrong, and the report says the call crashes whatever the input (issue 37:
+such crashes were charged to whichever claim's tests were most numerous). A train that crashes only when
+it merges answers ``train('', 300)``: its crash keeps the claim its tests point to. A probe that raises
+something else, or nothing, says nothing: the cause keeps the claim its tests point to.
+
+Each probe runs once per run, after the last test, with a time limit (bpe_kata/verdict/teaching.py's
+``run_callable``); nothing runs on a run with no error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bpe_kata.verdict import judging, recording
+from spec import oracle
+from spec.patterns import PATTERNS
+
+if TYPE_CHECKING:
+    from bpe_kata.verdict.tallies import Results
+
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class DirectProbe:
+    """One smallest behaviour: the claim it is, the call, and the errors that are right answers to it."""
+
+    claim: str
+    call: str
+    args: tuple
+    #: the same call on an input just past the behaviour (one merge with pairs left, two characters): raising the
+    #: same error there too, the crash is not this behaviour's but the call's (a train that cannot merge at all)
+    control: tuple
+    allowed: tuple[type[BaseException], ...] = ()  # raising one of these is the contract's answer, no crash
+    #: keywords of both calls: a split pattern (a port may train through another class when given one)
+    keywords: tuple[tuple[str, object], ...] = ()
+
+    def shown(self) -> str:
+        return recording.shown_call(self.call, self.args, dict(self.keywords))
+
+
+_TABLE: dict[Pair, int] = {(104, 105): 256}  # "hi": a table that has merges, none of which a lone "h" meets
+_VOCAB = oracle.build_vocab({})
+
+#: The smallest behaviours, by the contract call they are about (spec/claims.toml states each).
+PROBES: tuple[DirectProbe, ...] = (
+    DirectProbe("train.exhausted", "train", ("", 300), ("ab", 257)),
+    DirectProbe("train.exhausted", "train", ("a", 300), ("ab", 257)),
+    DirectProbe("train.exhausted", "train", ("ab", 1000), ("ab", 257)),
+    *(DirectProbe("train.exhausted", "train", args, ("ab cd", 257), keywords=(("pattern", pattern),))
+      for pattern in PATTERNS.values() for args in (("", 300), ("ab", 1000))),
+    DirectProbe("encode.short-input", "encode", ("", {}), ("hi", {})),
+    DirectProbe("encode.short-input", "encode", ("h", {}), ("hi", {})),
+    # the control meets no pair of the table either: an encode that raises for a table pair its text lacks
+    # raises there too, and that crash is the call's, not short input's
+    DirectProbe("encode.short-input", "encode", ("", _TABLE), ("hhh", _TABLE)),
+    DirectProbe("encode.short-input", "encode", ("h", _TABLE), ("hhh", _TABLE)),
+    DirectProbe("pairs.short-input", "get_stats", ([],), ([7, 8],)),
+    DirectProbe("pairs.short-input", "get_stats", ([7],), ([7, 8],)),
+    DirectProbe("merge.end-guard", "merge", ([], (1, 2), 9), ([1, 2, 3], (1, 2), 9)),
+    DirectProbe("merge.end-guard", "merge", ([1], (1, 2), 9), ([1, 2, 3], (1, 2), 9)),
+    DirectProbe("merge.end-guard", "merge", ([1, 2], (1, 2), 9), ([1, 2, 3], (1, 2), 9)),
+    DirectProbe("decode.unknown-id", "decode", ([300], _VOCAB), ([104], _VOCAB),
+                allowed=(KeyError, ValueError, IndexError)),
+)
+
+
+#: An ordinary call of each operation, which any working implementation answers: a cause raised by a probe,
+#: its control and this call too is raised by every call (a method written without ``self``). Train's text has
+#: a multi-byte character and asks one merge: a trainer that cuts every character apart still has a pair there,
+#: so its crash on ASCII (no pair left) is not taken for a crash of every call.
+ORDINARY: dict[str, tuple] = {
+    "train": ("ab ab é", 257),
+    "encode": ("hi hi", _TABLE),
+    "get_stats": ([1, 2, 1, 2],),
+    "merge": ([1, 2, 3, 1, 2], (1, 2), 9),
+    "decode": ([104, 105], _VOCAB),
+}
+
+
+@dataclass(frozen=True)
+class Reproduced:
+    """A direct probe raised a root cause's own error: the cause is that probe's claim's ("" when the probe's
+    control raised it too: the call's crash on every input, no behaviour's)."""
+
+    claim: str
+    probe: str  # the probe's call, as typed (for every input: the probe's and its control's)
+
+
+def probe(results: Results, implementation, run: Callable | None = None) -> dict[tuple[str, ...], Reproduced]:
+    """Cause key -> the direct probe that reproduced it, for each root cause raised in a call a probe is about."""
+    from bpe_kata.verdict import causes, teaching
+
+    keys = {causes.cause_key(v) for v in results.verdicts.values() if v.kind == judging.ERROR and v.call}
+    if not keys or implementation is None:
+        return {}
+    connect = getattr(implementation, "connect", None)
+    if callable(connect):  # the isolated client starts its child on first use
+        try:
+            connect()
+        except BaseException:
+            return {}
+    run = run or teaching.run_callable
+    found: dict[tuple[str, ...], Reproduced] = {}
+    every_call: dict[tuple[str, ...], Reproduced] = {}  # crashed on a probe and on its control alike
+    answered: set[str] = set()  # calls that answered some probe without raising
+    for direct in PROBES:
+        if not any(key[2] == direct.call for key in keys if key not in found):
+            continue
+        verdict = run(lambda direct=direct: _raised(direct, direct.args, implementation), direct.shown())
+        if verdict is False:
+            break  # still running: the implementation is busy, no later probe can be trusted
+        if verdict is None:
+            answered.add(direct.call)  # one input it answers: its crash is not every call's
+        if verdict is None or (key := causes.cause_key(verdict)) not in keys or key in found:
+            continue
+        control = run(lambda direct=direct: _raised(direct, direct.control, implementation), direct.shown())
+        if control is False:
+            break
+        if control is None or causes.cause_key(control) != key:  # the behaviour's own crash, not the call's
+            found[key] = Reproduced(direct.claim, direct.shown())
+        elif key not in every_call and direct.call in ORDINARY:  # the smallest input and just past it: the call's
+            ordinary = run(lambda direct=direct: _raised(direct, ORDINARY[direct.call], implementation),
+                           recording.shown_call(direct.call, ORDINARY[direct.call]))
+            if ordinary is False:
+                break
+            if ordinary is not None and causes.cause_key(ordinary) == key:  # and on an ordinary one: every call's
+                shown = [recording.shown_call(direct.call, args, dict(direct.keywords))
+                         for args in (direct.control, ORDINARY[direct.call])]
+                every_call[key] = Reproduced("", f"{direct.shown()}, {shown[0]} and {shown[1]}")
+    return {key: shown for key, shown in every_call.items() if key[2] not in answered} | found
+
+
+def _raised(direct: DirectProbe, args: tuple, implementation) -> judging.Verdict | None:
+    """The verdict on what ``direct``'s call on ``args`` raised (judged as a spec test's error is), or None."""
+    function = getattr(implementation, direct.call, None)
+    if not callable(function):
+        return None
+    try:
+        function(*_fresh(args), **dict(direct.keywords))
+    except BaseException as error:  # noqa: BLE001  the client's faults are BaseException too
+        from bpe_kata.child.client import IsolationFault
+        from bpe_kata.verdict import fault_verdicts
+
+        if direct.allowed and isinstance(error, direct.allowed):
+            return None  # the contract's answer (an unknown id raises), not a crash
+        if isinstance(error, IsolationFault):
+            return fault_verdicts.fault_verdict(error, (), call=direct.call,
+                                                input=recording.shown_call(direct.call, args, dict(direct.keywords)))
+        return judging.judge(error, (), implementation, "")
+    return None
+
+
+def _fresh(args: tuple) -> tuple:
+    """A copy of each argument: a probe never shares a list or table with another (an implementation may change
+    its input)."""
+    return tuple(dict(a) if isinstance(a, dict) else list(a) if isinstance(a, list) else a for a in args)

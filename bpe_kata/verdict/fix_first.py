@@ -1,0 +1,78 @@
+"""Which broken claim to fix first: the order the claims list is printed in, and the run's last line.
+
+One bug breaks many claims: a ``get_stats`` that counts wrongly breaks the pairs claims, then
+training, then facts measured on trained tables. The list leads with the claim whose fix is most
+likely to mend the others, decided by, in turn:
+
+1. a root: none of the claims it rests on (spec/claims.toml ``rests_on``, followed through) is broken;
+2. the level order (bytes before pairs before train ...): the kata is climbed level by level, and a likely
+   mistake seen on a later level never hides a broken lower one (issue 37: a port whose bytes were wrong was
+   told to fix its pair order first);
+3. a claim a confirmed likely mistake names (bpe_kata/verdict/teaching.py): the probe saw that bug;
+4. more claims resting on it (fixing train.exhausted may mend dozens; a missing input check such as
+   train.min-vocab mends none: issue 37, where it led the list of most CS336 solutions);
+5. a contract claim before a fact or an informative one (a corpus figure follows from the contract);
+6. fewer prerequisites below it (closer to the bottom of the ledger's graph), then ledger order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from spec.ledger import load_claims, prerequisites
+from spec.levels import ALL_LEVEL_NAMES
+
+_KIND_RANK = {"contract": 0, "fact": 1, "informative": 2}
+
+
+@cache
+def _below() -> dict[str, frozenset[str]]:
+    """Claim -> every claim it rests on, directly or through others."""
+    graph = prerequisites()
+    memo: dict[str, frozenset[str]] = {}
+
+    def walk(cid: str, path: frozenset[str]) -> frozenset[str]:
+        if cid not in memo:
+            found: set[str] = set()
+            for other in graph.get(cid, ()):
+                if other not in path:
+                    found |= {other} | walk(other, path | {other})
+            memo[cid] = frozenset(found)
+        return memo[cid]
+
+    return {cid: walk(cid, frozenset({cid})) for cid in graph}
+
+
+@cache
+def _resting_on() -> dict[str, int]:
+    """Claim -> how many claims rest on it, directly or through others: fixing it may mend them."""
+    counts: dict[str, int] = {}
+    for under in _below().values():
+        for cid in under:
+            counts[cid] = counts.get(cid, 0) + 1
+    return counts
+
+
+def order(broken: Iterable[str], diagnosed: Iterable[str] = ()) -> list[str]:
+    """``broken`` claim ids, the one to fix first leading (see the module's docstring)."""
+    broken = list(dict.fromkeys(broken))
+    named, every = set(diagnosed), set(broken)
+    ledger, below, resting = load_claims(), _below(), _resting_on()
+    position = {cid: i for i, cid in enumerate(ledger)}
+
+    def key(cid: str) -> tuple:
+        claim = ledger.get(cid)
+        level = claim.level if claim else None
+        under = below.get(cid, frozenset())
+        return (bool(under & (every - {cid})),
+                ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES), cid not in named,
+                -resting.get(cid, 0), _KIND_RANK.get(claim.kind if claim else "", 3), len(under),
+                position.get(cid, len(position)))
+
+    return sorted(broken, key=key)
+
+
+def diagnosed_claims(diagnoses: Iterable) -> set[str]:
+    """The claims the confirmed likely mistakes name (their teaching.toml ``when``)."""
+    return {cid for diagnosis in diagnoses for cid in diagnosis.mistake.when}

@@ -1,0 +1,174 @@
+"""Which of the implementation's operations the running test called (issue 21: prerequisites judged by the run).
+
+A claim's failure is "not judged" when a prerequisite it rests on is broken and the failing test could have
+met that prerequisite's defect. The ledger says which claims a test *may* exercise; this record says which
+operations it *did* call (``train``, then ``build_vocab`` on the table it learned, say), so an error in an
+encode that never met a trainer is not blamed on the trainer. The spec's calls go through ``Recorder``,
+which forwards everything else untouched: the implementation sees the same calls, in the same order.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from bpe_kata.verdict import malformed
+
+#: The contract's operations whose calls are recorded (spec/CONTRACT.md).
+OPERATIONS = frozenset({"get_stats", "merge", "train", "build_vocab", "decode", "encode", "encode_iterable", "save",
+                        "load", "train_words", "segment_word"})
+#: Classes whose construction counts as a call (``count``); the instance is the implementation's own, as it is.
+CLASSES = frozenset({"StreamDecoder"})
+
+_calls: list[str] = []
+#: The last call into the implementation that raised, as it would be typed: ``train('', 256)``. Hypothesis
+#: replays its shrunk example last, so after a failed property this is the smallest crashing call
+#: (bpe_kata/verdict/crash_probes.py re-runs the behaviour it names; the report prints it).
+_raised: list[tuple[str, str]] = []  # (the call as typed, the exception's type name)
+#: At most this many characters of a call are kept: an input is shown, not stored.
+SHOWN_CHARS = 200
+_count = [0]
+
+
+def reset() -> None:
+    """A new test starts: forget the previous test's calls."""
+    _calls.clear()
+    _raised.clear()
+    _count[0] = 0
+
+
+def raised(type_name: str = "") -> str:
+    """The last call that raised in this test (of those that raised ``type_name``, when given), as it would be
+    typed (``""``: none did). A test may meet several errors (one it expects, under ``pytest.raises``): the
+    crashing call shown for a root cause is one that raised the cause's own type."""
+    for shown, raised_type in reversed(_raised):
+        if not type_name or raised_type == type_name:
+            return shown
+    return _raised[-1][0] if _raised else ""  # a fault of the child's (killed, timed out) has no type of its own
+
+
+def shown_call(name: str, args: tuple, kwargs: dict | None = None) -> str:
+    """``name(arg, ...)`` with each argument's repr, cut to ``SHOWN_CHARS``."""
+    parts = [_short(a) for a in args] + [f"{k}={_short(v)}" for k, v in (kwargs or {}).items()]
+    text = f"{name}({', '.join(parts)})"
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 4] + " ...)"
+
+
+def note(operation: str) -> None:
+    """The running test used ``operation``'s result (a session fixture's cached table counts as a call)."""
+    _count[0] += 1
+    if not _calls or _calls[-1] != operation:
+        _calls.append(operation)
+
+
+def calls() -> tuple[str, ...]:
+    """The operations called since ``reset``, in order (a repeated call once)."""
+    return tuple(_calls)
+
+
+def _short(value: Any, items: int = 60) -> str:
+    """A value's repr, a long text or table cut first (a corpus is never repr'd whole)."""
+    if isinstance(value, (str, bytes, list, tuple)) and len(value) > items:
+        return f"{value[:items]!r}... ({len(value)} long)"
+    if isinstance(value, dict) and len(value) > items // 4:
+        return f"<table of {len(value)} entries>"
+    return repr(value)
+
+
+def count() -> int:
+    """How many calls reached the implementation since ``reset`` (issue 37: a claim passes only on them; a
+    test that ran only the suite's own checks witnessed nothing about the implementation)."""
+    return _count[0]
+
+
+def saved() -> tuple[tuple[str, ...], int]:
+    """The record so far, to put back after a run that must not count (a rerun under a swap)."""
+    return tuple(_calls), _count[0]
+
+
+def restore(record: tuple[tuple[str, ...], int]) -> None:
+    _calls[:] = record[0]
+    _count[0] = record[1]
+
+
+class Recorder:
+    """The implementation as a test sees it: each operation called is noted, then the call is passed on."""
+
+    def __init__(self, implementation: object) -> None:
+        object.__setattr__(self, "_bpe_kata_wrapped", implementation)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(object.__getattribute__(self, "_bpe_kata_wrapped"), name)
+        if name in CLASSES and callable(value):
+            def constructed(*args, **kwargs):
+                _count[0] += 1
+                return value(*args, **kwargs)
+
+            return constructed
+        if name not in OPERATIONS or not callable(value):
+            return value
+
+        @functools.wraps(value)
+        def recorded(*args, **kwargs):
+            if name in malformed.FED:  # a malformed table train returned is train's failure, not this call's
+                malformed.refuse_fed(name, args, kwargs)
+            note(name)
+            try:
+                result = value(*args, **kwargs)
+            except BaseException as error:
+                kind = getattr(error, "bpe_kata_type", None) or type(error).__name__  # a child's, through the client
+                _raised.append((shown_call(name, args, kwargs), kind))
+                del _raised[:-8]  # the last few are enough to find the cause's own
+                raise
+            if name == "train":  # a table that stopped short is one claim's failure, whatever test drew it
+                check_trained_call(args, kwargs, result, value)
+            elif name == "encode":  # so is an encoder that cuts otherwise than the pattern
+                check_encoded_call(args, kwargs, result)
+            return result
+
+        return recorded
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(object.__getattribute__(self, "_bpe_kata_wrapped"), name, value)
+
+    def __repr__(self) -> str:
+        return repr(object.__getattribute__(self, "_bpe_kata_wrapped"))
+
+
+def check_trained_call(args: tuple, kwargs: dict, result: object, train: Any = None) -> None:
+    """``train(text, vocab_size, pattern=...)``'s table, noted when its form is wrong (bpe_kata/verdict/malformed.py)
+    and checked for a split other than the asked one and for an early stop (spec/early_stop.py); ``train`` is
+    asked again, with more room, only to tell a trainer that never merges its own tokens from one that stops one
+    merge short, and on a small text only to tell a trainer that cuts every character apart from one that
+    learns nothing."""
+    from spec.early_stop import check_trained
+
+    malformed.note_trained(result)  # a table of the wrong form fails its claim, not the tests that read it
+    text = args[0] if args else kwargs.get("text")
+    if kwargs.get("special_tokens"):  # learned from the pieces between specials: those are what it is checked on
+        try:
+            from spec.oracle.special import documents
+
+            text = documents(text, list(kwargs["special_tokens"]))
+        except Exception:  # noqa: BLE001 - specials the oracle refuses: train.special-tokens's tests judge them
+            return
+    vocab_size = args[1] if len(args) > 1 else kwargs.get("vocab_size")
+    options = {key: value for key, value in kwargs.items() if key not in ("text", "vocab_size")}
+    retrain = (lambda size: train(text, size, **options)) if train is not None else None
+    train_on = (lambda other, size: train(other, size, **options)) if train is not None else None
+    check_trained(text, vocab_size, result, kwargs.get("pattern"), retrain, train_on)
+
+
+def check_encoded_call(args: tuple, kwargs: dict, result: object) -> None:
+    """``encode(text, merges, pattern=...)``'s ids, checked for a split other than the asked one
+    (spec/split_check.py)."""
+    from spec.split_check import check_encoded
+
+    text = args[0] if args else kwargs.get("text")
+    merges = args[1] if len(args) > 1 else kwargs.get("merges")
+    check_encoded(text, merges, result, {key: value for key, value in kwargs.items() if key not in ("text", "merges")})
+
+
+def unwrap(implementation: object) -> object:
+    return object.__getattribute__(implementation, "_bpe_kata_wrapped") if isinstance(implementation, Recorder) \
+        else implementation
