@@ -102,7 +102,7 @@ def run() -> NoReturn:
         from bpe_kata.gate import trusted_start
 
         if not trusted_start.started_trusted():
-            from bpe_kata.gate.supervisor import private_pycache
+            from bpe_kata.gate.run_options import private_pycache
 
             trusted_start.become_trusted("bpe_kata.cli", argv, private_pycache())
     from bpe_kata.run import quick_exit

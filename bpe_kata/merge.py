@@ -84,9 +84,9 @@ def _matrix(parts: list[sharding.Part], options) -> int:
 
 
 def _mutate(parts: list[sharding.Part], options) -> int:
-    from bpe_kata.mutation import results_file as results
+    from bpe_kata.mutation import results_file
 
-    data = results.merge(parts)
+    data = results_file.merge(parts)
     _write(options.out, data)
-    print("\n".join(results.table(data)))
+    print("\n".join(results_file.table(data)))
     return 0

@@ -11,8 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from bpe_kata.layout.paths import SPEC_DIR
-from bpe_kata.run import spec_command as pytest_args
+from bpe_kata.run.spec_command import spec_run
 
 
 def check(argv: list[str]) -> int:
@@ -32,8 +31,7 @@ def check(argv: list[str]) -> int:
     if _not_found("check", impl_args):
         return 2
     _bytecode_elsewhere()
-    return int(pytest.main([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *pytest_args.defaults(argv),
-                            *impl_args, *argv]))
+    return int(pytest.main(spec_run("check", [*impl_args, *argv])))
 
 
 def _not_found(command: str, argv: list[str]) -> bool:
@@ -63,18 +61,6 @@ def _bytecode_elsewhere() -> None:
     del os.environ["PYTHONDONTWRITEBYTECODE"]
     os.environ["PYTHONPYCACHEPREFIX"] = prefix  # the workers pytest-xdist starts inherit both
     sys.dont_write_bytecode, sys.pycache_prefix = False, prefix
-
-
-#: In-process runs have no per-call limit; a test that hangs fails after this many seconds
-#: (pytest-timeout) rather than stopping the run.
-IN_PROCESS_TEST_TIMEOUT = "600"
-
-
-def _safety_net(argv: list[str]) -> list[str]:
-    """pytest-timeout named by its entry point ("timeout"), not its module: outside this repository
-    pytest autoloads it under that name, and a second name for one plugin is an error."""
-    given = any(arg == "--timeout" or arg.startswith("--timeout=") for arg in argv)
-    return ["-p", "timeout"] + ([] if given else ["--timeout", IN_PROCESS_TEST_TIMEOUT])
 
 
 GATE_HELP = """usage: bpe-kata gate IMPL [--expect FILE] [--strict-expect] [--write-expect FILE] [--require-sandbox]
@@ -108,15 +94,7 @@ def gate(argv: list[str]) -> int:
         return 2
     from bpe_kata.gate.supervisor import Supervisor
 
-    argv = [*_no_cache(argv), *argv]
-    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *_safety_net(argv), *pytest_args.defaults(argv),
-                       *GATE_OPTIONS, *argv]).run()
-
-
-def _no_cache(argv: list[str]) -> list[str]:
-    """A gate keeps no pytest cache: it would be written in the judged folder (an installed suite's
-    cache_dir is the working folder), where a committed ``.pytest_cache`` symlink sends it anywhere."""
-    return [] if any(arg.endswith("no:cacheprovider") for arg in argv) else ["-p", "no:cacheprovider"]
+    return Supervisor(spec_run("gate", argv)).run()
 
 
 def graded(argv: list[str]) -> int:
@@ -168,7 +146,3 @@ def _excused(report: str) -> str:
         "expected_failures") or {}
     return (f"; {len(expected)} failures excused by the expectations file (--no-expected refuses them)"
             if expected else "")
-
-
-#: What makes a run a gate: the implementation isolated, levels and data required.
-GATE_OPTIONS = ("--isolated", "--strict-levels", "--require-data")

@@ -9,7 +9,7 @@ from hypothesis import given
 
 from spec import cases, oracle, strategies
 from spec.blame import checking
-from spec.cases import runner
+from spec.cases import expect
 from spec.cases.ops_core import merges_from_the_right
 from spec.compare import expect_equal
 from spec.shapes import ids_of, merges_of
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.level("encode")
 def test_the_same_merges_in_another_order_encode_differently(bpe):
     """Its own observable: the two abc tables (the worked cases encode-abc-*) give different ids. What each gives
     is encode.priority-not-longest's, checked by the cases."""
-    tables = {case["id"]: (runner.merges_from(case["input"]["merges"]), case["expected"]["ids"])
+    tables = {case["id"]: (expect.merges_from(case["input"]["merges"]), case["expected"]["ids"])
               for case in cases.cases_of("encode", "encode") if case["id"].startswith("encode-abc-")}
     assert len(tables) == 2
     (first, want_first), (second, want_second) = tables.values()
@@ -79,7 +79,7 @@ def test_encode_follows_ranks_not_dict_order(bpe, training_text, text, vocab_siz
 def test_encoding_the_training_text_replays_training(bpe, text, vocab_size):
     merges = bpe.train(text, vocab_size)
     table = merges_of(merges)
-    runner.fail_invalid_training(text, table, vocab_size, oracle.valid_training.ids_wrong(table, vocab_size)
+    expect.fail_invalid_training(text, table, vocab_size, oracle.valid_training.ids_wrong(table, vocab_size)
                                  or oracle.valid_training.not_greedy(text, table))
     result, expected = ids_of(bpe.encode(text, merges)), oracle.core.train_sequence(text, dict(table))
     from_the_right = merges_from_the_right(bpe, text, dict(table), result, expected)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from spec import oracle, strategies
 from spec.blame import checking
-from spec.cases import runner
+from spec.cases import ops_core
 from spec.compare import expect_equal
 from spec.shapes import ids_of
 
@@ -26,7 +26,7 @@ pairs = st.tuples(st.integers(0, 4), st.integers(0, 4))
 def test_merge_equals_oracle(bpe, ids, pair):
     result, expected = ids_of(bpe.merge(list(ids), pair, 300)), oracle.merge(ids, pair, 300)
     if result != expected:  # only the pair at the very end wrong, and right with a symbol after it: the bound
-        with checking(runner.merge_claim(bpe, list(ids), pair, 300, result, expected)):
+        with checking(ops_core.merge_claim(bpe, list(ids), pair, 300, result, expected)):
             expect_equal(result, expected, f"merge of {pair} in {ids}")
 
 
@@ -37,7 +37,7 @@ def test_merge_takes_overlapping_runs_from_the_left(bpe, ids_and_pair):
     ids, pair = ids_and_pair
     result, expected = ids_of(bpe.merge(list(ids), pair, 300)), oracle.merge(ids, pair, 300)
     if result != expected:  # only the pair at the very end wrong, and right with a symbol after it: the bound
-        with checking(runner.merge_claim(bpe, list(ids), pair, 300, result, expected)):
+        with checking(ops_core.merge_claim(bpe, list(ids), pair, 300, result, expected)):
             expect_equal(result, expected, f"merge of {pair} in {ids}")
 
 
@@ -54,5 +54,5 @@ def test_merge_never_mutates_its_input(bpe, ids, pair):
 @given(strategies.small_id_lists, pairs)
 def test_merge_shortens_by_the_number_of_replacements(bpe, ids, pair):
     result = ids_of(bpe.merge(list(ids), pair, 300))
-    with checking(runner.merge_claim(bpe, list(ids), pair, 300, result, oracle.merge(ids, pair, 300))):
+    with checking(ops_core.merge_claim(bpe, list(ids), pair, 300, result, oracle.merge(ids, pair, 300))):
         assert len(ids) - len(result) == result.count(300)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from spec import oracle, strategies
 from spec.blame import checking
-from spec.cases.runner import assert_load_fails_at
+from spec.cases.expect import assert_load_fails_at
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from spec.shapes import ids_of, merges_of
 

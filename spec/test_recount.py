@@ -15,7 +15,7 @@ from hypothesis import Phase, given, settings
 
 from spec import oracle, strategies
 from spec.blame import checking
-from spec.cases import runner
+from spec.cases import expect
 from spec.shapes import merges_of
 
 pytestmark = pytest.mark.level("train")
@@ -36,7 +36,7 @@ def test_every_merge_of_a_long_training_is_a_most_frequent_pair_when_recounted(b
             problem = oracle.valid_training.ids_wrong(merges, UNTIL_EXHAUSTED)
             assert problem is None, problem
         problem = oracle.valid_training.not_greedy(text, merges)
-        runner.fail_invalid_training(text, merges, UNTIL_EXHAUSTED, problem and f"training {text!r} until no "
+        expect.fail_invalid_training(text, merges, UNTIL_EXHAUSTED, problem and f"training {text!r} until no "
                                      f"pair is left: {problem}")
         with checking("train.no-early-stop"):
             problem = oracle.valid_training.stopped_early(text, merges, UNTIL_EXHAUSTED)
@@ -70,6 +70,6 @@ def test_a_special_tokens_text_is_trained_on_like_any_other_when_no_specials_are
     merges = merges_of(bpe.train(text, vocab_size))
     problem = oracle.valid_training.violation(text, merges, vocab_size)
     # a hard-coded special cut out, made a boundary or kept whole: the classifier (spec/cases/expect.py) says so
-    runner.fail_invalid_training(text, merges, vocab_size, problem, note=(
+    expect.fail_invalid_training(text, merges, vocab_size, problem, note=(
         " (with no special tokens asked, their strings are text like any other)"
-        if runner.specials_explain(text, merges, vocab_size) else ""))
+        if expect.specials_explain(text, merges, vocab_size) else ""))

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from spec import cases, oracle, strategies
 from spec.blame import checking
-from spec.cases import runner
+from spec.cases import expect, runner
 from spec.compare import expect_equal
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, R50K_SPLIT_PATTERN
 from spec.shapes import ids_of, merges_of
@@ -69,7 +69,7 @@ def test_train_equals_counting_every_chunk(bpe, text, vocab_size, pattern):
     """Valid chunk training first (any tie rule), then the first-counted choice among ties, in text order."""
     merges = merges_of(bpe.train(text, vocab_size, pattern=pattern))
     violation = oracle.valid_training.violation(text, merges, vocab_size, pattern)
-    with checking(runner.training_claim(text, merges, vocab_size, pattern)):
+    with checking(expect.training_claim(text, merges, vocab_size, pattern)):
         assert violation is None, violation
     with checking("regex.chunk-tie-first-counted", own_training=True):
         expect_equal(merges, merges_of(oracle.train(text, vocab_size, pattern=pattern)), "merges")
@@ -89,12 +89,12 @@ def test_each_merge_is_a_most_frequent_pair_over_every_chunk(bpe, text, vocab_si
     spanning = _spanning_tokens(text, merges, pattern)
     with checking(
         "bytes.no-normalization"
-        if spanning and runner.normalisation_explains(text, merges, vocab_size, pattern)
+        if spanning and expect.normalisation_explains(text, merges, vocab_size, pattern)
         else "regex.no-cross-chunk"
     ):
         assert spanning == [], f"learned tokens that span two chunks: {spanning}"
     violation = oracle.valid_training.violation(text, merges, vocab_size, pattern)
-    with checking(runner.training_claim(text, merges, vocab_size, pattern)):
+    with checking(expect.training_claim(text, merges, vocab_size, pattern)):
         assert violation is None, violation
 
 
@@ -104,7 +104,7 @@ def test_chunk_training_learns_the_bytes_as_given_never_normalised(bpe, text, vo
     merges = merges_of(bpe.train(text, vocab_size, pattern=pattern))
     violation = oracle.valid_training.violation(text, merges, vocab_size, pattern)
     # valid on the normalised text: the trainer normalised; invalid on both: a training claim's failure
-    with checking(runner.training_claim(text, merges, vocab_size, pattern)):
+    with checking(expect.training_claim(text, merges, vocab_size, pattern)):
         assert violation is None, f"{violation} (CR, CRLF, NFD and NFC forms are different bytes: never normalise)"
 
 

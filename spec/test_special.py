@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from spec import oracle, strategies
 from spec.blame import checking
-from spec.cases.runner import assert_names_special
+from spec.cases.expect import assert_names_special
 from spec.compare import expect_equal
 from spec.patterns import PATTERNS
 from spec.shapes import bytes_of, ids_of, merges_of

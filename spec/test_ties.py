@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from spec import cases, oracle, strategies
 from spec.blame import checking
-from spec.cases import runner
-from spec.cases.runner import tie_rule_feature as rule_feature
+from spec.cases import expect
+from spec.cases.expect import tie_rule_feature as rule_feature
 from spec.compare import expect_equal
 from spec.levels import feature_not_started
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
@@ -42,7 +42,7 @@ def rule(request, require_feature) -> str:
 @given(text=strategies.tie_heavy_texts, vocab_size=strategies.vocab_sizes)
 def test_each_rule_equals_its_textbook_version_on_tie_heavy_texts(bpe, rule, text, vocab_size):
     result = merges_of(bpe.train(text, vocab_size, tie_rule=rule))
-    runner.fail_invalid_training(text, result, vocab_size, oracle.valid_training.ids_wrong(result, vocab_size)
+    expect.fail_invalid_training(text, result, vocab_size, oracle.valid_training.ids_wrong(result, vocab_size)
                                  or oracle.valid_training.not_greedy(text, result))
     with checking(RULE_CLAIMS[rule]):
         expect_equal(result, merges_of(oracle.train(text, vocab_size, tie_rule=rule)), "merges")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from spec import corpus_values, mistakes, oracle, replay, strategies
 from spec.blame import checking
-from spec.cases import runner
+from spec.cases import expect
 from spec.compare import expect_equal
 from spec.shapes import merges_of
 from spec.trained_vocab import vocab_of_trained
@@ -26,7 +26,7 @@ def test_train_equals_oracle_on_tie_heavy_texts(bpe, text, vocab_size):
     merges = merges_of(bpe.train(text, vocab_size))
     with checking("train.ids-from-256"):
         assert [idx for _, idx in merges] == list(range(256, 256 + len(merges)))
-    runner.fail_invalid_training(text, merges, vocab_size, oracle.valid_training.not_greedy(text, merges))
+    expect.fail_invalid_training(text, merges, vocab_size, oracle.valid_training.not_greedy(text, merges))
     with checking("train.tie-first-counted", own_training=True):
         expect_equal(merges, merges_of(oracle.train(text, vocab_size)), "merges")
 
@@ -41,10 +41,10 @@ def test_each_merge_is_a_most_frequent_pair_whatever_the_tie_rule(bpe, text, voc
     early = oracle.valid_training.stopped_early(text, merges, vocab_size) if not_greedy is None else None
     for claim, problem in (("train.ids-from-256", oracle.valid_training.ids_wrong(merges, vocab_size)),
                            ("train.no-early-stop", early)):
-        normalised = problem is not None and runner.normalisation_explains(text, merges, vocab_size)
+        normalised = problem is not None and expect.normalisation_explains(text, merges, vocab_size)
         with checking("bytes.no-normalization" if normalised else claim):
             assert problem is None, problem
-    runner.fail_invalid_training(text, merges, vocab_size, not_greedy)
+    expect.fail_invalid_training(text, merges, vocab_size, not_greedy)
 
 
 @pytest.mark.claim("bytes.no-normalization", "train.tie-recorded", "train.ids-from-256", "train.no-early-stop")
@@ -55,7 +55,7 @@ def test_training_learns_the_bytes_as_given_never_normalised(bpe, text, vocab_si
     merges = merges_of(bpe.train(text, vocab_size))
     problem = oracle.valid_training.violation(text, merges, vocab_size)
     # valid on the normalised text: the trainer normalised; invalid on both: a training claim's failure
-    with checking(runner.training_claim(text, merges, vocab_size)):
+    with checking(expect.training_claim(text, merges, vocab_size)):
         assert problem is None, f"{problem} (CR, CRLF, NFD and NFC forms are different bytes: never normalise)"
 
 
@@ -73,7 +73,7 @@ def test_training_merges_odd_runs_from_the_left(bpe, text, vocab_size):
     if from_the_right:
         with checking("merge.left-to-right"):
             assert problem is None, problem + " (it is what merging runs from the right gives)"
-    runner.fail_invalid_training(text, merges, vocab_size, problem)
+    expect.fail_invalid_training(text, merges, vocab_size, problem)
 
 
 @pytest.mark.claim("train.ids-from-256", "train.tie-recorded", "bytes.no-normalization")
@@ -85,7 +85,7 @@ def test_ids_are_consecutive_from_256_in_training_order(bpe, text, vocab_size):
         assert ids == list(range(256, 256 + len(ids)))
         assert len(ids) <= vocab_size - 256
     # valid only on the normalised text: bytes.no-normalization; the classifier says which claim otherwise
-    runner.fail_invalid_training(text, merges, vocab_size, oracle.valid_training.not_greedy(text, merges))
+    expect.fail_invalid_training(text, merges, vocab_size, oracle.valid_training.not_greedy(text, merges))
 
 
 @pytest.mark.claim("train.no-early-stop", "train.exhausted")
@@ -107,7 +107,7 @@ def test_text_that_looks_like_a_special_token_is_plain_text_when_none_is_asked(b
     merges = merges_of(bpe.train(text, 280))
     problem = oracle.valid_training.violation(text, merges, 280)
     # cut out, a boundary or kept whole: the classifier (spec/cases/expect.py) tells a hard-coded special
-    runner.fail_invalid_training(text, merges, 280, problem,
+    expect.fail_invalid_training(text, merges, 280, problem,
                                  note=f" (no special tokens were asked: {special!r} is text like any other)")
 
 
@@ -166,7 +166,7 @@ def test_same_merges_under_any_hash_seed(bpe, spawn_implementation):
     with checking("train.deterministic"):
         assert not differing, f"PYTHONHASHSEED={differing[0]} trains another table than PYTHONHASHSEED=0"
     problem = oracle.valid_training.violation(text, own, 320)  # valid BPE under whatever tie rule it uses
-    with checking(runner.training_claim(text, own, 320)):
+    with checking(expect.training_claim(text, own, 320)):
         assert problem is None, problem
 
 

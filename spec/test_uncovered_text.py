@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from spec import oracle, strategies
 from spec.blame import checking
-from spec.cases.runner import assert_names_position
+from spec.cases.expect import assert_names_position
 from spec.shapes import ids_of, merges_of
 
 pytestmark = [pytest.mark.level("regex"), pytest.mark.claim("regex.covers-text")]

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from spec import cases, oracle, strategies
 from spec.blame import checking
-from spec.cases import runner
+from spec.cases import ops_production, runner
 from spec.compare import expect_equal
 from spec.shapes import symbols_of, word_merges_of
 from spec.toy_words import TOY_CORPUS
@@ -25,7 +25,7 @@ def _budget_params() -> list:
     params = []
     for param in _word_cases("train_words", "tokens"):
         case = param.values[0]
-        row = runner.budget_row_expected(case)
+        row = ops_production.budget_row_expected(case)
         assert row.per_word == f"{case['expected']['tokens_per_word']:.2f}"
         params.append(pytest.param(case, id=row.label, marks=param.marks))
     return params

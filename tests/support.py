@@ -66,7 +66,7 @@ def run_gate_inline(tmp_dir: Path, impl: str, *args: str, files: list[str] | Non
                     capsys: pytest.CaptureFixture[str] | None = None) -> SpecRun:
     """``bpe-kata gate IMPL ARGS`` inside this process: safe, since the gate runs the implementation
     in a child process and never imports it here."""
-    from bpe_kata.spec_commands import GATE_OPTIONS
+    from bpe_kata.run.spec_command import GATE_OPTIONS
 
     return run_spec_inline(tmp_dir, "--impl", impl, *GATE_OPTIONS, *args, files=files, capsys=capsys)
 

@@ -104,10 +104,10 @@ def test_plain_asserts_on_id_lists_get_the_same_explanation():
 
 
 def test_a_length_case_shows_bytes_per_token():
-    from spec.cases import runner
+    from spec.cases import expect
 
     with pytest.raises(AssertionError) as raised:
-        runner.expect_ids([256, 97], {"length": 4}, {(97, 97): 256}, text_bytes=8)
+        expect.expect_ids([256, 97], {"length": 4}, {(97, 97): 256}, text_bytes=8)
     assert "expected 4, got 2 (2.0000 against 4.0000 bytes per token for 8 bytes)" in str(raised.value)
     assert "256 [61 61 'aa']" in str(raised.value)
 

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from spec import cases
-from spec.cases import runner
+from spec.cases import registry, runner
 from spec.ledger import load_claims
 
 FILES = cases.case_files()
@@ -63,7 +63,7 @@ def _schema_operations() -> tuple[set[str], set[str]]:
 def test_every_operation_has_one_runner_entry_and_one_schema_branch():
     listed, branches = _schema_operations()
     assert listed == branches, "an operation without its schema branch, or a branch for no listed operation"
-    assert set(runner.OPERATIONS) == listed, "an operation the runner cannot run, or a runner entry the schema lacks"
+    assert set(registry.OPERATIONS) == listed, "an operation the runner cannot run, or a runner entry the schema lacks"
 
 
 def test_the_runner_catches_a_wrong_case():

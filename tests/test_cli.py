@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bpe_kata import cli, learner
-from bpe_kata import spec_commands as run_commands
-from bpe_kata.run import spec_command as pytest_args
+from bpe_kata.layout.paths import SPEC_DIR
+from bpe_kata.run import spec_command
 from spec.ledger import load_claims
 from tests.support import nested_session
 
@@ -177,10 +177,10 @@ def test_check_passes_impl_and_options_to_pytest(monkeypatch):
     monkeypatch.setattr("pytest.main", lambda args: seen.append(args) or 0)
     assert cli.main(["check", "tests.red_team.hangs", "--level", "merge", "-q"]) == 0
     assert cli.main(["check", "-x"]) == 0
-    net = ["-p", "timeout", "--timeout", run_commands.IN_PROCESS_TEST_TIMEOUT]
-    net += pytest_args.defaults([])  # one rootdir and config, short tracebacks (bpe_kata/run/spec_command.py)
+    net = ["-p", "timeout", "--timeout", spec_command.IN_PROCESS_TEST_TIMEOUT]
+    net += spec_command.defaults([])  # one rootdir and config, short tracebacks (bpe_kata/run/spec_command.py)
     assert seen[0] == [
-        str(run_commands.SPEC_DIR),
+        str(SPEC_DIR),
         "-p",
         "bpe_kata.plugin",
         *net,
@@ -190,7 +190,7 @@ def test_check_passes_impl_and_options_to_pytest(monkeypatch):
         "merge",
         "-q",
     ]
-    assert seen[1] == [str(run_commands.SPEC_DIR), "-p", "bpe_kata.plugin", *net, "-x"]
+    assert seen[1] == [str(SPEC_DIR), "-p", "bpe_kata.plugin", *net, "-x"]
     assert cli.main(["check", "solutions.no_such_solution"]) == 2 and len(seen) == 2  # one line, no pytest run
 
 
@@ -208,7 +208,7 @@ def test_gate_is_isolated_strict_and_takes_impl_either_way(monkeypatch):
     assert cli.main(["gate", "tests.red_team.hangs", "--expect", "e.toml"]) == 0
     assert cli.main(["gate", "--impl", 'cmd:"node bpe.js"', "--timeout", "5"]) == 0
     assert cli.main(["gate"]) == 2
-    assert seen[0][-9:] == [*run_commands.GATE_OPTIONS, "-p", "no:cacheprovider",  # a gate keeps no pytest cache
+    assert seen[0][-9:] == [*spec_command.GATE_OPTIONS, "-p", "no:cacheprovider",  # a gate keeps no pytest cache
                             "--impl", "tests.red_team.hangs", "--expect", "e.toml"]
     assert seen[1][3:5] == ["-p", "timeout"] and "600" not in seen[1]
     assert {"--isolated", "--strict-levels", "--require-data"} <= set(seen[1])

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.run import spec_command as pytest_args
+from bpe_kata.run import spec_command
 from tests.support import REPO_ROOT
 
 #: Written into the probe's folder: records what the run was configured with, once collected.
@@ -96,7 +96,7 @@ def test_the_packaged_settings_are_the_projects():
 
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
     parser = configparser.ConfigParser(interpolation=None)
-    parser.read(pytest_args.SETTINGS, encoding="utf-8")
+    parser.read(spec_command.SETTINGS, encoding="utf-8")
     packaged = dict(parser["pytest"])
     assert set(packaged) == set(project) - {"testpaths"}
     for key, value in project.items():
@@ -107,14 +107,14 @@ def test_the_packaged_settings_are_the_projects():
         assert (lines if key in ("markers", "filterwarnings") else " ".join(lines).split() if key == "addopts"
                 else lines) == (expected if key != "addopts" else value), key
     data = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert pytest_args.SETTINGS.name in data["tool"]["setuptools"]["package-data"]["bpe_kata.run"]
+    assert spec_command.SETTINGS.name in data["tool"]["setuptools"]["package-data"]["bpe_kata.run"]
 
 
 def test_check_and_gate_name_the_rootdir_and_config_unless_the_user_does():
-    args = pytest_args.defaults([])
+    args = spec_command.defaults([])
     assert args[args.index("--rootdir") + 1] == str(REPO_ROOT) and args[args.index("-c") + 1] == str(
-        pytest_args.SETTINGS
+        spec_command.SETTINGS
     )
     assert "--tb=short" in args and "-rN" in args
-    assert "--rootdir" not in pytest_args.defaults(["-c", "other.ini"])
-    assert pytest_args.output_args(["--tb=long", "-rfE"]) == []
+    assert "--rootdir" not in spec_command.defaults(["-c", "other.ini"])
+    assert spec_command.output_args(["--tb=long", "-rfE"]) == []

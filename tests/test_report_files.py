@@ -11,8 +11,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from bpe_kata.verdict import atomic_file, html_report, report, run_status
-from bpe_kata.verdict import tallies as results
+from bpe_kata.verdict import atomic_file, html_report, report, run_status, tallies
 from bpe_kata.verdict.outcomes import Outcome
 
 INFO = {"suite_version": "0", "implementation": "x", "module_file": None, "module": "x"}
@@ -31,8 +30,8 @@ def umask(mask: int):
 def test_reports_get_the_mode_the_umask_gives_any_new_file(tmp_path, mask, mode):
     with umask(mask):
         assert atomic_file.current_umask() == mask
-        report.write_json(tmp_path / "r.json", results.Results(), INFO)
-        html_report.write(tmp_path / "r.html", report.as_json(results.Results(), INFO))
+        report.write_json(tmp_path / "r.json", tallies.Results(), INFO)
+        html_report.write(tmp_path / "r.html", report.as_json(tallies.Results(), INFO))
         atomic_file.write_text(tmp_path / "deep" / "r.txt", "x")
     for name in ("r.json", "r.html", "deep/r.txt"):
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == mode, name

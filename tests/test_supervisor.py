@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bpe_kata.child import answers as results
-from bpe_kata.child import sandbox, view
+from bpe_kata.child import answers, sandbox, view
 from bpe_kata.child.client import IsolatedImplementation, ProtocolError
-from bpe_kata.gate import supervisor
+from bpe_kata.gate import run_options, supervisor
 from bpe_kata.layout.paths import reference_dir
 from bpe_kata.tools import similarity
 from tests.support import REPO_ROOT
@@ -31,8 +30,8 @@ from tests.support import REPO_ROOT
     ("get_stats", [[1, 2]]),
 ])
 def test_a_result_that_does_not_fit_its_shape_is_refused(op, value):
-    with pytest.raises(results.BadResult):
-        results.check(op, value)
+    with pytest.raises(answers.BadResult):
+        answers.check(op, value)
 
 
 @pytest.mark.parametrize("op, value", [
@@ -43,7 +42,7 @@ def test_a_result_that_does_not_fit_its_shape_is_refused(op, value):
     ("segment_word", ["ab", "c"]), ("get_stats", [[1, 2, 3]]),
 ])
 def test_a_result_of_the_right_shape_is_accepted(op, value):
-    results.check(op, value)
+    answers.check(op, value)
 
 
 class _Answers:
@@ -70,7 +69,7 @@ def test_a_malformed_result_is_a_protocol_error_never_the_expected_value_error()
 
 
 def test_options_the_supervisor_takes_out_of_the_pytest_arguments():
-    rest, values, flags = supervisor.split_options(
+    rest, values, flags = run_options.split_options(
         ["--impl", "x", "--bpe-report=r.json", "--junit-xml", "j.xml", "--expect", "e.toml", "--wall-limit", "5",
          "--require-sandbox", "-q"])
     assert rest == ["--impl", "x", "-q"]

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bpe_kata.gate import trusted_start
-from bpe_kata.gate.supervisor import private_pycache
+from bpe_kata.gate.run_options import private_pycache
 
 #: Each hostile module: note that it ran (where a sandboxed child could not write, it silently can't).
 HOSTILE = """

@@ -21,7 +21,6 @@ except ImportError:  # the standard encoder writes every line, only slower
 PROTOCOL_VERSION = 1
 
 #: Error kinds a response may carry; the first three are the contract's own exceptions.
-CONTRACT_ERRORS = ("ValueError", "KeyError", "TypeError")
 NOT_IMPLEMENTED = "NotImplemented"
 OTHER_ERROR = "Error"
 CHANGED_INPUT = "ChangedInput"
@@ -37,7 +36,6 @@ KEYWORD_FEATURES: dict[str, dict[str, str]] = {
 }
 OPERATIONS = ("get_stats", "merge", "train", "build_vocab", "decode", "encode", "encode_iterable", "save", "load",
               "train_words", "segment_word")
-ALL_FEATURES = (*OPERATIONS, "StreamDecoder", *sorted({f for m in KEYWORD_FEATURES.values() for f in m.values()}))
 #: Optional batches (docs/PROTOCOL.md, "Batches"): a child whose hello lists ``"batch": ["encode"]`` also
 #: takes ``encode_batch``, the ``encode(text, merges)`` of each of several texts in one request.
 BATCHES: dict[str, str] = {"encode": "encode_batch"}
@@ -123,10 +121,6 @@ def _loaded_dump(value) -> dict:
 
 def _loaded_load(value: dict) -> tuple:
     return _merges_load(value["merges"]), value["pattern"], _specials_load(value["special_tokens"]) or {}
-
-
-def _same(value):
-    return value
 
 
 _SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")

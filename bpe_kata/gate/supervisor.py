@@ -32,8 +32,10 @@ from pathlib import Path
 from bpe_kata.child import sandbox as sandboxing
 from bpe_kata.child import view
 from bpe_kata.gate import log_text, trusted_start
+from bpe_kata.gate.run_options import impl_value, private_pycache, private_root, split_options
 from bpe_kata.gate.suite import suite_sha256
-from bpe_kata.layout.paths import SPEC_DIR, suite_files
+from bpe_kata.layout.paths import suite_files
+from bpe_kata.run.spec_command import spec_run
 
 #: Total child time a whole gate may take, per verdict process: the reference's whole gate took
 #: 56-73 s of wall time on 2 xdist workers at load 8 (benchmarks/bench_gate.py), so at most that
@@ -43,56 +45,6 @@ DEFAULT_TIME_BUDGET = 1500.0
 DEFAULT_WALL_LIMIT = 3600.0
 #: pytest's exit status for a usage error, and the one every bpe-kata command gives it.
 PYTEST_USAGE_ERROR, USAGE_ERROR = 4, 2
-#: Options the supervisor takes out of the pytest arguments (each followed by a value).
-REDIRECTED = ("--bpe-report", "--bpe-html", "--junitxml", "--junit-xml", "--expect")
-OWN_VALUED = ("--wall-limit",)
-OWN_FLAGS = ("--require-sandbox", "--expose-suite")
-
-
-def private_root() -> Path:
-    """Where run directories go: the user's cache, 0700 (never $TMPDIR, never the workspace)."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bpe-kata" / "runs"
-    base.mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(base, 0o700)
-    return base
-
-
-def private_pycache() -> Path:
-    """The verdict process's bytecode cache: inside the private root (hidden from children, never
-    written by them), so a ``.pyc`` planted beside an unchanged suite module is never loaded; kept
-    across runs, so the verdict process does not compile pytest and Hypothesis again each time."""
-    path = private_root() / "pycache"
-    path.mkdir(mode=0o700, exist_ok=True)
-    return path
-
-
-def split_options(argv: list[str]) -> tuple[list[str], dict[str, str], set[str]]:
-    """pytest's arguments without the supervisor's own; the redirected and own options' values."""
-    rest, values, flags = [], {}, set()
-    k = 0
-    while k < len(argv):
-        arg = argv[k]
-        name, eq, value = arg.partition("=")
-        if name in REDIRECTED + OWN_VALUED:
-            if not eq:
-                if k + 1 >= len(argv):
-                    raise SystemExit(f"bpe-kata: {name} needs a value")
-                value, k = argv[k + 1], k + 1
-            values["--junitxml" if name == "--junit-xml" else name] = value
-        elif arg in OWN_FLAGS:
-            flags.add(arg)
-        else:
-            rest.append(arg)
-        k += 1
-    return rest, values, flags
-
-
-def impl_value(argv: list[str]) -> str | None:
-    """The ``--impl`` value among pytest's arguments (the gate always gives one)."""
-    return next((argv[k + 1] for k, a in enumerate(argv[:-1]) if a == "--impl"),
-                next((a.partition("=")[2] for a in argv if a.startswith("--impl=")), None))
-
-
 class Supervisor:
     """One run: ``run()`` returns the exit status; ``record`` is what goes into the report."""
 
@@ -329,11 +281,7 @@ def graded(argv: list[str]) -> int:
     argv = [arg for arg in argv if arg != "--allow-unsandboxed"]
     if argv and not argv[0].startswith("-"):
         argv = ["--impl", argv[0], *argv[1:]]
-    # pytest-timeout's safety net, as bpe_kata.spec_commands._safety_net adds it to every check
-    given = any(arg == "--timeout" or arg.startswith("--timeout=") for arg in argv)
-    net = ["-p", "timeout"] + ([] if given else ["--timeout", "600"])
-    return Supervisor([str(SPEC_DIR), "-p", "bpe_kata.plugin", *net, "--isolated", *argv],
-                      require_sandbox=not allow, graded=True).run()
+    return Supervisor(spec_run("graded", argv), require_sandbox=not allow, graded=True).run()
 
 
 def _verdict_main(args: list[str]) -> int:

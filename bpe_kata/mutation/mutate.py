@@ -141,11 +141,11 @@ def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
     if options.shard:
         return run_shard(options, mutmut_args, root)
     if options.source is not None:
-        from bpe_kata.mutation import results_file as results
+        from bpe_kata.mutation import results_file
 
         try:
-            mutants = results.read(options.source)
-        except results.ResultsError as error:
+            mutants = results_file.read(options.source)
+        except results_file.ResultsError as error:
             print(f"bpe-kata mutate: --from {error}", file=sys.stderr)
             return 2
         if options.gate and not any(mutants_dir.rglob("*.py.meta")):
@@ -160,9 +160,9 @@ def main(argv: list[str], root: Path = PROJECT_ROOT) -> int:
             return status or 2
         mutants = read_results(mutants_dir)
     if options.results:
-        from bpe_kata.mutation import results_file as results
+        from bpe_kata.mutation import results_file
 
-        results.write(options.results, mutants)
+        results_file.write(options.results, mutants)
     verdict = print_report(mutants, ledger, limits, ledger_path, options.gate, root)
     if options.draft:
         missing = [m for m in mutants if m.status in SURVIVED and not any(e.matches(m) for e in ledger)]
@@ -180,7 +180,7 @@ def run_shard(options, mutmut_args: list[str], root: Path) -> int:
     """One shard: list every mutant (mutmut's generation step), take this shard's by cost, run mutmut on those
     names only, and write their verdicts with the shard header for `bpe-kata merge`."""
     from bpe_kata.gate.suite import suite_sha256
-    from bpe_kata.mutation import results_file as results
+    from bpe_kata.mutation import results_file
     from bpe_kata.tools import shard as sharding
 
     refused = [flag for flag, given in (("--gate", options.gate), ("--results-only", options.results_only),
@@ -193,8 +193,8 @@ def run_shard(options, mutmut_args: list[str], root: Path) -> int:
     try:
         shard = sharding.parse(options.shard)
         listed = listing(root)
-        taken = sharding.select(results.costs(listed, options.costs), shard)
-    except (sharding.ShardError, results.ResultsError) as error:
+        taken = sharding.select(results_file.costs(listed, options.costs), shard)
+    except (sharding.ShardError, results_file.ResultsError) as error:
         print(f"bpe-kata mutate: {error}", file=sys.stderr)
         return 2
     except ListingError as error:
@@ -205,7 +205,7 @@ def run_shard(options, mutmut_args: list[str], root: Path) -> int:
     status = start(options.data_dir, [*mutmut_args, *taken], root, fresh=False) if taken else 0
     chosen = set(taken)
     mutants = [m for m in read_results(root / MUTANTS) if m.name in chosen] if taken else []
-    results.write(options.results, mutants, sharding.header(shard, listed, taken, suite_sha256()))
+    results_file.write(options.results, mutants, sharding.header(shard, listed, taken, suite_sha256()))
     print("\n".join(render_table(tally(mutants))))
     return status
 

@@ -46,7 +46,7 @@ MARGIN = 50.0
 FLOOR = 60.0
 #: The budget of a test the reference's table does not know (a new test, before the table is recorded again).
 UNKNOWN = 120.0
-#: No automatic budget reaches pytest-timeout's safety net (600 s, bpe_kata/spec_commands.py).
+#: No automatic budget reaches pytest-timeout's safety net (600 s, bpe_kata/run/spec_command.py).
 CEILING = 480.0
 #: When the budget runs out while the suite's own code runs, look again after this much CPU time.
 RECHECK = 0.25

@@ -31,7 +31,7 @@ ROUND_EXAMPLES = 60
 @dataclass
 class Found:
     divergence: diff_search.Divergence
-    verdict: diff_report.Verdict
+    verdict: diff_report.DiffFinding
     seconds: float  # from the start of the run until it was found and shrunk
 
 

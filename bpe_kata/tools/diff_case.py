@@ -14,7 +14,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from bpe_kata.tools.diff_report import Verdict
+from bpe_kata.tools.diff_report import DiffFinding
 from bpe_kata.tools.diff_search import Divergence
 from bpe_kata.tools.tables import Table
 from spec import oracle
@@ -65,7 +65,7 @@ def _pattern_name(pattern: str | None) -> str | None:
                          "which is all a case can name")
 
 
-def case_of(divergence: Divergence, verdict: Verdict, table: Table | None) -> tuple[str, dict]:
+def case_of(divergence: Divergence, verdict: DiffFinding, table: Table | None) -> tuple[str, dict]:
     """(the level of the case file, the case) for one divergence."""
     if not verdict.claims:
         raise CaseUnwritable("both sides' answers are the contract's (they differ only in how they fail)")
@@ -108,7 +108,7 @@ def case_of(divergence: Divergence, verdict: Verdict, table: Table | None) -> tu
     return ("special" if specials else "decode"), _note(case, verdict)
 
 
-def _note(case: dict, verdict: Verdict) -> dict:
+def _note(case: dict, verdict: DiffFinding) -> dict:
     case["note"] = f"found by bpe-kata diff: {verdict.kind}; {verdict.note}".strip("; ")
     return case
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bpe_kata.tools.diff_search import Divergence, Outcome, vocab_of
+from bpe_kata.tools.diff_search import Divergence, SideOutcome, vocab_of
 from bpe_kata.tools.tables import Table
 from spec import oracle
 from spec.tie_rules import DEFAULT_TIE_RULE, TIE_RULES
@@ -23,7 +23,7 @@ ALTERNATIVE, UNDOCUMENTED, REAL = "documented alternative", "undocumented tie ru
 
 
 @dataclass
-class Verdict:
+class DiffFinding:
     expected: Any  # the contract's answer (the oracle's)
     off: list[str] = field(default_factory=list)  # "a", "b": the sides whose answer is not the contract's
     claims: list[str] = field(default_factory=list)
@@ -31,7 +31,7 @@ class Verdict:
     note: str = ""
 
 
-def contract_answer(divergence: Divergence, table: Table | None) -> Outcome:
+def contract_answer(divergence: Divergence, table: Table | None) -> SideOutcome:
     from bpe_kata.tools.diff_search import outcome
     from spec.shapes import merges_of
 
@@ -49,13 +49,13 @@ def _keywords(table: Table) -> dict:
     return keywords(table)
 
 
-def classify(divergence: Divergence, table: Table | None, *, same_table: bool = True) -> Verdict:
+def classify(divergence: Divergence, table: Table | None, *, same_table: bool = True) -> DiffFinding:
     """The contract's answer, the sides off it, and the claim and class of the first side off it. Two sides
     with tables of their own (two published tokenizers) differ by their tables, which no claim is about."""
     if not same_table:
-        return Verdict(None, kind="different tables", note="two tokenizers with tables of their own")
+        return DiffFinding(None, kind="different tables", note="two tokenizers with tables of their own")
     expected = contract_answer(divergence, table)
-    verdict = Verdict(expected.value if expected.raised is None else {"raised": expected.raised})
+    verdict = DiffFinding(expected.value if expected.raised is None else {"raised": expected.raised})
     for name, answer in (("a", divergence.a), ("b", divergence.b)):
         if not answer.same_as(expected):
             verdict.off.append(name)
@@ -67,7 +67,7 @@ def classify(divergence: Divergence, table: Table | None, *, same_table: bool = 
     return verdict
 
 
-def _claim(divergence: Divergence, answer: Outcome, table: Table | None) -> tuple[str, str, str]:
+def _claim(divergence: Divergence, answer: SideOutcome, table: Table | None) -> tuple[str, str, str]:
     given = divergence.given
     if answer.raised is not None:
         what = {"train": "train.min-vocab", "encode": "roundtrip.no-unk", "decode": "decode.unknown-id"}

@@ -43,31 +43,31 @@ def vocab_of(table: Table) -> dict[int, bytes]:
 
 
 @dataclass
-class Outcome:
+class SideOutcome:
     """A side's answer: a value, or the exception it raised (by type: two refusals agree)."""
 
     value: Any = None
     raised: str | None = None
 
-    def same_as(self, other: Outcome) -> bool:
+    def same_as(self, other: SideOutcome) -> bool:
         if self.raised or other.raised:
             return bool(self.raised and other.raised)
         return self.value == other.value
 
 
-def outcome(call: Callable[[], Any]) -> Outcome:
+def outcome(call: Callable[[], Any]) -> SideOutcome:
     try:
-        return Outcome(call())
+        return SideOutcome(call())
     except Exception as error:  # noqa: BLE001  (an answer to compare, not a crash of the tool)
-        return Outcome(raised=f"{type(error).__name__}: {error}"[:300])
+        return SideOutcome(raised=f"{type(error).__name__}: {error}"[:300])
 
 
 @dataclass
 class Divergence:
     operation: str
     given: dict  # the input: text and vocab_size, text, or ids
-    a: Outcome
-    b: Outcome
+    a: SideOutcome
+    b: SideOutcome
 
 
 class Divergent(Exception):
@@ -166,7 +166,7 @@ def strategies(table: Table | None, slices=None) -> dict[str, st.SearchStrategy]
 def compare(a: Side, b: Side, operation: str, given: dict,
             tables: tuple[Table | None, Table | None]) -> Divergence | None:
     """One input through both sides; a Divergence when their answers differ."""
-    def run(side: Side, table: Table | None) -> Outcome:
+    def run(side: Side, table: Table | None) -> SideOutcome:
         if operation == "train":
             return outcome(lambda: side.train(given["text"], given["vocab_size"]))
         if operation == "encode":

@@ -130,7 +130,7 @@ def started(runner: list[str]) -> list[str]:
     if runner[:2] != [sys.executable, "-m"] or len(runner) < 3:
         return runner
     from bpe_kata.gate import trusted_start
-    from bpe_kata.gate.supervisor import private_pycache
+    from bpe_kata.gate.run_options import private_pycache
 
     return trusted_start.command(runner[2], runner[3:], private_pycache())
 

@@ -15,7 +15,7 @@ feature the implementation may not have, a folder to save into) comes from a ``F
 This module is the entry point and dispatch; the rest lives in rooms of one job each, so no
 one file holds every level: registry.py (the table and ``@operation``), expect.py (decoding
 the case format, comparing claim by claim), ops_core.py and ops_production.py (the operations
-of the core and the production levels). Their names stay importable from here, as before.
+of the core and the production levels). Import a name from the module that defines it.
 
 A new operation is one function in an ops module, registered with ``@operation``, plus one
 branch of schema.json; tests/test_cases.py fails while one has no counterpart.
@@ -30,38 +30,9 @@ from typing import Any
 import pytest
 
 from spec import corpus_values, oracle
-from spec.cases import ops_core, ops_production
-from spec.cases.expect import (
-    assert_load_fails_at,
-    assert_names_position,
-    assert_names_special,
-    expect_each,
-    expect_ids,
-    expect_merges,
-    fail_invalid_training,
-    lines_named,
-    merge_list,
-    merges_from,
-    normalisation_explains,
-    policy,
-    specials_explain,
-    tie_rule_feature,
-    training_claim,
-)
-from spec.cases.ops_core import merge_claim
-from spec.cases.ops_production import budget_row_expected
-from spec.cases.registry import OPERATIONS, Case, Check, Fixtures, Pair, operation
+from spec.cases import ops_core, ops_production  # noqa: F401  registers their operations (@operation)
+from spec.cases.registry import OPERATIONS, Case, Fixtures, Pair
 from spec.compare import CaseMismatch
-
-__all__ = [
-    "OPERATIONS", "ORACLE", "Case", "Check", "Fixtures", "Pair", "PlainFixtures", "PytestFixtures",
-    "assert_load_fails_at", "assert_names_position", "assert_names_special", "budget_row_expected", "expect_each",
-    "expect_ids", "expect_merges", "lines_named", "merge_claim", "merge_list", "merges_from",
-    "normalisation_explains", "operation", "ops_core", "ops_production", "policy", "run", "tie_rule_feature",
-    "fail_invalid_training",
-    "specials_explain",
-    "training_claim",
-]
 
 
 class PytestFixtures:

@@ -102,21 +102,6 @@ def merges_that_cannot_exhaust(text: str, vocab_size: int) -> int:
     return min(vocab_size, 256 + max(0, n.bit_length() - 1))
 
 
-def has_tie(text: str, vocab_size: int, pattern: str | None = None) -> bool:
-    """Whether greedy training of ``text`` ever meets two pairs sharing the top count (so the rule matters)."""
-    pieces = _pieces(text, pattern)
-    for idx in range(256, vocab_size):
-        stats = _counts(pieces)
-        if not stats:
-            return False
-        best = max(stats.values())
-        top = [p for p, n in stats.items() if n == best]
-        if len(top) > 1:
-            return True
-        pieces = [textbook_merge(ids, top[0], idx) for ids in pieces]
-    return False
-
-
 def _pieces(text: str | list[str], pattern: str | None) -> list[list[int]]:
     """The bytes training starts from: of the repaired text (lone surrogates as U+FFFD), chunk by chunk. A list
     of texts is trained on as separate documents (no pair spans two), as a trainer that cuts at a special does."""
