@@ -254,3 +254,12 @@ def test_the_rule_catches_an_import_running_up(source, expected):
 def test_the_rule_catches_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_every_folder_ships_in_the_wheel():
+    """A folder missing from pyproject's package list is left out of a non-editable install."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    folders = {_module_name(path) for path in PACKAGE.rglob("__init__.py")}
+    assert folders <= listed, f"add to [tool.setuptools] packages in pyproject.toml: {sorted(folders - listed)}"
