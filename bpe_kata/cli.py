@@ -40,19 +40,19 @@ COMMANDS: dict[str, Command] = {
         "data import FILE                    file a hand-downloaded pg11.txt or tiny Shakespeare")),
     "words-budget": Command("bpe_kata.learner:words_budget_command", (
         "words-budget [IMPL]                 print the word-level merge-budget table of IMPL",)),
-    "show": Command("bpe_kata.tools.tool_commands:show", (
+    "show": Command("bpe_kata.tools.inspect_commands:show", (
         "show TEXT [--impl X] [--table T]    TEXT cut into tokens, ids beneath (--compare IMPL2)",)),
-    "trace": Command("bpe_kata.tools.tool_commands:trace", (
+    "trace": Command("bpe_kata.tools.inspect_commands:trace", (
         "trace CORPUS --vocab N [--impl X]   training merge by merge, with counts",)),
-    "curve": Command("bpe_kata.tools.tool_commands:curve", (
+    "curve": Command("bpe_kata.tools.inspect_commands:curve", (
         "curve CORPUS [--vocab 256..4096]    bytes per token against vocabulary size (--out PNG)",)),
     "verify-report": Command("bpe_kata.spec_commands:verify_report", (
         "verify-report FILE [--suite-sha256 X]  re-check a gate report against the installed suite",)),
-    "grade": Command("bpe_kata.tools.tool_commands:grade", (
+    "grade": Command("bpe_kata.tools.batch_commands:grade", (
         "grade SUBMISSIONS... [-- OPTIONS]   a class table: the spec on each, in parallel, isolated",)),
     "mutate": Command("bpe_kata.mutation.mutate:main", (
         "mutate [--gate] [mutmut options...]  mutation-test the reference against the spec (dev extra)",)),
-    "matrix": Command("bpe_kata.tools.tool_commands:matrix", (
+    "matrix": Command("bpe_kata.tools.batch_commands:matrix", (
         "matrix [--html F] [--json F]        the gate on every installed BPE library (matrix extra)",)),
     "diff": Command("bpe_kata.tools.diff:main", (
         "diff A B [--budget S] [--seed N]    differential testing of two tokenizers (--json, --save-case F)",)),

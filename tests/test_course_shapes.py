@@ -391,7 +391,7 @@ def test_a_class_that_reads_its_split_pattern_from_its_module_is_pattern_fixed(t
     """No ``pattern`` on the instance: the constant its methods read (directly or through a module helper) is the
     split it always uses; two candidate constants, or none read, leave the class unsplit (issue 37: a minbpe
     exercise splitting with a module-level GPT-4 pattern was judged as if it split nothing)."""
-    from bpe_kata.impl import course_minbpe
+    from bpe_kata.impl import minbpe_finding
 
     (tmp_path / "module_pattern_tok.py").write_text(
         "import regex\n"
@@ -422,7 +422,7 @@ def test_a_class_that_reads_its_split_pattern_from_its_module_is_pattern_fixed(t
         "        return regex.findall(SPLIT if vocab_size else OTHER, text)\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     module = __import__("module_pattern_tok")
-    assert course_minbpe._fixed_pattern(module.Direct) == module.SPLIT
-    assert course_minbpe._fixed_pattern(module.ThroughHelper) == module.SPLIT
-    assert course_minbpe._fixed_pattern(module.Unsplit) is None
-    assert course_minbpe._fixed_pattern(module.TwoCandidates) is None
+    assert minbpe_finding.fixed_pattern(module.Direct) == module.SPLIT
+    assert minbpe_finding.fixed_pattern(module.ThroughHelper) == module.SPLIT
+    assert minbpe_finding.fixed_pattern(module.Unsplit) is None
+    assert minbpe_finding.fixed_pattern(module.TwoCandidates) is None

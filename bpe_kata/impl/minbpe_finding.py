@@ -1,0 +1,168 @@
+"""Finding a minbpe-style solution's parts: the module ``minbpe:PATH`` names, its tokenizer class, the helpers under
+the names people give them, and the split pattern a class always uses when its constructor takes none.
+
+Apart from course_minbpe.py, which builds the contract's functions over what is found here: this runs once, when
+the shape is loaded, and reads the learner's code; those translate every call the spec makes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+import types
+from pathlib import Path
+
+from bpe_kata.impl import shape_parts
+
+#: Frames of this module are the adapter's, not the learner's (bpe_kata/impl/frames.py).
+__bpe_kata_adapter__ = True
+
+NOT_PACKAGES = ("tests", "test", "docs", "examples", "scripts")
+
+
+def takes(function, name: str) -> bool:
+    """Whether ``function`` accepts the keyword ``name`` (or any keyword)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == name or p.kind is p.VAR_KEYWORD for p in parameters)
+
+
+def import_solution(path: Path, value: str) -> tuple[types.ModuleType, Path]:
+    """The module ``path`` names (a .py file, a package folder, or a repository holding one package),
+    and the folder that holds the learner's code."""
+
+    def package(folder: Path) -> types.ModuleType:
+        dotted = shape_parts.dotted_name_under_sys_path(folder)
+        return importlib.import_module(dotted) if dotted else shape_parts.import_package(folder)
+
+    if path.is_file():
+        if path.suffix != ".py":
+            raise shape_parts.ShapeError(f"--impl {value}: {path} is not a .py file")
+        if (path.parent / "__init__.py").is_file():  # a module of a package: its relative imports need it
+            try:
+                parent = package(path.parent)
+            except ImportError:  # an __init__ importing what this module does not need (a solver, torch)
+                parent = shape_parts.bare_package(path.parent)
+            return (parent if path.name == "__init__.py" else
+                    importlib.import_module(f"{parent.__name__}.{path.stem}")), path.parent
+        dotted = shape_parts.dotted_name_under_sys_path(path)
+        if dotted:
+            return importlib.import_module(dotted), path.parent
+        if str(path.parent) not in sys.path:
+            sys.path.append(str(path.parent))
+        return shape_parts.import_package_file(path), path.parent
+    if (path / "__init__.py").is_file():
+        return package(path), path
+    found = [folder for folder in sorted(path.iterdir()) if (folder / "__init__.py").is_file()
+             and folder.name.isidentifier() and folder.name not in NOT_PACKAGES]
+    if len(found) != 1:
+        listed = ", ".join(f.name for f in found) or "none"
+        raise shape_parts.ShapeError(
+            f"--impl {value}: {path} holds {len(found)} Python packages ({listed}); name the package folder or "
+            "the module file: minbpe:PATH/PACKAGE[:CLASS]")
+    if str(path) not in sys.path:
+        sys.path.append(str(path))
+    return package(found[0]), path
+
+
+def _is_tokenizer(thing: object) -> bool:
+    return inspect.isclass(thing) and all(callable(getattr(thing, op, None)) for op in ("train", "encode", "decode"))
+
+
+def find_class(module: types.ModuleType, name: str | None, value: str) -> type:
+    if name:
+        where, _, attribute = name.rpartition(".")
+        owner = importlib.import_module(f"{module.__name__}.{where}") if where else module
+        found = getattr(owner, attribute, None)
+        if not _is_tokenizer(found):
+            raise shape_parts.ShapeError(
+                f"--impl {value}: {owner.__name__} has no class {attribute!r} with train, encode and decode")
+        return found
+    candidates = [thing for thing in vars(module).values() if _is_tokenizer(thing)]
+    best = [c for c in candidates if takes(c.__init__, "pattern")] or candidates
+    if len(best) != 1:
+        names = ", ".join(sorted(c.__name__ for c in best)) or "none"
+        raise shape_parts.ShapeError(f"--impl {value}: cannot tell which tokenizer class to use (found: {names}); "
+                                       "name it: minbpe:PATH:CLASS")
+    return best[0]
+
+
+#: The names people give minbpe's two helpers, in the order they are looked for: beside the class in its
+#: module, in the module given, then on the class itself (a static method).
+HELPER_NAMES: dict[str, tuple[str, ...]] = {
+    "get_stats": ("get_stats", "get_pair_stats", "get_pair_counts", "count_pairs", "pair_counts", "_get_stats"),
+    "merge": ("merge", "merge_pair", "merge_ids", "apply_merge", "replace_pair", "_merge"),
+}
+
+
+def find_helper(names: tuple[str, ...], *owners: object):
+    for owner in owners:
+        for name in names:
+            found = inspect.getattr_static(owner, name, None) if inspect.isclass(owner) else getattr(owner, name, None)
+            if isinstance(found, staticmethod):
+                found = found.__func__
+            elif inspect.isclass(owner):
+                continue  # an instance method needs a tokenizer: not the contract's free function
+            if callable(found):
+                return found
+    return None
+
+
+def fixed_pattern(cls: type) -> str | None:
+    """The regex a class whose constructor takes no pattern always splits with (its instance's ``pattern``,
+    or its compiled pattern's), or None: such a class is pattern-fixed (spec/fixed_pattern.py)."""
+    if takes(cls.__init__, "pattern"):
+        return None
+    try:
+        tok = cls()
+    except Exception:  # noqa: BLE001 - a constructor that needs more says nothing about its split
+        return None
+    pattern = getattr(tok, "pattern", None)
+    if not isinstance(pattern, str):
+        pattern = getattr(getattr(tok, "compiled_pattern", None), "pattern", None)
+    if isinstance(pattern, str) and pattern:
+        return pattern
+    return _module_pattern(cls)
+
+
+#: A text every split pattern covers whole: a string constant whose matches rebuild it is a split pattern.
+_SPLIT_SAMPLE = "Hello, world's 123 times!\n\n  x = 1\t"
+
+
+def _module_pattern(cls: type) -> str | None:
+    """The split pattern a class's methods read from their module (a ``GPT4_SPLIT_PATTERN`` constant, or a compiled
+    regex, used in ``train`` directly or through a module function), when there is exactly one: the class splits
+    with it though no instance holds it (seen on a minbpe exercise judged unsplit while it split every text)."""
+    home = sys.modules.get(cls.__module__)
+    if home is None:
+        return None
+    found: set[str] = set()
+    seen: set[str] = set()
+    codes = [value.__code__ for value in vars(cls).values() if isinstance(value, types.FunctionType)]
+    while codes:
+        code = codes.pop()
+        codes += [const for const in code.co_consts if isinstance(const, types.CodeType)]
+        for name in code.co_names:
+            if name in seen:
+                continue
+            seen.add(name)
+            value = vars(home).get(name)
+            if isinstance(value, types.FunctionType) and value.__module__ == home.__name__:
+                codes.append(value.__code__)  # a module helper the methods call (chunks(text), ...)
+            text = value if isinstance(value, str) else getattr(value, "pattern", None)
+            if isinstance(text, str) and _is_split_pattern(text):
+                found.add(text)
+    return found.pop() if len(found) == 1 else None
+
+
+def _is_split_pattern(text: str) -> bool:
+    try:
+        import regex
+
+        pieces = regex.findall(text, _SPLIT_SAMPLE)
+    except Exception:  # noqa: BLE001 - not a regex at all
+        return False
+    return len(pieces) > 1 and all(isinstance(piece, str) for piece in pieces) and "".join(pieces) == _SPLIT_SAMPLE
