@@ -82,11 +82,27 @@ def _text(page: Path) -> str:
 @pytest.mark.parametrize("what, phrase, count", COUNTS, ids=[c[0] for c in COUNTS])
 def test_every_count_the_pages_state_matches_the_repository(what, phrase, count):
     actual = count()
-    stated = [(page.relative_to(REPO_ROOT).as_posix(), match.group(0), match.group(1))
-              for page in PAGES for match in re.finditer(phrase, _text(page), flags=re.I)]
+    stated = [(page, match) for page in PAGES for match in re.finditer(phrase, _text(page), flags=re.I)]
     assert stated, f"no page states the number of {what} any more: drop this fact from the test, or state it"
-    wrong = [(page, words) for page, words, number in stated if _number(number) != actual]
-    assert wrong == [], f"the repository has {actual} {what}"
+    edits = [_edit(page, match, actual) for page, match in stated if _number(match.group(1)) != actual]
+    assert edits == [], f"the repository has {actual} {what}; edit:\n" + "\n".join(edits)
+
+
+def _edit(page: Path, match: re.Match, actual: int) -> str:
+    """The one edit that makes a stated count right: the page, its line, the words now and the words to write."""
+    line = _text(page).count("\n", 0, match.start()) + 1
+    number = match.group(1)
+    written = str(actual) if number[0].isdigit() or actual > 20 else _as_word(actual, number)
+    words = match.group(0)
+    start = match.start(1) - match.start()
+    return (f"{page.relative_to(REPO_ROOT).as_posix()}:{line}: {words!r} -> "
+            f"{words[:start] + written + words[start + len(number):]!r}")
+
+
+def _as_word(n: int, like: str) -> str:
+    """``n`` as a number word, capitalised as the stated one was."""
+    word = next(w for w, v in NUMBER_WORDS.items() if v == n)
+    return word.capitalize() if like[0].isupper() else word
 
 
 def test_the_readme_states_the_counts_a_reader_meets_first():
