@@ -22,7 +22,8 @@ from bpe_kata.child.client import (
     python_path_env,
     server_command,
 )
-from bpe_kata.child.server import Server, features_of
+from bpe_kata.child.handlers import Server
+from bpe_kata.child.signatures import features_of
 
 # --- values ---------------------------------------------------------------------------------
 
