@@ -35,8 +35,8 @@ def encode_iterable_memory(config: pytest.Config, value: str, request: dict, tim
     test's budget, whichever ends first. None for a ``cmd:`` value: the protocol carries an iterable whole, so a
     lazy input cannot reach a program of another language."""
     from bpe_kata.child import protocol
+    from bpe_kata.child.deadlines import TEST_DEADLINE
     from bpe_kata.child.iterable_memory import MEMORY_FLAG
-    from bpe_kata.child.process import TEST_DEADLINE
 
     if value.startswith("cmd:"):
         return None
