@@ -120,7 +120,7 @@ def test_the_shipped_server_offers_batches_and_answers_them_as_its_single_calls(
 
 def test_the_shipped_server_refuses_a_malformed_batch():
     import reference
-    from bpe_kata.child.server import NotServed, Server
+    from bpe_kata.child.handlers import NotServed, Server
 
     server = Server(reference, "reference")
     with pytest.raises(NotServed, match="takes texts"):
@@ -153,7 +153,7 @@ def test_a_batch_over_a_defined_table_answers_and_refuses_as_its_single_calls():
     table (reported, and put back) and a signature that cannot take the call stay those of single calls."""
     import reference
     from bpe_kata.child import protocol
-    from bpe_kata.child.server import NotServed, Server
+    from bpe_kata.child.handlers import NotServed, Server
 
     table = [[97, 98, 256], *([256 + k, 99, 257 + k] for k in range(299))]
     texts = ["abcc", "", "ab" * 50, "\ud800", {"code_points": [0xD800, 0xDC00]}, "abccc" * 9]

@@ -14,7 +14,7 @@ import pytest
 from bpe_kata.child import kept as kept_results
 from bpe_kata.child import protocol
 from bpe_kata.child.client import IsolatedImplementation
-from bpe_kata.child.server import GuardedTable, Server
+from bpe_kata.child.handlers import GuardedTable, Server
 from tests.support import REPO_ROOT
 from tests.test_protocol import Module
 from tests.test_schemas import _messages, _protocol_errors

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bpe_kata.child import process, protocol
+from bpe_kata.child import line_pipes, protocol
 from bpe_kata.child.client import (
     CallTimedOut,
     ChangedInput,
@@ -22,7 +22,8 @@ from bpe_kata.child.client import (
     python_path_env,
     server_command,
 )
-from bpe_kata.child.server import Server, features_of
+from bpe_kata.child.handlers import Server
+from bpe_kata.child.signatures import features_of
 
 # --- values ---------------------------------------------------------------------------------
 
@@ -342,7 +343,7 @@ def test_a_long_answer_in_many_pieces_arrives_whole_and_one_past_the_limit_is_re
     try:
         assert impl.merge([200_000], (1, 2), 300) == list(range(200_000))  # 1.3 MB in 190 pieces
         assert impl.merge([3], (1, 2), 300) == [0, 1, 2]
-        monkeypatch.setattr(process, "MAX_LINE", 100_000)
+        monkeypatch.setattr(line_pipes, "MAX_LINE", 100_000)
         with pytest.raises(ProtocolError, match="longer than"):
             impl.merge([200_000], (1, 2), 300)
     finally:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bpe_kata.child.client import ImplementationError, IsolatedImplementation, python_path_env, server_command
-from bpe_kata.child.server import Server
+from bpe_kata.child.handlers import Server
 from bpe_kata.impl import frames
 from bpe_kata.impl.loader import load_implementation
 from bpe_kata.verdict import judging

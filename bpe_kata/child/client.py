@@ -20,6 +20,7 @@ from typing import Any
 
 from bpe_kata.child import answers as results
 from bpe_kata.child import pipeline, protocol
+from bpe_kata.child.deadlines import BUDGET
 from bpe_kata.child.faults import (
     CallTimedOut,
     ChangedInput,
@@ -30,7 +31,8 @@ from bpe_kata.child.faults import (
     ProtocolError,
 )
 from bpe_kata.child.kept import KeptResults
-from bpe_kata.child.process import BUDGET, DEFAULT_CALL_TIMEOUT, Child, _shown
+from bpe_kata.child.line_pipes import _shown
+from bpe_kata.child.process import DEFAULT_CALL_TIMEOUT, Child
 from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, DEFINE_AT, KEYWORD_FEATURES, POSITIONAL, RESULTS
 
 #: What the plugin, the tools and the tests name from here (the child's faults and limits are theirs too).

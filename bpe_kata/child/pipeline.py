@@ -18,7 +18,8 @@ from typing import Any
 
 from bpe_kata.child import protocol
 from bpe_kata.child.faults import CallTimedOut, ProtocolError
-from bpe_kata.child.process import Child, _shown
+from bpe_kata.child.line_pipes import _shown
+from bpe_kata.child.process import Child
 
 #: ``pipelined``: at most this many requests written ahead of their answers. Enough to keep
 #: a child busy while the previous answers travel back; few enough that a caller stopping at a

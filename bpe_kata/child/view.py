@@ -46,6 +46,7 @@ SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc"
 #: What ``python -m bpe_kata.child.server IMPL`` imports of the suite (tests/test_sandbox_channels.py
 #: checks that it imports nothing else): the only suite files a child may read.
 SERVER_MODULES = ("bpe_kata", "bpe_kata.child", "bpe_kata.child.protocol", "bpe_kata.child.server",
+                  "bpe_kata.child.handlers", "bpe_kata.child.signatures", "bpe_kata.child.iterable_memory",
                   "bpe_kata.child.gc_policy", "bpe_kata.impl", "bpe_kata.impl.frames", "bpe_kata.impl.loader",
                   "bpe_kata.impl.course_shapes", "bpe_kata.impl.shape_parts", "bpe_kata.impl.course_cs336",
                   "bpe_kata.impl.course_minbpe", "bpe_kata.impl.minbpe_finding", "bpe_kata.impl.repository_tests",

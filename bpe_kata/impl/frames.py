@@ -6,7 +6,7 @@ adapter's. An adapter (bpe_kata/adapters/, or any wrapper a user writes) maps ca
 a library; a bug it surfaces is the library's, so the library's line is shown. A module marks
 itself an adapter with a module-level ``__bpe_kata_adapter__ = True``; its frames are skipped.
 
-Used in process by bpe_kata/verdict/judging.py and in the child by bpe_kata/child/server.py, which sends the frame
+Used in process by bpe_kata/verdict/judging.py and in the child by bpe_kata/child/handlers.py, which sends the frame
 in its error responses (docs/PROTOCOL.md, "frame").
 """
 

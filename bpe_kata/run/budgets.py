@@ -12,7 +12,7 @@ In process the budget is CPU time, counted by a profiling timer (``SIGPROF``; py
 for its safety net): a loaded machine does not make a right implementation "too slow". When the timer fires
 while the suite's own code runs (a generator, the oracle), the suite looks again a moment later and fails the
 test the next time the implementation is found computing. Through the protocol (``--isolated``, ``gate``) the
-budget is the wall time spent waiting on the child (bpe_kata/child/process.py, ``TEST_DEADLINE``); when it runs
+budget is the wall time spent waiting on the child (bpe_kata/child/deadlines.py, ``TEST_DEADLINE``); when it runs
 out the child is killed and a new one serves the next test.
 
 ``--test-budget SECONDS`` (or ``BPE_KATA_TEST_BUDGET``) gives every test the same budget; ``auto`` (the default)
@@ -32,8 +32,7 @@ from types import FrameType
 
 import pytest
 
-from bpe_kata.child import call_text
-from bpe_kata.child import process as child_process
+from bpe_kata.child import call_text, deadlines
 from bpe_kata.child.client import IsolatedImplementation
 from bpe_kata.child.faults import TooSlow
 from bpe_kata.impl import frames
@@ -115,7 +114,7 @@ class TestBudgets:
         self.seconds, self.how = budget_of(item.nodeid, self.chosen)
         if self.seconds is None:
             return
-        child_process.TEST_DEADLINE.arm(self.seconds, self.how)
+        deadlines.TEST_DEADLINE.arm(self.seconds, self.how)
         if self.in_process and threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGPROF"):
             signal.signal(signal.SIGPROF, self._expired)
             signal.setitimer(signal.ITIMER_PROF, self.seconds)
@@ -125,7 +124,7 @@ class TestBudgets:
         self.disarm()
 
     def disarm(self) -> None:
-        child_process.TEST_DEADLINE.disarm()
+        deadlines.TEST_DEADLINE.disarm()
         if self.in_process and threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGPROF"):
             signal.setitimer(signal.ITIMER_PROF, 0)
 

@@ -29,14 +29,14 @@ def spawn(config: pytest.Config, value: str, *, env_changes: dict[str, str] | No
 
 
 def encode_iterable_memory(config: pytest.Config, value: str, request: dict, timeout: float) -> dict | None:
-    """The measurement of bpe_kata/child/server.py ``encode_iterable_memory`` for the implementation ``value``, in
-    a child of its own (the shipped server, its environment and sandbox as ``start`` gives them): its answer, or
-    what it reported before it died with ``"error"`` saying how; ``TooSlow`` past ``timeout`` or the test's
-    budget, whichever ends first. None for a ``cmd:`` value: the protocol carries an iterable whole, so a lazy
-    input cannot reach a program of another language."""
+    """The measurement of bpe_kata/child/iterable_memory.py ``encode_iterable_memory`` for the implementation
+    ``value``, in a child of its own (the shipped server, its environment and sandbox as ``start`` gives them): its
+    answer, or what it reported before it died with ``"error"`` saying how; ``TooSlow`` past ``timeout`` or the
+    test's budget, whichever ends first. None for a ``cmd:`` value: the protocol carries an iterable whole, so a
+    lazy input cannot reach a program of another language."""
     from bpe_kata.child import protocol
-    from bpe_kata.child.process import TEST_DEADLINE
-    from bpe_kata.child.server import MEMORY_FLAG
+    from bpe_kata.child.deadlines import TEST_DEADLINE
+    from bpe_kata.child.iterable_memory import MEMORY_FLAG
 
     if value.startswith("cmd:"):
         return None

@@ -24,8 +24,8 @@ from spec import fixed_pattern
 from spec.blame import blamed_claims, checked_own_training
 
 #: Isolated runs: the protocol client raises what the child answered; it is not the implementation's code.
-CLIENT_FILES = tuple(str(PACKAGE_DIR / name) for name in ("child/client.py", "child/process.py", "child/faults.py",
-                                                        "child/protocol.py", "run/recording.py"))
+CLIENT_FILES = tuple(str(PACKAGE_DIR / name) for name in ("child/client.py", "child/process.py", "child/line_pipes.py",
+                                                        "child/faults.py", "child/protocol.py", "run/recording.py"))
 LIBRARY_DIRS = tuple(
     str(Path(p).resolve())
     for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}

@@ -10,7 +10,7 @@ import sys
 
 import reference
 from bpe_kata.child import protocol
-from bpe_kata.child.server import Server
+from bpe_kata.child.handlers import Server
 
 JUNK = b"merging now, please wait\n"
 
