@@ -12,7 +12,8 @@ import pytest
 
 from bpe_kata.child import client as isolated_client
 from bpe_kata.run import cpu_pairs, spawning
-from bpe_kata.run.kata_run import KataRun, level_of
+from bpe_kata.run.collection import level_of
+from bpe_kata.run.kata_run import KataRun
 from bpe_kata.verdict import outcomes, recording, substitution
 from bpe_kata.verdict.outcomes import Outcome
 from spec.levels import BY_NAME, feature_not_started, not_started_reason

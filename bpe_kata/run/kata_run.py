@@ -7,7 +7,6 @@ run; a run started inside another (the suite's own tests do it all the time) kee
 from __future__ import annotations
 
 import dataclasses
-import os
 from pathlib import Path
 
 import hypothesis
@@ -16,7 +15,8 @@ import pytest
 
 from bpe_kata.child import client as isolated_client
 from bpe_kata.impl import course_shapes
-from bpe_kata.run import cpu_pairs
+from bpe_kata.run import collection, cpu_pairs
+from bpe_kata.run.collection import claims_of, level_of
 from bpe_kata.verdict import (
     bounded_diff,
     crash_probes,
@@ -39,33 +39,11 @@ from bpe_kata.verdict import (
 from bpe_kata.verdict.outcomes import Outcome
 from bpe_kata.verdict.tallies import Results
 from spec import fixed_pattern
-from spec.blame import as_checked
-from spec.levels import BY_NAME, levels_up_to
 from spec.oracle import split
 from spec.tie_rules import DEFAULT_TIE_RULE, TIE_RULES
 
 #: The first reason a property's example was dropped for (a call with another split than the fixed one).
 _REFUSED = pytest.StashKey[str]()
-
-#: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture
-#: (a level's own group is its ``xdist_group`` in spec/levels.py).
-CORPORA_GROUP = "corpora"
-
-
-def level_of(item: pytest.Item) -> str | None:
-    marker = item.get_closest_marker("level")
-    return marker.args[0] if marker else None
-
-
-def claims_of(item: pytest.Item) -> tuple[str, ...]:
-    """The test's claims; those holding only under the default tie rule are the declared rule's claim when one
-    is in force (a course's own rule, ``DEFAULT_TIE_RULE``: the oracle then ties by it, spec/oracle/split.py)."""
-    return as_checked(tuple(claim for marker in item.iter_markers("claim") for claim in marker.args))
-
-
-def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
-    return any(claim == p or (p.endswith("*") and claim.startswith(p[:-1])) for claim in claims for p in patterns)
-
 
 class KataRun:
     """One pytest run: its implementation, expectations, results and verdict, and the hooks that keep them.
@@ -165,33 +143,13 @@ class KataRun:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
-        """Keep the tests of ``--level`` and ``--claim``, and group those sharing an expensive fixture.
-
-        With pytest-xdist's ``--dist loadgroup``, tests with the same ``xdist_group`` run on one
-        worker, so a corpus training or a published table is built once; each corpus is a group of
-        its own, so two corpora can train on two workers at once. xdist reads the marks
-        in this same hook, hence tryfirst.
-        """
-        wanted, patterns = config.getoption("--level"), config.getoption("--claim")
-        allowed = set(levels_up_to(wanted)) if wanted else None
-        kept, dropped = [], []
-        for item in items:
-            level, claims = level_of(item), claims_of(item)
-            keep = (allowed is None or level is None or level in allowed) and (
-                not patterns or (level is None and not claims) or _claim_selected(claims, patterns))
-            (kept if keep else dropped).append(item)
-        if dropped:
-            config.hook.pytest_deselected(items=dropped)
-            items[:] = kept
-        tracebacks.install(config, items)  # --tb=short: the implementation's frames only (run/tracebacks.py)
+        """Keep the tests of ``--level`` and ``--claim``, and group those sharing an expensive fixture
+        (bpe_kata/run/collection.py). xdist reads the marks in this same hook, hence tryfirst."""
+        collection.select(config, items)
+        tracebacks.install(config, items)  # --tb=short: the implementation's frames only (verdict/tracebacks.py)
         for item in items:
             self.listed_ids[item] = item.nodeid
-            level = BY_NAME.get(level_of(item) or "")
-            if level and level.xdist_group:
-                item.add_marker(pytest.mark.xdist_group(level.xdist_group))
-            elif item.get_closest_marker("corpus"):
-                name = item.get_closest_marker("corpus").args[0]
-                item.add_marker(pytest.mark.xdist_group(f"{CORPORA_GROUP}-{name}"))
+        collection.group(items)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node, ids) -> None:
@@ -221,15 +179,7 @@ class KataRun:
             self.tracker.selected.update(item.nodeid for item in session.items)
         listing = session.config.getoption("--bpe-list-tests")
         if listing:
-            import json
-            rows = {self.listed_ids.get(item, item.nodeid): {
-                        "level": level_of(item), "claims": list(claims_of(item)),
-                        "corpus": item.get_closest_marker("corpus") is not None}
-                    for item in session.items}
-            # Every xdist worker writes the same rows: each writes whole, none half.
-            partial = Path(f"{listing}.{os.getpid()}.tmp")
-            partial.write_text(json.dumps(rows, indent=1), encoding="utf-8")
-            os.replace(partial, listing)
+            collection.write_listing(listing, session.items, self.listed_ids)
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         recording.reset()
