@@ -30,7 +30,6 @@ from bpe_kata.verdict import (
     recording,
     report,
     run_status,
-    selection,
     substitution,
     summary,
     teaching,
@@ -297,14 +296,15 @@ class KataRun:
         required = config.getoption("--require-data")
         status = run_status.exit_status(int(exitstatus), complete, judgement, tracker,
                                         config.getoption("--strict-expect"), required)
-        self.verdict_lines = (_verdict_lines(tracker, judgement, complete)
+        self.verdict_lines = (run_status.verdict_lines(tracker, judgement, complete)
                               + missing_data.verdict_lines(tracker.missing_data, required))
         self._write_expectations()
         target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
         if target or page:
             self._diagnose()
             info = {**report.run_info(self.impl_value, self.implementation),
-                    **self._run_record(judgement, complete, status, int(exitstatus))}
+                    **report.run_record(self.config, tracker, results, self.implementation, judgement, complete,
+                                         status, int(exitstatus))}
             if target:
                 report.write_json(Path(target), results, info)
             if page:
@@ -321,47 +321,9 @@ class KataRun:
             self.results.pattern_fixed = pattern_probe.probe(self.results, self.implementation)
             self.results.diagnoses = teaching.diagnose(self.results.broken_claims(), self.implementation)
 
-    def _run_record(self, judgement, complete: bool, status: int, pytest_status: int) -> dict:
-        """The verdict and everything it was derived from: each test's record (its level, OWN claims and
-        outcome) and the run's inputs, so that ``bpe-kata verify-report`` derives it again with the same
-        code (bpe_kata/verdict/rederive.py) and refuses a report whose verdict does not follow from its records."""
-        config, tracker = self.config, self.tracker
-        command = getattr(getattr(self.implementation, "child", None), "command", None)
-        return {"complete": complete, "exit_status": status, "spec_fingerprint": run_status.spec_fingerprint(),
-                "isolated": command is not None, "command": command, "selected": len(tracker.selected),
-                "finished": len(tracker.finished & tracker.selected), "faults": dict(sorted(tracker.faults.items())),
-                "expectations": None if judgement is None else {
-                    "file": config.getoption("--expect"), "strict_levels": config.getoption("--strict-levels"),
-                    "unexpected_failures": judgement.unexpected, "expected_failures": judgement.expected,
-                    "unexpected_passes": judgement.unexpected_passes},
-                "narrowed_by": selection.narrowed_by(config),
-                "tests": {nodeid: {"level": level, "claims": list(claims), "outcome": str(outcome)}
-                          for nodeid, (level, claims, outcome) in self.results.by_test.items()},
-                "verdict_inputs": {
-                    "pytest_status": pytest_status, "strict_levels": bool(config.getoption("--strict-levels")),
-                    "strict_expect": bool(config.getoption("--strict-expect")),
-                    "require_data": bool(config.getoption("--require-data")),
-                    "expectations": judgement is not None, "missing_data": sorted(tracker.missing_data),
-                    "outside_failures": sorted(tracker.outside_failures),
-                    "suite_errors": sorted(tracker.suite_errors)}}
-
     def _write_expectations(self) -> None:
         target = self.config.getoption("--write-expect")
         if target:
             path = Path(self.config.invocation_params.dir) / target
             entries = run_status.starting_entries(self.results.by_test, self.results.failures)
             path.write_text(expectations.dumps(entries), encoding="utf-8")
-
-
-def _verdict_lines(tracker: run_status.Tracker, judgement, complete: bool) -> list[str]:
-    """Printed after the level table: completeness, faults, and the expectations' outcome."""
-    lines = [""] if complete else [f"bpe-kata: INCOMPLETE run: {len(tracker.finished & tracker.selected)} of "
-                                 f"{len(tracker.selected)} selected tests were seen to finish"]
-    for nodeid, outcome in sorted(tracker.faults.items()):
-        lines.append(f"bpe-kata: {outcome}: {nodeid}")
-    if judgement is not None:
-        lines.append(f"bpe-kata: {len(judgement.unexpected)} unexpected failures, "
-                     f"{len(judgement.expected)} expected, {len(judgement.unexpected_passes)} unexpected passes")
-        lines += [f"  unexpected {outcome}: {nodeid}" for nodeid, outcome in list(judgement.unexpected.items())[:20]]
-        lines += [f"  unexpected pass (remove it from --expect): {label}" for label in judgement.unexpected_passes]
-    return lines if any(lines) else []
