@@ -6,7 +6,6 @@ run; a run started inside another (the suite's own tests do it all the time) kee
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import hypothesis
@@ -21,6 +20,7 @@ from bpe_kata.verdict import (
     bounded_diff,
     crash_probes,
     expectations,
+    failure_verdict,
     fault_verdicts,
     judging,
     malformed,
@@ -249,15 +249,8 @@ class KataRun:
         """Attach the verdict (bpe_kata/verdict/judging.py): which claims a failed assertion breaks, or the
         error's root cause."""
         if rep.failed and call.excinfo is not None and (level_of(item) or claims):
-            fault = fault_verdicts.fault_of(call)
-            verdict = (fault_verdicts.fault_verdict(fault, fault_verdicts.blamed_claims(fault, claims),
-                                                 call=recording.raised().partition("(")[0],
-                                                 input=recording.raised()) if fault is not None else
-                       judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
-            tried, cleared = self.evidence.pop(item.nodeid, ((), ()))
-            verdict = dataclasses.replace(verdict, calls=recording.calls(), substituted=tried, cleared_by=cleared,
-                                          input=recording.raised(verdict.root_cause.partition(":")[0])
-                                          if verdict.kind == judging.ERROR else "")
+            verdict = failure_verdict.of_failure(call, claims, self.implementation, rep.longreprtext,
+                                                 self.evidence.pop(item.nodeid, ((), ())))
             rep.user_properties.append(("bpe_verdict", verdict.to_json()))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
