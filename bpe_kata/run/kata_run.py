@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import hypothesis
 import hypothesis.errors
 import pytest
 
 from bpe_kata.child import client as isolated_client
 from bpe_kata.impl import course_shapes
-from bpe_kata.run import collection, cpu_pairs
+from bpe_kata.run import collection, cpu_pairs, fixed_split
 from bpe_kata.run.collection import claims_of, level_of
 from bpe_kata.verdict import (
     bounded_diff,
@@ -39,10 +38,7 @@ from bpe_kata.verdict.outcomes import Outcome
 from bpe_kata.verdict.tallies import Results
 from spec import fixed_pattern
 from spec.oracle import split
-from spec.tie_rules import DEFAULT_TIE_RULE, TIE_RULES
 
-#: The first reason a property's example was dropped for (a call with another split than the fixed one).
-_REFUSED = pytest.StashKey[str]()
 
 class KataRun:
     """One pytest run: its implementation, expectations, results and verdict, and the hooks that keep them.
@@ -80,29 +76,16 @@ class KataRun:
         """The implementation as tests see it: behind spec.fixed_pattern.PatternFixed when it declares
         the split pattern it always uses (a bad declaration is a usage error, said once); the oracle then
         splits with that pattern in every test (spec/oracle/split.py)."""
-        try:
-            pattern = fixed_pattern.fixed_pattern(implementation)
-        except fixed_pattern.BadFixedPattern as error:
-            raise pytest.UsageError(str(error)) from None
-        if pattern is None:
+        fixed = fixed_split.declared(implementation, self._refuse)
+        if fixed is None:
             return implementation
-        rule = getattr(fixed_pattern.unwrap(implementation), "DEFAULT_TIE_RULE", DEFAULT_TIE_RULE)
-        if rule not in TIE_RULES:
-            raise pytest.UsageError(f"DEFAULT_TIE_RULE must be one of {', '.join(TIE_RULES)}, got {rule!r}: "
-                                    "name the documented rule your train uses")
-        self.split = split.Split(pattern, fixed_pattern.label(pattern), self._refuse, rule)
+        self.split = fixed
         split.put(self.split)  # the running test's too: its fixtures asked first
-        return fixed_pattern.PatternFixed(implementation, pattern, self._refuse)
+        return fixed_pattern.PatternFixed(implementation, fixed.pattern, self._refuse)
 
     def _refuse(self, reason: str):
-        """A call the running test cannot be judged on: the test is "not started"; inside a property, only
-        that example is dropped (a test whose every example is dropped is "not started", pytest_runtest_call)."""
-        if self.current_item is None:
-            raise NotImplementedError(reason)
-        if hypothesis.currently_in_test_context():
-            self.current_item.stash.setdefault(_REFUSED, reason)
-            hypothesis.reject()
-        outcomes.skip(self.current_item, Outcome.FEATURE_NOT_STARTED, reason)
+        """A call the running test cannot be judged on (bpe_kata/run/fixed_split.py)."""
+        fixed_split.refuse(self.current_item, reason)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item, nextitem):
@@ -122,9 +105,9 @@ class KataRun:
         try:
             return (yield)
         except (hypothesis.errors.Unsatisfiable, hypothesis.errors.FailedHealthCheck):
-            if _REFUSED not in item.stash:
+            if fixed_split.REFUSED not in item.stash:
                 raise
-            outcomes.skip(item, Outcome.FEATURE_NOT_STARTED, item.stash[_REFUSED])
+            outcomes.skip(item, Outcome.FEATURE_NOT_STARTED, item.stash[fixed_split.REFUSED])
         except (Exception, pytest.fail.Exception) as error:
             if not isinstance(self.implementation, isolated_client.IsolatedImplementation):
                 def rerun() -> None:  # its failed asserts explained as the first run's are: a diff of two
