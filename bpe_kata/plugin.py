@@ -1,8 +1,9 @@
 """The pytest plugin that turns the spec into a kata (``-p bpe_kata.plugin``): its options,
 markers and hook registration.
 
-The rooms it registers: the fixtures the spec asks for (bpe_kata/run/fixtures.py) and, per run,
-one ``KataRun`` holding the run's state and verdict (bpe_kata/run/kata_run.py).
+The rooms it registers: the fixtures the spec asks for (bpe_kata/run/implementation_fixtures.py, the
+implementation; bpe_kata/run/data_fixtures.py, corpora and tables) and, per run, one ``KataRun`` holding the
+run's state and verdict (bpe_kata/run/kata_run.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from spec import compare
 from spec.ledger import load_claims
 from spec.levels import levels_up_to
 
-pytest_plugins = ["bpe_kata.run.fixtures"]
+pytest_plugins = ["bpe_kata.run.implementation_fixtures", "bpe_kata.run.data_fixtures"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -76,7 +76,7 @@ def test_no_side_reaches_back(side: str) -> None:
     ("import importlib\nimportlib.import_module('bpe_kata.child.server')\n", 1),
     ("from pathlib import Path\nP = Path(__file__).parent.parent / 'bpe_kata' / 'child'\n", 1),
     ("P = '../bpe_kata/child/client.py'\n", 1),
-    ('"""The runner (bpe_kata/plugin.py) calls this."""\nX = 1  # bpe_kata/run/fixtures.py\n', 0),
+    ('"""The runner (bpe_kata/plugin.py) calls this."""\nX = 1  # bpe_kata/run/data_fixtures.py\n', 0),
     ("_BLAMED = '_bpe_kata_claims'\nimport spec.ledger\n", 0),
 ])
 def test_the_scan_sees_every_form_of_crossing(source: str, expected: int) -> None:
@@ -86,11 +86,16 @@ def test_the_scan_sees_every_form_of_crossing(source: str, expected: int) -> Non
 
 def test_the_fixtures_the_cases_ask_for_by_name_are_the_runners() -> None:
     """spec/cases/runner.py asks for fixtures by name (only when a case needs one): each is one the
-    runner provides (bpe_kata/run/fixtures.py) or pytest's own, so a rename fails here, not in a case."""
+    runner provides (the fixture modules bpe_kata/plugin.py registers) or pytest's own, so a rename fails here, not
+    in a case."""
+    from bpe_kata import plugin
+
     asked = set(re.findall(r'_fixture\("(\w+)"\)', (ROOT / "spec" / "cases" / "runner.py").read_text(encoding="utf-8")))
-    tree = ast.parse((ROOT / "bpe_kata" / "run" / "fixtures.py").read_text(encoding="utf-8"))
-    provided = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)
-                and any("fixture" in ast.unparse(d) for d in node.decorator_list)}
+    provided = set()
+    for module in plugin.pytest_plugins:
+        tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
+        provided |= {node.name for node in tree.body if isinstance(node, ast.FunctionDef)
+                     and any("fixture" in ast.unparse(d) for d in node.decorator_list)}
     assert asked, "spec/cases/runner.py no longer asks for fixtures by name: drop this test"
     assert asked - provided <= {"tmp_path"}, (
         f"asked for by the cases, provided by no one: {asked - provided - {'tmp_path'}}"

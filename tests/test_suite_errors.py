@@ -41,7 +41,7 @@ def test_a_spec_helpers_unicode_error_is_the_suites_not_the_implementations():
 
 
 def test_a_fixtures_own_error_is_the_suites():
-    error = _raised_in(str(PACKAGE_DIR / "run" / "fixtures.py"), "def trained(x):\n    return x['table']\n",
+    error = _raised_in(str(PACKAGE_DIR / "run" / "data_fixtures.py"), "def trained(x):\n    return x['table']\n",
                        "trained", {})
     assert judging.judge(error, ("train.prefix",), reference, "").kind == judging.SUITE
 

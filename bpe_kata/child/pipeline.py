@@ -1,5 +1,5 @@
 """Calls to one child written ahead of their answers: the thousands of short ``encode`` calls that
-check a whole corpus piece by piece (bpe_kata/run/fixtures.py), without a round trip's wait
+check a whole corpus piece by piece (bpe_kata/run/data_fixtures.py), without a round trip's wait
 between them.
 
 The protocol answers requests in their order (docs/PROTOCOL.md), so the next requests can be

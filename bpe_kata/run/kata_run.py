@@ -6,21 +6,20 @@ run; a run started inside another (the suite's own tests do it all the time) kee
 
 from __future__ import annotations
 
-import dataclasses
-import os
 from pathlib import Path
 
-import hypothesis
 import hypothesis.errors
 import pytest
 
 from bpe_kata.child import client as isolated_client
 from bpe_kata.impl import course_shapes
-from bpe_kata.run import cpu_pairs
+from bpe_kata.run import collection, cpu_pairs, fixed_split
+from bpe_kata.run.collection import claims_of, level_of
 from bpe_kata.verdict import (
     bounded_diff,
     crash_probes,
     expectations,
+    failure_verdict,
     fault_verdicts,
     judging,
     malformed,
@@ -30,7 +29,6 @@ from bpe_kata.verdict import (
     recording,
     report,
     run_status,
-    selection,
     substitution,
     summary,
     teaching,
@@ -39,32 +37,7 @@ from bpe_kata.verdict import (
 from bpe_kata.verdict.outcomes import Outcome
 from bpe_kata.verdict.tallies import Results
 from spec import fixed_pattern
-from spec.blame import as_checked
-from spec.levels import BY_NAME, levels_up_to
 from spec.oracle import split
-from spec.tie_rules import DEFAULT_TIE_RULE, TIE_RULES
-
-#: The first reason a property's example was dropped for (a call with another split than the fixed one).
-_REFUSED = pytest.StashKey[str]()
-
-#: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture
-#: (a level's own group is its ``xdist_group`` in spec/levels.py).
-CORPORA_GROUP = "corpora"
-
-
-def level_of(item: pytest.Item) -> str | None:
-    marker = item.get_closest_marker("level")
-    return marker.args[0] if marker else None
-
-
-def claims_of(item: pytest.Item) -> tuple[str, ...]:
-    """The test's claims; those holding only under the default tie rule are the declared rule's claim when one
-    is in force (a course's own rule, ``DEFAULT_TIE_RULE``: the oracle then ties by it, spec/oracle/split.py)."""
-    return as_checked(tuple(claim for marker in item.iter_markers("claim") for claim in marker.args))
-
-
-def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
-    return any(claim == p or (p.endswith("*") and claim.startswith(p[:-1])) for claim in claims for p in patterns)
 
 
 class KataRun:
@@ -103,29 +76,16 @@ class KataRun:
         """The implementation as tests see it: behind spec.fixed_pattern.PatternFixed when it declares
         the split pattern it always uses (a bad declaration is a usage error, said once); the oracle then
         splits with that pattern in every test (spec/oracle/split.py)."""
-        try:
-            pattern = fixed_pattern.fixed_pattern(implementation)
-        except fixed_pattern.BadFixedPattern as error:
-            raise pytest.UsageError(str(error)) from None
-        if pattern is None:
+        fixed = fixed_split.declared(implementation, self._refuse)
+        if fixed is None:
             return implementation
-        rule = getattr(fixed_pattern.unwrap(implementation), "DEFAULT_TIE_RULE", DEFAULT_TIE_RULE)
-        if rule not in TIE_RULES:
-            raise pytest.UsageError(f"DEFAULT_TIE_RULE must be one of {', '.join(TIE_RULES)}, got {rule!r}: "
-                                    "name the documented rule your train uses")
-        self.split = split.Split(pattern, fixed_pattern.label(pattern), self._refuse, rule)
+        self.split = fixed
         split.put(self.split)  # the running test's too: its fixtures asked first
-        return fixed_pattern.PatternFixed(implementation, pattern, self._refuse)
+        return fixed_pattern.PatternFixed(implementation, fixed.pattern, self._refuse)
 
     def _refuse(self, reason: str):
-        """A call the running test cannot be judged on: the test is "not started"; inside a property, only
-        that example is dropped (a test whose every example is dropped is "not started", pytest_runtest_call)."""
-        if self.current_item is None:
-            raise NotImplementedError(reason)
-        if hypothesis.currently_in_test_context():
-            self.current_item.stash.setdefault(_REFUSED, reason)
-            hypothesis.reject()
-        outcomes.skip(self.current_item, Outcome.FEATURE_NOT_STARTED, reason)
+        """A call the running test cannot be judged on (bpe_kata/run/fixed_split.py)."""
+        fixed_split.refuse(self.current_item, reason)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item, nextitem):
@@ -145,9 +105,9 @@ class KataRun:
         try:
             return (yield)
         except (hypothesis.errors.Unsatisfiable, hypothesis.errors.FailedHealthCheck):
-            if _REFUSED not in item.stash:
+            if fixed_split.REFUSED not in item.stash:
                 raise
-            outcomes.skip(item, Outcome.FEATURE_NOT_STARTED, item.stash[_REFUSED])
+            outcomes.skip(item, Outcome.FEATURE_NOT_STARTED, item.stash[fixed_split.REFUSED])
         except (Exception, pytest.fail.Exception) as error:
             if not isinstance(self.implementation, isolated_client.IsolatedImplementation):
                 def rerun() -> None:  # its failed asserts explained as the first run's are: a diff of two
@@ -165,33 +125,13 @@ class KataRun:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
-        """Keep the tests of ``--level`` and ``--claim``, and group those sharing an expensive fixture.
-
-        With pytest-xdist's ``--dist loadgroup``, tests with the same ``xdist_group`` run on one
-        worker, so a corpus training or a published table is built once; each corpus is a group of
-        its own, so two corpora can train on two workers at once. xdist reads the marks
-        in this same hook, hence tryfirst.
-        """
-        wanted, patterns = config.getoption("--level"), config.getoption("--claim")
-        allowed = set(levels_up_to(wanted)) if wanted else None
-        kept, dropped = [], []
-        for item in items:
-            level, claims = level_of(item), claims_of(item)
-            keep = (allowed is None or level is None or level in allowed) and (
-                not patterns or (level is None and not claims) or _claim_selected(claims, patterns))
-            (kept if keep else dropped).append(item)
-        if dropped:
-            config.hook.pytest_deselected(items=dropped)
-            items[:] = kept
-        tracebacks.install(config, items)  # --tb=short: the implementation's frames only (run/tracebacks.py)
+        """Keep the tests of ``--level`` and ``--claim``, and group those sharing an expensive fixture
+        (bpe_kata/run/collection.py). xdist reads the marks in this same hook, hence tryfirst."""
+        collection.select(config, items)
+        tracebacks.install(config, items)  # --tb=short: the implementation's frames only (verdict/tracebacks.py)
         for item in items:
             self.listed_ids[item] = item.nodeid
-            level = BY_NAME.get(level_of(item) or "")
-            if level and level.xdist_group:
-                item.add_marker(pytest.mark.xdist_group(level.xdist_group))
-            elif item.get_closest_marker("corpus"):
-                name = item.get_closest_marker("corpus").args[0]
-                item.add_marker(pytest.mark.xdist_group(f"{CORPORA_GROUP}-{name}"))
+        collection.group(items)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node, ids) -> None:
@@ -221,15 +161,7 @@ class KataRun:
             self.tracker.selected.update(item.nodeid for item in session.items)
         listing = session.config.getoption("--bpe-list-tests")
         if listing:
-            import json
-            rows = {self.listed_ids.get(item, item.nodeid): {
-                        "level": level_of(item), "claims": list(claims_of(item)),
-                        "corpus": item.get_closest_marker("corpus") is not None}
-                    for item in session.items}
-            # Every xdist worker writes the same rows: each writes whole, none half.
-            partial = Path(f"{listing}.{os.getpid()}.tmp")
-            partial.write_text(json.dumps(rows, indent=1), encoding="utf-8")
-            os.replace(partial, listing)
+            collection.write_listing(listing, session.items, self.listed_ids)
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         recording.reset()
@@ -300,15 +232,8 @@ class KataRun:
         """Attach the verdict (bpe_kata/verdict/judging.py): which claims a failed assertion breaks, or the
         error's root cause."""
         if rep.failed and call.excinfo is not None and (level_of(item) or claims):
-            fault = fault_verdicts.fault_of(call)
-            verdict = (fault_verdicts.fault_verdict(fault, fault_verdicts.blamed_claims(fault, claims),
-                                                 call=recording.raised().partition("(")[0],
-                                                 input=recording.raised()) if fault is not None else
-                       judging.judge(call.excinfo.value, claims, self.implementation, rep.longreprtext))
-            tried, cleared = self.evidence.pop(item.nodeid, ((), ()))
-            verdict = dataclasses.replace(verdict, calls=recording.calls(), substituted=tried, cleared_by=cleared,
-                                          input=recording.raised(verdict.root_cause.partition(":")[0])
-                                          if verdict.kind == judging.ERROR else "")
+            verdict = failure_verdict.of_failure(call, claims, self.implementation, rep.longreprtext,
+                                                 self.evidence.pop(item.nodeid, ((), ())))
             rep.user_properties.append(("bpe_verdict", verdict.to_json()))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -347,14 +272,15 @@ class KataRun:
         required = config.getoption("--require-data")
         status = run_status.exit_status(int(exitstatus), complete, judgement, tracker,
                                         config.getoption("--strict-expect"), required)
-        self.verdict_lines = (_verdict_lines(tracker, judgement, complete)
+        self.verdict_lines = (run_status.verdict_lines(tracker, judgement, complete)
                               + missing_data.verdict_lines(tracker.missing_data, required))
         self._write_expectations()
         target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
         if target or page:
             self._diagnose()
             info = {**report.run_info(self.impl_value, self.implementation),
-                    **self._run_record(judgement, complete, status, int(exitstatus))}
+                    **report.run_record(self.config, tracker, results, self.implementation, judgement, complete,
+                                         status, int(exitstatus))}
             if target:
                 report.write_json(Path(target), results, info)
             if page:
@@ -371,47 +297,9 @@ class KataRun:
             self.results.pattern_fixed = pattern_probe.probe(self.results, self.implementation)
             self.results.diagnoses = teaching.diagnose(self.results.broken_claims(), self.implementation)
 
-    def _run_record(self, judgement, complete: bool, status: int, pytest_status: int) -> dict:
-        """The verdict and everything it was derived from: each test's record (its level, OWN claims and
-        outcome) and the run's inputs, so that ``bpe-kata verify-report`` derives it again with the same
-        code (bpe_kata/verdict/rederive.py) and refuses a report whose verdict does not follow from its records."""
-        config, tracker = self.config, self.tracker
-        command = getattr(getattr(self.implementation, "child", None), "command", None)
-        return {"complete": complete, "exit_status": status, "spec_fingerprint": run_status.spec_fingerprint(),
-                "isolated": command is not None, "command": command, "selected": len(tracker.selected),
-                "finished": len(tracker.finished & tracker.selected), "faults": dict(sorted(tracker.faults.items())),
-                "expectations": None if judgement is None else {
-                    "file": config.getoption("--expect"), "strict_levels": config.getoption("--strict-levels"),
-                    "unexpected_failures": judgement.unexpected, "expected_failures": judgement.expected,
-                    "unexpected_passes": judgement.unexpected_passes},
-                "narrowed_by": selection.narrowed_by(config),
-                "tests": {nodeid: {"level": level, "claims": list(claims), "outcome": str(outcome)}
-                          for nodeid, (level, claims, outcome) in self.results.by_test.items()},
-                "verdict_inputs": {
-                    "pytest_status": pytest_status, "strict_levels": bool(config.getoption("--strict-levels")),
-                    "strict_expect": bool(config.getoption("--strict-expect")),
-                    "require_data": bool(config.getoption("--require-data")),
-                    "expectations": judgement is not None, "missing_data": sorted(tracker.missing_data),
-                    "outside_failures": sorted(tracker.outside_failures),
-                    "suite_errors": sorted(tracker.suite_errors)}}
-
     def _write_expectations(self) -> None:
         target = self.config.getoption("--write-expect")
         if target:
             path = Path(self.config.invocation_params.dir) / target
             entries = run_status.starting_entries(self.results.by_test, self.results.failures)
             path.write_text(expectations.dumps(entries), encoding="utf-8")
-
-
-def _verdict_lines(tracker: run_status.Tracker, judgement, complete: bool) -> list[str]:
-    """Printed after the level table: completeness, faults, and the expectations' outcome."""
-    lines = [""] if complete else [f"bpe-kata: INCOMPLETE run: {len(tracker.finished & tracker.selected)} of "
-                                 f"{len(tracker.selected)} selected tests were seen to finish"]
-    for nodeid, outcome in sorted(tracker.faults.items()):
-        lines.append(f"bpe-kata: {outcome}: {nodeid}")
-    if judgement is not None:
-        lines.append(f"bpe-kata: {len(judgement.unexpected)} unexpected failures, "
-                     f"{len(judgement.expected)} expected, {len(judgement.unexpected_passes)} unexpected passes")
-        lines += [f"  unexpected {outcome}: {nodeid}" for nodeid, outcome in list(judgement.unexpected.items())[:20]]
-        lines += [f"  unexpected pass (remove it from --expect): {label}" for label in judgement.unexpected_passes]
-    return lines if any(lines) else []

@@ -27,7 +27,7 @@ Inventory: where the suite consumes an implementation's result, and what it does
   cannot read is refused as above. A malformed ``get_stats``, ``encode`` or ``load`` result still raises there,
   inside the test of that operation's own claim (left: no claim states those forms apart from the behaviour).
 - ``spec/trained_vocab.py`` ``vocab_of_trained``: checks the form under ``train.ids-from-256`` before it reads.
-- The session's trained tables (bpe_kata/run/fixtures.py ``trained``): noted like the recorder's.
+- The session's trained tables (bpe_kata/run/data_fixtures.py ``trained``): noted like the recorder's.
 - spec/early_stop.py ``check_trained`` and the teaching probes (spec/mistakes.py, spec/mistake_probes.py): they
   read a table only inside a guard (an unreadable one is no evidence, and is left to the claims above).
 - Worked training cases (spec/cases/ops_core.py): a table whose ids repeat or fall below 256 cannot be renumbered

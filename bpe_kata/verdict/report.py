@@ -1,18 +1,23 @@
 """The run's JSON report (``--bpe-report``): the same results as the terminal shows, for tools and the HTML
-page (bpe_kata/verdict/html_report.py), written so a report is either complete or absent."""
+page (bpe_kata/verdict/html_report.py), with the record of the verdict and what it was derived from, written
+so a report is either complete or absent."""
 
 from __future__ import annotations
 
 import json
 import platform
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import spec
-from bpe_kata.verdict import atomic_file, pattern_probe, teaching
+from bpe_kata.verdict import atomic_file, pattern_probe, run_status, selection, teaching
 from bpe_kata.verdict.causes import resting_reason
 from bpe_kata.verdict.outcomes import ClaimOutcome, Outcome
 from bpe_kata.verdict.tallies import Results, level_status
 from spec.ledger import document_keys_in, load_claims
+
+if TYPE_CHECKING:
+    import pytest
 
 
 def run_info(impl_value: str, module) -> dict:
@@ -24,6 +29,31 @@ def run_info(impl_value: str, module) -> dict:
         "module_file": getattr(module, "__file__", None),
         "python": platform.python_version(),
     }
+
+
+def run_record(config: pytest.Config, tracker: run_status.Tracker, results: Results, implementation, judgement,
+               complete: bool, status: int, pytest_status: int) -> dict:
+    """The verdict and everything it was derived from: each test's record (its level, OWN claims and
+    outcome) and the run's inputs, so that ``bpe-kata verify-report`` derives it again with the same
+    code (bpe_kata/verdict/rederive.py) and refuses a report whose verdict does not follow from its records."""
+    command = getattr(getattr(implementation, "child", None), "command", None)
+    return {"complete": complete, "exit_status": status, "spec_fingerprint": run_status.spec_fingerprint(),
+            "isolated": command is not None, "command": command, "selected": len(tracker.selected),
+            "finished": len(tracker.finished & tracker.selected), "faults": dict(sorted(tracker.faults.items())),
+            "expectations": None if judgement is None else {
+                "file": config.getoption("--expect"), "strict_levels": config.getoption("--strict-levels"),
+                "unexpected_failures": judgement.unexpected, "expected_failures": judgement.expected,
+                "unexpected_passes": judgement.unexpected_passes},
+            "narrowed_by": selection.narrowed_by(config),
+            "tests": {nodeid: {"level": level, "claims": list(claims), "outcome": str(outcome)}
+                      for nodeid, (level, claims, outcome) in results.by_test.items()},
+            "verdict_inputs": {
+                "pytest_status": pytest_status, "strict_levels": bool(config.getoption("--strict-levels")),
+                "strict_expect": bool(config.getoption("--strict-expect")),
+                "require_data": bool(config.getoption("--require-data")),
+                "expectations": judgement is not None, "missing_data": sorted(tracker.missing_data),
+                "outside_failures": sorted(tracker.outside_failures),
+                "suite_errors": sorted(tracker.suite_errors)}}
 
 
 def as_json(results: Results, info: dict) -> dict:

@@ -109,6 +109,20 @@ def exit_status(pytest_status: int, complete: bool, judgement: Judgement | None,
     return 1 if failed else 0
 
 
+def verdict_lines(tracker: Tracker, judgement, complete: bool) -> list[str]:
+    """Printed after the level table: completeness, faults, and the expectations' outcome."""
+    lines = [""] if complete else [f"bpe-kata: INCOMPLETE run: {len(tracker.finished & tracker.selected)} of "
+                                 f"{len(tracker.selected)} selected tests were seen to finish"]
+    for nodeid, outcome in sorted(tracker.faults.items()):
+        lines.append(f"bpe-kata: {outcome}: {nodeid}")
+    if judgement is not None:
+        lines.append(f"bpe-kata: {len(judgement.unexpected)} unexpected failures, "
+                     f"{len(judgement.expected)} expected, {len(judgement.unexpected_passes)} unexpected passes")
+        lines += [f"  unexpected {outcome}: {nodeid}" for nodeid, outcome in list(judgement.unexpected.items())[:20]]
+        lines += [f"  unexpected pass (remove it from --expect): {label}" for label in judgement.unexpected_passes]
+    return lines if any(lines) else []
+
+
 def supervised(status: int, complete: bool, failure: str | None) -> tuple[int, bool]:
     """The supervisor's last word on a verdict process's (exit status, complete): a run it failed (wall limit,
     suite changed, verdict process killed) exits 1, and one the wall limit stopped is incomplete. A status
