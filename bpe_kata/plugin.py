@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from bpe_kata.child import client as isolated_client
-from bpe_kata.child import gc_policy
+from bpe_kata.child import deadlines, gc_policy
 from bpe_kata.data import corpora
 from bpe_kata.impl.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation, require_utf8
 from bpe_kata.run import budgets, quick_exit, spawning
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment, private_storage
 from bpe_kata.run.kata_run import KataRun
-from bpe_kata.verdict import bounded_diff, expectations, missing_data, traceback_cache
+from bpe_kata.verdict import bounded_diff, expectations, missing_data, selection, traceback_cache
 from spec import compare
 from spec.ledger import load_claims
 from spec.levels import levels_up_to
@@ -115,12 +115,12 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--level: {error}") from None
     ledger = load_claims()
     for pattern in config.getoption("--claim"):
-        if not any(cid == pattern or (pattern.endswith("*") and cid.startswith(pattern[:-1])) for cid in ledger):
+        if not any(selection.matches(pattern, cid) for cid in ledger):
             raise pytest.UsageError(f"--claim {pattern}: no claim has this id; `bpe-kata claims` lists them "
                                     "(a trailing * matches a prefix, e.g. --claim 'merge.*')")
     value = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_IMPL
     config.pluginmanager.register(missing_data, "bpe-kata-missing-data")  # missing data: never a failure
-    isolated_client.BUDGET.total = config.getoption("--time-budget")
+    deadlines.BUDGET.total = config.getoption("--time-budget")
     try:
         chosen = budgets.setting(config.getoption("--test-budget"))
     except ValueError as error:

@@ -236,9 +236,9 @@ def test_no_two_modules_share_a_name_and_none_is_over_the_limit():
 
 
 @pytest.mark.parametrize("source, expected", [
-    ("from bpe_kata.run import fixtures\n", ["bpe_kata.verdict.x -> bpe_kata.run.fixtures"]),
+    ("from bpe_kata.run import kata_run\n", ["bpe_kata.verdict.x -> bpe_kata.run.kata_run"]),
     ("def f():\n    from bpe_kata.gate import supervisor\n", ["bpe_kata.verdict.x -> bpe_kata.gate.supervisor"]),
-    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bpe_kata.run import fixtures\n", []),
+    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bpe_kata.run import kata_run\n", []),
     ("from bpe_kata.child import client\nfrom bpe_kata.verdict import judging\n", []),
 ])
 def test_the_rule_catches_an_import_running_up(source, expected):

@@ -18,9 +18,7 @@ from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bpe_kata.child import answers as results
-from bpe_kata.child import pipeline, protocol
-from bpe_kata.child.deadlines import BUDGET
+from bpe_kata.child import answers, pipeline, protocol
 from bpe_kata.child.faults import (
     CallTimedOut,
     ChangedInput,
@@ -36,7 +34,7 @@ from bpe_kata.child.process import DEFAULT_CALL_TIMEOUT, Child
 from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, DEFINE_AT, KEYWORD_FEATURES, POSITIONAL, RESULTS
 
 #: What the plugin, the tools and the tests name from here (the child's faults and limits are theirs too).
-__all__ = ["BUDGET", "DEFAULT_CALL_TIMEOUT", "CallTimedOut", "ChangedInput", "ChildExited", "ImplementationError",
+__all__ = ["DEFAULT_CALL_TIMEOUT", "CallTimedOut", "ChangedInput", "ChildExited", "ImplementationError",
            "IsolatedImplementation", "IsolationFault", "OverBudget", "ProtocolError", "parse_command",
            "python_path_env", "server_command"]
 
@@ -206,7 +204,7 @@ class IsolatedImplementation:
         """The result as a Python value, once it fits its operation's shape (bpe_kata.child.answers): a
         malformed result is a protocol error, never the ValueError a test of a bad request expects."""
         try:
-            results.check(op, value)
+            answers.check(op, value)
             return RESULTS[op].load(value)
         except Exception as error:  # whatever the codec raises, the child broke the protocol
             self.child.kill()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bpe_kata.verdict.selection import matches
 from spec.blame import as_checked
 from spec.levels import BY_NAME, levels_up_to
 
@@ -32,7 +33,7 @@ def claims_of(item: pytest.Item) -> tuple[str, ...]:
 
 
 def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:
-    return any(claim == p or (p.endswith("*") and claim.startswith(p[:-1])) for claim in claims for p in patterns)
+    return any(matches(pattern, claim) for claim in claims for pattern in patterns)
 
 
 def select(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -13,8 +13,7 @@ import pytest
 
 from bpe_kata.child import client as isolated_client
 from bpe_kata.data import corpora, corpus_tables, pretrained, tiktoken_tables
-from bpe_kata.run import mutmut_calls
-from bpe_kata.run import progress as spec_progress
+from bpe_kata.run import mutmut_calls, progress_line
 from bpe_kata.verdict import malformed, recording, substitution
 from spec import fast_chunk_train, oracle, replay, shapes
 from spec import pieces as spec_pieces
@@ -43,10 +42,10 @@ LEARNER_TABLE_SIZES = {"tinyshakespeare": 276, "alice": 268}
 @pytest.fixture(scope="session")
 def progress(request: pytest.FixtureRequest):
     """``with progress("training alice ...") as step:`` says on the terminal what runs long
-    (bpe_kata/run/progress.py)."""
-    write = spec_progress.stderr_writer(request.config.pluginmanager.getplugin("capturemanager"))
-    after = spec_progress.delay_from_environment()
-    return lambda what: spec_progress.Progress(write, what, after=after)
+    (bpe_kata/run/progress_line.py)."""
+    write = progress_line.stderr_writer(request.config.pluginmanager.getplugin("capturemanager"))
+    after = progress_line.delay_from_environment()
+    return lambda what: progress_line.Progress(write, what, after=after)
 
 
 @pytest.fixture(scope="session")

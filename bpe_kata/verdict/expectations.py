@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bpe_kata.verdict import spec_tests
+from bpe_kata.verdict.selection import matches
 from spec.ledger import load_claims
 from spec.levels import ALL_LEVEL_NAMES
 
@@ -50,14 +51,10 @@ class Expected:
         if self.key == "level":
             return level == self.value
         candidates = claims if self.key == "claim" else (nodeid,)
-        return any(_match(self.value, c) for c in candidates)
+        return any(matches(self.value, c) for c in candidates)
 
     def label(self) -> str:
         return f"{self.key} {self.value}"
-
-
-def _match(pattern: str, value: str) -> bool:
-    return value == pattern or (pattern.endswith("*") and value.startswith(pattern[:-1]))
 
 
 def excusing(entries: Iterable[Expected], nodeid: str, level: str | None,
@@ -111,7 +108,7 @@ def _name_problem(entry: Expected) -> str | None:
 
 def _claim_problem(pattern: str) -> str | None:
     ledger = load_claims()
-    matched = {cid for cid in ledger if _match(pattern, cid)}
+    matched = {cid for cid in ledger if matches(pattern, cid)}
     if not matched:
         return "no claim has this id; `bpe-kata claims` lists them"
     if not pattern.endswith("*"):

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     import pytest
 
 
+def matches(pattern: str, value: str) -> bool:
+    """``--claim`` and expectations' patterns: the value itself, or a prefix of it before a trailing ``*``."""
+    return value == pattern or (pattern.endswith("*") and value.startswith(pattern[:-1]))
+
+
 def narrowed_by(config: pytest.Config) -> list[str]:
     """The options that made the run judge part of the spec, as the user wrote them."""
     found = [f"--level {config.getoption('--level')}"] if config.getoption("--level") else []
