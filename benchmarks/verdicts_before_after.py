@@ -10,6 +10,10 @@ mistake follows set order (wrong_merge_hash_seed_overlaps) fails differently und
 draw is not a different verdict. Corpus tests are left out by default (``--corpus`` keeps them): the right
 implementations in tests/ are deliberately slow trainers.
 
+Besides each claim's and level's status, the whole JSON report is compared once what may differ between two
+trees is taken out (``--statuses-only`` compares the statuses alone): timings, and each tree's own path
+(written ``<tree>``), so a failure's text, its root causes and likely mistakes must be the same too.
+
 Usage:
     python benchmarks/verdicts_before_after.py --baseline ../before --baseline-python ../before/.venv/bin/python
     python benchmarks/verdicts_before_after.py --baseline ../before --only wrong_merge --gate
@@ -48,10 +52,25 @@ def verdict(root: Path, python: str, impl: str, options: list[str], folder: Path
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=900)
     if not report.exists():
         return {"exit": done.returncode, "error": (done.stdout + done.stderr)[-400:]}
-    data = json.loads(report.read_text(encoding="utf-8"))
+    data = json.loads(report.read_text(encoding="utf-8").replace(str(root), "<tree>"))
     return {"exit": done.returncode,
             "claims": {claim: row["status"] for claim, row in data["claims"].items()},
-            "levels": {level: row["status"] for level, row in data["levels"].items()}}
+            "levels": {level: row["status"] for level, row in data["levels"].items()},
+            "report": without_timings(data)}
+
+
+#: Report fields that differ between two runs of one tree: what the run cost, not what it decided.
+TIMING_WORDS = ("time", "seconds", "duration", "elapsed", "cpu", "wall")
+
+
+def without_timings(value):
+    """The report with every timing field taken out, at any depth."""
+    if isinstance(value, dict):
+        return {key: without_timings(item) for key, item in value.items()
+                if not any(word in key.lower() for word in TIMING_WORDS)}
+    if isinstance(value, list):
+        return [without_timings(item) for item in value]
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gate", action="store_true", help="run through the gate (isolated, sandboxed) instead")
     parser.add_argument("--jobs", type=int, default=2, help="runs at once (default 2)")
     parser.add_argument("--hash-seed", default="0", help="PYTHONHASHSEED of both sides' runs (default 0)")
+    parser.add_argument("--statuses-only", action="store_true", help="compare claim and level statuses only")
+    parser.add_argument("--sample", type=int, default=0, help="every Nth implementation only (a quick look)")
     args = parser.parse_args(argv)
     if not (args.baseline / "pyproject.toml").is_file():
         parser.error(f"--baseline {args.baseline}: not a checkout of the project")
@@ -70,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.gate:
         options = ["--isolated", *options]
     chosen = [impl for impl in implementations() if args.only in impl]
+    if args.sample > 1:
+        chosen = chosen[::args.sample]
     sides = {"this": (REPO_ROOT, sys.executable), "baseline": (args.baseline.resolve(), args.baseline_python)}
     print(f"{len(chosen)} implementations, {' '.join(options) or 'all tests'}; load {os.getloadavg()[0]:.1f}")
     differing = 0
@@ -78,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
             futures = {side: pool.submit(verdict, root, python, str(impl), options, Path(folder), args.hash_seed)
                        for side, (root, python) in sides.items()}
             this, baseline = futures["this"].result(), futures["baseline"].result()
+            if args.statuses_only:
+                this.pop("report", None)
+                baseline.pop("report", None)
             if this == baseline:
                 print(f"  same       {impl}  (exit {this['exit']}, {len(this.get('claims', {}))} claims)")
                 continue
@@ -86,11 +112,14 @@ def main(argv: list[str] | None = None) -> int:
             for key in ("exit", "error"):
                 if this.get(key) != baseline.get(key):
                     print(f"      {key}: this {this.get(key)!r} / baseline {baseline.get(key)!r}")
-            for key in ("claims", "levels"):
+            for key in ("claims", "levels", "report"):
                 mine, theirs = this.get(key, {}), baseline.get(key, {})
                 for name in sorted(set(mine) | set(theirs)):
                     if mine.get(name) != theirs.get(name):
-                        print(f"      {key[:-1]} {name}: this {mine.get(name)} / baseline {theirs.get(name)}")
+                        shown = (f"this {mine.get(name)} / baseline {theirs.get(name)}" if key != "report"
+                                 else f"this {json.dumps(mine.get(name))[:300]}\n        baseline "
+                                      f"{json.dumps(theirs.get(name))[:300]}")
+                        print(f"      {key.rstrip('s')} {name}: {shown}")
     print(f"{len(chosen) - differing} of {len(chosen)} the same; {differing} different; "
           f"load {os.getloadavg()[0]:.1f}")
     return 1 if differing else 0

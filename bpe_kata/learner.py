@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from bpe_kata.data import corpora
+from bpe_kata.impl import course_shapes
 from bpe_kata.layout.paths import SPEC_DIR
 from spec.ledger import load_claims
 from spec.levels import ALL_LEVEL_NAMES
@@ -20,7 +21,7 @@ from spec.levels import ALL_LEVEL_NAMES
 PROJECT_ROOT = SPEC_DIR.parent
 STARTER = PROJECT_ROOT / "solutions" / "starter"
 #: ``new --shape``: the course shapes a starter can be written in (bpe_kata/shape_starters.py).
-SHAPES = ("cs336", "minbpe")
+SHAPES = tuple(course_shapes.SHAPES)
 
 NEW_HELP = (
     "usage: bpe-kata new NAME [--shape cs336|minbpe]\n"

@@ -73,7 +73,7 @@ exit status is 0 only for a complete run with no unexpected failure. The impleme
 sandboxed (Landlock, namespaces, no capabilities: whatever the machine has; "NOT SANDBOXED" is
 printed where it has none, and --require-sandbox then refuses to run). The reports are written in
 a private directory and copied out after every process the run started is dead.
---time-budget: total seconds of child time (default 1500); --wall-limit: the run's (default 3600).
+--time-budget: total seconds of child time (default {budget:g}); --wall-limit: the run's (default {wall:g}).
 The gate prints the report's digest ("bpe-kata: report sha256 HEX FILE"): pin it.
 bpe-kata verify-report FILE [--sha256 HEX] [--suite-sha256 X] [--expect FILE] re-checks a report, its verdict
 derived again from its per-test records. See docs/GATE.md."""
@@ -83,7 +83,9 @@ def gate(argv: list[str]) -> int:
     """Run the spec as a CI gate: isolated, strict about levels and data, expectations allowed."""
 
     if any(arg in ("-h", "--help") for arg in argv):
-        print(GATE_HELP)
+        from bpe_kata.gate.run_options import DEFAULT_TIME_BUDGET, DEFAULT_WALL_LIMIT
+
+        print(GATE_HELP.format(budget=DEFAULT_TIME_BUDGET, wall=DEFAULT_WALL_LIMIT))
         return 0
     if argv and not argv[0].startswith("-"):
         argv = ["--impl", argv[0], *argv[1:]]

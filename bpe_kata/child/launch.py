@@ -19,14 +19,13 @@ from bpe_kata.child.client import (
     python_path_env,
     server_command,
 )
+from bpe_kata.impl import course_shapes
 from bpe_kata.impl.loader import load_implementation
 
 
 def python_value(cwd: str | os.PathLike, value: str) -> str:
     """A Python ``--impl`` value as a child can load it: paths made absolute."""
-    if value.startswith(("cs336:", "minbpe:")):
-        from bpe_kata.impl import course_shapes
-
+    if value.startswith(course_shapes.PREFIXES):
         return course_shapes.absolute(value, cwd)
     candidate = Path(cwd) / value
     return str(candidate.resolve()) if ("/" in value or value.endswith(".py")) and candidate.exists() else value

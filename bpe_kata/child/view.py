@@ -38,6 +38,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bpe_kata.impl import course_shapes
 from bpe_kata.layout.paths import PACKAGE_DIR, SPEC_DIR, SUITE_ROOT, reference_dir, shipped_implementations
 
 READS_VAR = "BPE_KATA_CHILD_READS"
@@ -141,7 +142,7 @@ def python_paths(value: str, cwd: Path) -> list[Path]:
     """The files a Python ``--impl`` value is: a path, a course shape's path, or a dotted name found on
     the path (never imported); as named, links not followed (:func:`child_view` tells a link into the suite
     from the suite's own folder)."""
-    for prefix in ("cs336:", "minbpe:"):
+    for prefix in course_shapes.PREFIXES:
         if value.startswith(prefix):
             rest = value[len(prefix):]
             head, colon, tail = rest.rpartition(":")

@@ -1,11 +1,18 @@
-"""The gate's own command line and its private folder: which options the supervisor takes out of pytest's
-(the files it redirects into its private run directory, its own limits and flags), and where that directory is."""
+"""The gate's own command line and its private folder: its limits' defaults, which options the supervisor takes
+out of pytest's (the files it redirects into its private run directory, its own limits and flags), and where
+that directory is."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+#: Total child time a whole gate may take, per verdict process: the reference's whole gate took
+#: 56-73 s of wall time on 2 xdist workers at load 8 (benchmarks/bench_gate.py), so at most that
+#: much child time per worker; this is over 20 times it.
+DEFAULT_TIME_BUDGET = 1500.0
+#: The supervisor's wall limit for one run (seconds).
+DEFAULT_WALL_LIMIT = 3600.0
 #: Options the supervisor takes out of the pytest arguments (each followed by a value).
 REDIRECTED = ("--bpe-report", "--bpe-html", "--junitxml", "--junit-xml", "--expect")
 OWN_VALUED = ("--wall-limit",)

@@ -32,17 +32,18 @@ from pathlib import Path
 from bpe_kata.child import sandbox as sandboxing
 from bpe_kata.child import view
 from bpe_kata.gate import log_text, trusted_start
-from bpe_kata.gate.run_options import impl_value, private_pycache, private_root, split_options
+from bpe_kata.gate.run_options import (
+    DEFAULT_TIME_BUDGET,
+    DEFAULT_WALL_LIMIT,
+    impl_value,
+    private_pycache,
+    private_root,
+    split_options,
+)
 from bpe_kata.gate.suite import suite_sha256
 from bpe_kata.layout.paths import suite_files
 from bpe_kata.run.spec_command import spec_run
 
-#: Total child time a whole gate may take, per verdict process: the reference's whole gate took
-#: 56-73 s of wall time on 2 xdist workers at load 8 (benchmarks/bench_gate.py), so at most that
-#: much child time per worker; this is over 20 times it.
-DEFAULT_TIME_BUDGET = 1500.0
-#: The supervisor's wall limit for one run (seconds).
-DEFAULT_WALL_LIMIT = 3600.0
 #: pytest's exit status for a usage error, and the one every bpe-kata command gives it.
 PYTEST_USAGE_ERROR, USAGE_ERROR = 4, 2
 class Supervisor:

@@ -23,6 +23,8 @@ __bpe_kata_adapter__ = True
 #: ``--impl`` prefixes, each with the value's form as the usage shows it.
 SHAPES = {"cs336": "cs336:PATH (a CS336 repository, or its tests/adapters.py)",
           "minbpe": "minbpe:PATH[:CLASS] (a minbpe-style package, module file or repository; CLASS: its class)"}
+#: How an ``--impl`` value names a course shape: every floor asks this tuple, never its own list.
+PREFIXES = tuple(f"{shape}:" for shape in SHAPES)
 
 
 def refusal(error: BaseException, impl_value: str) -> str | None:

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from bpe_kata.impl import shape_parts
+from bpe_kata.impl import course_shapes, shape_parts
 
 DEFAULT_IMPL = "reference"
 ENV_VAR = "BPE_IMPL"
@@ -110,9 +110,7 @@ def load_implementation(value: str | None = None) -> ModuleType:
     require_utf8(value)
     if not value:
         raise ImplementationNotFound("--impl is empty: give a module name such as reference or solutions.mine.")
-    if value.startswith(("cs336:", "minbpe:")):  # a course-shaped solution (bpe_kata/impl/course_shapes.py)
-        from bpe_kata.impl import course_shapes
-
+    if value.startswith(course_shapes.PREFIXES):  # a course-shaped solution (bpe_kata/impl/course_shapes.py)
         try:
             return course_shapes.load(value)
         except shape_parts.ShapeError as error:

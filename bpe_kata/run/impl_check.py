@@ -16,6 +16,8 @@ import importlib.util
 import os
 from pathlib import Path
 
+from bpe_kata.impl import course_shapes
+
 FORMS = ("IMPL is a dotted module name importable from this folder (e.g. solutions.mine or reference), "
          "a package folder with __init__.py, a .py file, or cmd:\"PROGRAM ARGS\"")
 
@@ -43,7 +45,7 @@ def dotted_origin(name: str, cwd: Path) -> Path | None:
 
 def problem(value: str, cwd: Path | None = None) -> str | None:
     """Why ``value`` names no implementation (one line, with the forms IMPL takes), or None."""
-    if value.startswith(("cmd:", "cs336:", "minbpe:")):
+    if value.startswith(("cmd:", *course_shapes.PREFIXES)):
         return None
     cwd = cwd or Path.cwd()
     path = cwd / Path(value).expanduser()

@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bpe_kata.impl import course_shapes
 from bpe_kata.verdict.outcomes import LevelStatus
 
 #: The command each submission runs under: its own supervisor, which runs ``check --isolated``, so
@@ -86,7 +87,7 @@ class Graded:
 def course_folder(submission: str) -> Path | None:
     """A course-shaped value's folder (``cs336:PATH``, ``minbpe:PATH[:CLASS]``); None for any other value."""
     shape, colon, rest = submission.partition(":")
-    if not colon or shape not in ("cs336", "minbpe"):
+    if not colon or shape not in course_shapes.SHAPES:
         return None
     path = Path(rest.rsplit(":", 1)[0] if shape == "minbpe" and not Path(rest).exists() else rest)
     return path.parent.parent if path.name == "adapters.py" else path
