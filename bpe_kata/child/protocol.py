@@ -218,11 +218,8 @@ DEFINABLE: dict[str, Kind] = {"merges": MERGES, "vocab": VOCAB}
 #: Tables at least this long are sent once per child with ``define`` and then named by reference:
 #: merge tables from 256 merges (a corpus table is passed for each of thousands of pieces; the
 #: property tests' tables stay under 50), vocabularies from 2,048 ids (every vocabulary has the
-#: 256 bytes, and the property tests build a new one for nearly every call). A kept result this long
-#: is held as a definition; a shorter one as if it came inline (docs/PROTOCOL.md, "Kept results").
+#: 256 bytes, and the property tests build a new one for nearly every call).
 DEFINE_AT: dict[str, int] = {"merges": 256, "vocab": 2048}
-#: Operations whose result a child whose hello says ``"keep": true`` holds when asked: the kind it is.
-KEEPS: dict[str, str] = {"train": "merges", "build_vocab": "vocab"}
 
 
 def is_ref(value: Any) -> bool:
@@ -269,16 +266,6 @@ def encode_plain_line(message: dict) -> bytes:
 #: orjson may read past its 64 bits (as a float, where ``json`` reads an int), or digits in a string.
 _DIGIT_RUNS = bytes(0x39 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
 _LONG_DIGITS = b"9" * 19
-
-
-def plain_bytes(value: Any) -> bytes:
-    """A plain value's JSON as bytes, the same for equal values (the key of a kept result: client ``kept``)."""
-    if orjson is not None:
-        try:
-            return orjson.dumps(value)
-        except TypeError:  # an int past 64 bits: the standard encoder writes it
-            pass
-    return _LINE_ENCODER.encode(value).encode()
 
 
 def decode_line(line: bytes | str) -> dict:
