@@ -62,10 +62,8 @@ class Server:
         self.signatures = Signatures()  # what the implementation's functions accept, read once each
 
     def answer(self, message: dict) -> bytes:
-        """The response line to one request (a plain answer by the fast encoder, protocol.encode_plain_line)."""
-        response = self.handle(message)
-        plain = response.get("ok") is True and message.get("op") in protocol.PLAIN_ANSWERS
-        return (protocol.encode_plain_line if plain else protocol.encode_line)(response)
+        """The response line to one request."""
+        return protocol.encode_line(self.handle(message))
 
     def handle(self, message: dict) -> dict:
         request_id = message.get("id")

@@ -92,7 +92,7 @@ class Child(LinePipes):
         self.buffer, self.starts = b"", self.starts + 1
         self.lines.clear()
         hello_id = self._new_id()
-        line = protocol.encode_plain_line(
+        line = protocol.encode_line(
             {"id": hello_id, "op": "hello", "args": {"protocol": protocol.PROTOCOL_VERSION}})
         with self.limited("hello", max(self.call_timeout, MIN_START_TIMEOUT)) as deadline:
             self._write(line, deadline, "hello")
@@ -152,7 +152,7 @@ class Child(LinePipes):
 
     def define(self, name: str, kind: str, value: Any) -> None:
         line_id = self._new_id()
-        line = protocol.encode_plain_line(
+        line = protocol.encode_line(
             {"id": line_id, "op": "define", "args": {"name": name, "kind": kind, "value": value}}
         )
         self.ready()
@@ -169,7 +169,7 @@ class Child(LinePipes):
 
     def _exchange(self, op: str, args: dict, timeout: float) -> Any:
         request_id = self._new_id()
-        line = protocol.encode_plain_line({"id": request_id, "op": op, "args": args})
+        line = protocol.encode_line({"id": request_id, "op": op, "args": args})
         try:
             return self._send_and_wait(line, request_id, op, timeout)
         except TooSlow as slow:  # the same failure, naming the call's input
