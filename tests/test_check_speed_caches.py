@@ -12,7 +12,6 @@ import pytest
 
 from bpe_kata.child.client import CallTimedOut, ChildExited, IsolatedImplementation, ProtocolError
 from bpe_kata.data import corpus_tables, pretrained, tiktoken_tables, value_cache
-from tests.support import run_spec_inline
 
 # --- value_cache ---------------------------------------------------------------------------------
 
@@ -188,22 +187,3 @@ def test_a_child_that_exits_mid_pipeline_has_crashed_at_the_call_under_way():
         with pytest.raises(ChildExited, match="exited without answering"):
             next(answers)
 
-
-IMPORT_MARKER = '''
-import pathlib
-pathlib.Path({marker!r}).write_text("imported", encoding="utf-8")
-from reference import *  # noqa: F401,F403
-'''
-
-
-@pytest.mark.parametrize("collect_only", [False, True])
-def test_an_isolated_run_starts_its_child_while_it_collects(tmp_path, collect_only):
-    """The child is launched at session start (KataRun.pytest_sessionstart), so it loads while the spec is
-    collected: even a run whose tests never call the implementation starts it; --collect-only does not."""
-    marker = tmp_path / "imported"
-    (tmp_path / "impl.py").write_text(IMPORT_MARKER.format(marker=str(marker)), encoding="utf-8")
-    run = run_spec_inline(tmp_path, "--impl", str(tmp_path / "impl.py"), "--isolated", "-n", "0",
-                          "-k", "toy_corpus_counts", *(["--collect-only"] if collect_only else []),
-                          files=["spec/test_facts.py"])
-    assert run.returncode == 0, run.output[-2000:]
-    assert marker.exists() is not collect_only

@@ -28,7 +28,6 @@ from bpe_kata.child.faults import (
     OverBudget,
     ProtocolError,
 )
-from bpe_kata.child.kept import KeptResults
 from bpe_kata.child.line_pipes import _shown
 from bpe_kata.child.process import DEFAULT_CALL_TIMEOUT, Child
 from bpe_kata.child.protocol import ARGUMENTS, DEFINABLE, DEFINE_AT, KEYWORD_FEATURES, POSITIONAL, RESULTS
@@ -76,7 +75,6 @@ class IsolatedImplementation:
         self.code_points = False  # the child reads {"code_points": [...]} texts (its hello says so)
         self.batched: tuple[str, ...] = ()  # operations it also takes as batches (its hello's "batch")
         self.tables: dict[int, tuple[object, str, int]] = {}  # id(table) -> (table, name, len)
-        self.kept = KeptResults(self.child)  # results the child holds (its hello's "keep")
 
     def launch(self) -> IsolatedImplementation:
         """Start the child without waiting for its hello (``connect`` reads it): several children launched
@@ -94,7 +92,6 @@ class IsolatedImplementation:
                 raise ProtocolError(f"the hello answer has no list of features: {hello!r}")
             self.features = tuple(features)
             self.code_points = hello.get("code_points") is True
-            self.kept.offered = hello.get("keep") is True
             batch = hello.get("batch")
             self.batched = tuple(op for op in protocol.BATCHES if isinstance(batch, list) and op in batch)
             if isinstance(hello.get("fixed_pattern"), str):  # optional: the split pattern it always uses
@@ -135,15 +132,9 @@ class IsolatedImplementation:
                 raise NotImplementedError(f"{op}: the implementation does not offer {feature} (its hello features)")
         values = {**dict(zip(names, args)), **kwargs}
         request = {name: self._argument(op, name, value) for name, value in values.items()}
-        keep = self.kept.next_name(op)
-        if keep is None:
-            value = self.loaded(op, self.child.request(op, request))
-            if op == "save":
-                self._saved_is_a_file(values.get("path"))
-            return value
-        answered = self.child.request(op, request, keep=keep)
-        value = self.loaded(op, answered)
-        self.kept.remember(op, keep, answered, value)
+        value = self.loaded(op, self.child.request(op, request))
+        if op == "save":
+            self._saved_is_a_file(values.get("path"))
         return value
 
     def encode_each(self, texts: Iterable[str], merges: Mapping) -> Iterator[list[int]]:
@@ -231,23 +222,16 @@ class IsolatedImplementation:
         raise ProtocolError(f"save: the implementation left {problem} at {path}, not a file: the suite reads "
                             "only regular files a save wrote")
 
-    def _argument(self, op: str, name: str, value: Any, kept: bool = True) -> Any:
+    def _argument(self, op: str, name: str, value: Any) -> Any:
         kind = ARGUMENTS[op][name]
         if self.code_points and kind in (protocol.TEXT, protocol.OPTIONAL_TEXT) and protocol.needs_code_points(value):
             return protocol.code_points_of(value)
         if kind is protocol.TEXTS:  # each text as TEXT goes
             return [self._argument("encode", "text", text) for text in value]
         definable = next((key for key, k in DEFINABLE.items() if k is kind), None)
-        if not definable or not isinstance(value, Mapping):
-            return kind.dump(value)
-        if len(value) >= DEFINE_AT[definable]:
-            return {"ref": (kept and self.kept.name_of_object(value)) or self._defined(definable, value)}
-        return self._kept_or(kind.dump(value)) if kept else kind.dump(value)
-
-    def _kept_or(self, argument: Any) -> Any:
-        """A short table's JSON, or the name of the result the child holds with that very JSON."""
-        name = self.kept.name_of_json(argument) if type(argument) is list else None
-        return argument if name is None else {"ref": name}
+        if definable and isinstance(value, Mapping) and len(value) >= DEFINE_AT[definable]:
+            return {"ref": self._defined(definable, value)}
+        return kind.dump(value)
 
     def _defined(self, kind: str, table: Mapping) -> str:
         """A big table is sent once per child; the same object (same length) is named after that."""
@@ -264,11 +248,10 @@ class IsolatedImplementation:
 
         class StreamDecoder:
             """Each feed and flush replays the ids so far in one fresh decoder in the child. The vocabulary is
-            read once, when the decoder is made (as a decoder in the same process would take it), not per feed;
-            each replay names it instead where the child holds a result with the same JSON (``kept``)."""
+            read once, when the decoder is made (as a decoder in the same process would take it), not per feed."""
 
             def __init__(self, vocab) -> None:
-                self.vocab, self.ids = implementation._argument("stream_decode", "vocab", vocab, kept=False), []
+                self.vocab, self.ids = implementation._argument("stream_decode", "vocab", vocab), []
 
             def feed(self, token_id: int) -> str:
                 self.ids.append(token_id)
@@ -280,8 +263,7 @@ class IsolatedImplementation:
 
             def _replay(self) -> tuple[list[str], str]:
                 ids = ARGUMENTS["stream_decode"]["ids"].dump(self.ids)
-                answered = implementation.child.request("stream_decode",
-                                                        {"vocab": implementation._kept_or(self.vocab), "ids": ids})
+                answered = implementation.child.request("stream_decode", {"vocab": self.vocab, "ids": ids})
                 feeds, flushed = implementation.loaded("stream_decode", answered)
                 if len(feeds) != len(self.ids):
                     implementation.child.kill()

@@ -59,22 +59,16 @@ class Server:
     def __init__(self, impl, name: str) -> None:
         self.impl, self.name = impl, name
         self.definitions: dict[str, tuple[GuardedTable, dict, int]] = {}
-        self.kept: dict[str, dict] = {}  # short kept results (``keep``), handed out as fresh dicts
         self.signatures = Signatures()  # what the implementation's functions accept, read once each
 
     def answer(self, message: dict) -> bytes:
-        """The response line to one request (a plain answer by the fast encoder, protocol.encode_plain_line)."""
-        response = self.handle(message)
-        plain = response.get("ok") is True and message.get("op") in protocol.PLAIN_ANSWERS
-        return (protocol.encode_plain_line if plain else protocol.encode_line)(response)
+        """The response line to one request."""
+        return protocol.encode_line(self.handle(message))
 
     def handle(self, message: dict) -> dict:
         request_id = message.get("id")
         try:
-            result = self.dispatch(message.get("op"), message.get("args") or {})
-            if "keep" in message:
-                self.keep(message.get("op"), message["keep"], result)
-            return {"id": request_id, "ok": True, "result": result}
+            return {"id": request_id, "ok": True, "result": self.dispatch(message.get("op"), message.get("args") or {})}
         except NotServed as refused:
             return protocol.error_response(request_id, refused.kind, str(refused), **refused.extra)
         except NotImplementedError as error:
@@ -153,7 +147,6 @@ class Server:
             "version": getattr(self.impl, "__version__", None),
             "features": features_of(self.impl),
             "code_points": True,
-            "keep": True,
             "batch": [op for op in protocol.BATCHES if callable(getattr(self.impl, op, None))],
             **(
                 {"fixed_pattern": self.impl.FIXED_PATTERN}
@@ -175,7 +168,7 @@ class Server:
             raise NotServed(protocol.OTHER_ERROR, "encode_batch takes texts (an array) and merges, nothing else")
         table, refs = self.arguments("encode", {"merges": args["merges"]}) if texts and protocol.is_ref(
             args["merges"]) else ({}, {})
-        if "merges" not in refs:  # an inline table, or a short kept one: a fresh dict for each text
+        if "merges" not in refs:  # an inline table: a fresh dict for each text
             return [self.dispatch("encode", {"text": text, "merges": args["merges"]}) for text in texts]
         # A defined table (the corpus tables): what dispatch does per text, with what is the same for every
         # text (the table, the function, whether it binds) looked up once.
@@ -197,24 +190,8 @@ class Server:
         if kind is None or not isinstance(args.get("name"), str):
             raise NotServed(protocol.OTHER_ERROR, "define needs a name and a kind among " + ", ".join(DEFINABLE))
         table = kind.load(args["value"])
-        self.kept.pop(args["name"], None)
         self.definitions[args["name"]] = (GuardedTable(table), table, len(table))
         gc_policy.freeze()
-
-    def keep(self, op: str | None, name: Any, result: Any) -> None:
-        """Hold a result under ``name`` (docs/PROTOCOL.md, "Kept results"), as the suite would send it back:
-        a table as long as the suite defines becomes a definition; a shorter one is handed to each later
-        call as a fresh dict, exactly as if it had come inline (checked against a copy after the call)."""
-        kind = protocol.KEEPS.get(op)
-        if kind is None or not isinstance(name, str):
-            return  # nothing to keep: the answer stands, and the suite never names what was not kept
-        table = DEFINABLE[kind].load(result)  # after the call: an argument of it may have named this slot
-        self.definitions.pop(name, None)
-        self.kept.pop(name, None)
-        if len(table) >= protocol.DEFINE_AT[kind]:
-            self.definitions[name] = (GuardedTable(table), table, len(table))
-        else:
-            self.kept[name] = table
 
     def arguments(self, op: str, args: dict) -> tuple[dict[str, Any], dict[str, str]]:
         """Python values of the request's arguments, and which of them came from a definition."""
@@ -224,9 +201,6 @@ class Server:
             if kind is None:
                 raise NotServed(protocol.NOT_IMPLEMENTED, f"{op} has no argument {name!r} in protocol 1")
             if protocol.is_ref(value):
-                if value["ref"] in self.kept:
-                    values[name] = dict(self.kept[value["ref"]])  # as if sent inline: a fresh dict each call
-                    continue
                 if value["ref"] not in self.definitions:
                     raise NotServed(protocol.OTHER_ERROR, f"{op}: {name} refers to {value['ref']!r}, never defined")
                 values[name], refs[name] = self.definitions[value["ref"]][0], value["ref"]

@@ -50,7 +50,7 @@ def pipelined(child: Child, op: str, requests: Iterable[dict]) -> Iterator[Any]:
                     exhausted = True
                     break
                 request_id = child._new_id()
-                line = protocol.encode_plain_line({"id": request_id, "op": op, "args": args})
+                line = protocol.encode_line({"id": request_id, "op": op, "args": args})
                 pending += line
                 queued += len(line)
                 in_flight.append((request_id, queued))

@@ -92,7 +92,7 @@ class Child(LinePipes):
         self.buffer, self.starts = b"", self.starts + 1
         self.lines.clear()
         hello_id = self._new_id()
-        line = protocol.encode_plain_line(
+        line = protocol.encode_line(
             {"id": hello_id, "op": "hello", "args": {"protocol": protocol.PROTOCOL_VERSION}})
         with self.limited("hello", max(self.call_timeout, MIN_START_TIMEOUT)) as deadline:
             self._write(line, deadline, "hello")
@@ -145,15 +145,14 @@ class Child(LinePipes):
         if self.process is None or self.pending_hello is not None:
             self.start()
 
-    def request(self, op: str, args: dict, keep: str | None = None) -> Any:
-        """Send one request (with ``keep``, the name the child is to hold its result under: bpe_kata/child/kept.py);
-        its result, or the mapped exception."""
+    def request(self, op: str, args: dict) -> Any:
+        """Send one request; its result, or the mapped exception."""
         self.ready()
-        return self._exchange(op, args, self.call_timeout, keep)
+        return self._exchange(op, args, self.call_timeout)
 
     def define(self, name: str, kind: str, value: Any) -> None:
         line_id = self._new_id()
-        line = protocol.encode_plain_line(
+        line = protocol.encode_line(
             {"id": line_id, "op": "define", "args": {"name": name, "kind": kind, "value": value}}
         )
         self.ready()
@@ -168,12 +167,9 @@ class Child(LinePipes):
     def _id_of(line: bytes) -> int:
         return protocol.decode_line(line)["id"]
 
-    def _exchange(self, op: str, args: dict, timeout: float, keep: str | None = None) -> Any:
+    def _exchange(self, op: str, args: dict, timeout: float) -> Any:
         request_id = self._new_id()
-        message = {"id": request_id, "op": op, "args": args}
-        if keep is not None:
-            message["keep"] = keep
-        line = protocol.encode_plain_line(message)
+        line = protocol.encode_line({"id": request_id, "op": op, "args": args})
         try:
             return self._send_and_wait(line, request_id, op, timeout)
         except TooSlow as slow:  # the same failure, naming the call's input

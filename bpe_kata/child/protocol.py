@@ -13,11 +13,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-try:
-    import orjson
-except ImportError:  # the standard encoder writes every line, only slower
-    orjson = None
-
 PROTOCOL_VERSION = 1
 
 #: Error kinds a response may carry; the first three are the contract's own exceptions.
@@ -48,7 +43,6 @@ class Kind:
     dump: Callable[[Any], Any]
     load: Callable[[Any], Any]
     mutable: bool = False  # the server checks an argument of this kind is unchanged after a call
-    plain: bool = True  # dump gives only str, int, list, dict and None (encode_plain_line may write it)
 
 
 def only_ints(values: list) -> bool:
@@ -176,7 +170,7 @@ WORD_MERGES = Kind(lambda m: [[[str(a), str(b)], int(n)] for (a, b), n in m],
                    lambda rows: [((a, b), n) for (a, b), n in rows])
 WORDS = Kind(lambda w: [str(s) for s in w], list)
 NULL = Kind(lambda _: None, lambda _: None)
-LOADED = Kind(_loaded_dump, _loaded_load, plain=False)  # the pattern goes as the implementation gave it
+LOADED = Kind(_loaded_dump, _loaded_load)  # the pattern goes as the implementation gave it
 STREAM = Kind(lambda v: {"feeds": [str(s) for s in v[0]], "flush": str(v[1])},
               lambda v: (list(v["feeds"]), v["flush"]))
 
@@ -210,19 +204,13 @@ RESULTS: dict[str, Kind] = {
     "encode_iterable": IDS, "save": NULL, "load": LOADED, "stream_decode": STREAM, "train_words": WORD_MERGES,
     "segment_word": WORDS,
 }
-#: Operations whose successful answer is plain (``encode_plain_line``): every result a plain kind's dump,
-#: a define's null, a batch of encodes. hello and load answer with values as the implementation gave them.
-PLAIN_ANSWERS = frozenset({*(op for op, kind in RESULTS.items() if kind.plain), "define", *BATCHES.values()})
 #: Kinds a ``define`` may hold, and so an argument may name by ``{"ref": NAME}``.
 DEFINABLE: dict[str, Kind] = {"merges": MERGES, "vocab": VOCAB}
 #: Tables at least this long are sent once per child with ``define`` and then named by reference:
 #: merge tables from 256 merges (a corpus table is passed for each of thousands of pieces; the
 #: property tests' tables stay under 50), vocabularies from 2,048 ids (every vocabulary has the
-#: 256 bytes, and the property tests build a new one for nearly every call). A kept result this long
-#: is held as a definition; a shorter one as if it came inline (docs/PROTOCOL.md, "Kept results").
+#: 256 bytes, and the property tests build a new one for nearly every call).
 DEFINE_AT: dict[str, int] = {"merges": 256, "vocab": 2048}
-#: Operations whose result a child whose hello says ``"keep": true`` holds when asked: the kind it is.
-KEEPS: dict[str, str] = {"train": "merges", "build_vocab": "vocab"}
 
 
 def is_ref(value: Any) -> bool:
@@ -231,12 +219,6 @@ def is_ref(value: Any) -> bool:
 
 #: One encoder for every line (``json.dumps`` with options builds a new one per call).
 _LINE_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))
-#: orjson writes a plain line's str, int, list, dict and None as the standard encoder does; any
-#: other type (a subclass, a dataclass, a datetime) goes to ``_not_plain`` and so to the standard one.
-_ORJSON_PASSTHROUGH = (
-    (orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME)
-    if orjson is not None else 0
-)
 
 
 def encode_line(message: dict) -> bytes:
@@ -244,57 +226,9 @@ def encode_line(message: dict) -> bytes:
     return _LINE_ENCODER.encode(message).encode("ascii") + b"\n"
 
 
-def _not_plain(value: Any) -> Any:
-    raise TypeError(f"not a plain JSON value: {type(value).__name__}")
-
-
-def encode_plain_line(message: dict) -> bytes:
-    """``encode_line`` for a message whose values all come from a ``Kind``'s dump with ``plain`` set
-    (str, int, list, dict, None: no float, no value as an implementation gave it), about ten times
-    faster on the big ones (ids, tables, corpora) where orjson is installed.
-
-    The line is the same JSON: a line orjson cannot write in ASCII (a non-ASCII character, a lone
-    surrogate, an int past 64 bits, a type other than those) is written by ``encode_line``."""
-    if orjson is not None:
-        try:
-            line = orjson.dumps(message, default=_not_plain, option=_ORJSON_PASSTHROUGH)
-        except TypeError:  # orjson.JSONEncodeError is a TypeError
-            line = b""
-        if line and line.isascii():
-            return line + b"\n"
-    return encode_line(message)
-
-
-#: Every digit as "9", every other byte as a space: a run of 19 digits, read through this, is a number
-#: orjson may read past its 64 bits (as a float, where ``json`` reads an int), or digits in a string.
-_DIGIT_RUNS = bytes(0x39 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
-_LONG_DIGITS = b"9" * 19
-
-
-def plain_bytes(value: Any) -> bytes:
-    """A plain value's JSON as bytes, the same for equal values (the key of a kept result: client ``kept``)."""
-    if orjson is not None:
-        try:
-            return orjson.dumps(value)
-        except TypeError:  # an int past 64 bits: the standard encoder writes it
-            pass
-    return _LINE_ENCODER.encode(value).encode()
-
-
 def decode_line(line: bytes | str) -> dict:
-    """One line as a message; ValueError when it is not a JSON object.
-
-    The message ``json.loads`` reads, read about three times faster on the big lines (ids, tables) by orjson
-    where installed: where orjson refuses a line (a lone surrogate, NaN, a byte-order mark) or the line has a
-    run of 19 digits, ``json`` reads it, its errors included."""
-    message = None
-    if orjson is not None and isinstance(line, bytes) and _LONG_DIGITS not in line.translate(_DIGIT_RUNS):
-        try:
-            message = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            message = None
-    if message is None:
-        message = json.loads(line)
+    """One line as a message; ValueError when it is not a JSON object."""
+    message = json.loads(line)
     if not isinstance(message, dict):
         raise ValueError("a message must be a JSON object")
     return message

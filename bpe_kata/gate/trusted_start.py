@@ -35,7 +35,7 @@ SUITE_PACKAGES = ("bpe_kata", "spec", "reference")
 #: What the verdict process and its workers import besides the standard library: their roots are
 #: added where they are not in site-packages (an editable install of one of them).
 RUN_MODULES = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "xdist", "execnet", "pytest_timeout",
-               "hypothesis", "_hypothesis_pytestplugin", "sortedcontainers", "attr", "regex", "orjson", "tiktoken")
+               "hypothesis", "_hypothesis_pytestplugin", "sortedcontainers", "attr", "regex", "tiktoken")
 #: Variables a trusted process keeps (exact names), and prefixes of kept names.
 ENV_KEEP = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "XDG_CACHE_HOME",
             "COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "PY_COLORS", "CI", "GITHUB_ACTIONS",

@@ -140,20 +140,14 @@ class KataRun:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        """An isolated run's child starts its interpreter and loads the implementation while this process
-        collects the spec, instead of after it (the first test would wait for it): in a process that runs
-        tests, not an xdist controller, nor under --collect-only. A child that cannot start is left to the
-        first test that needs it, which starts it again and fails with the reason. An xdist worker first
-        takes a CPU of its own, which its children share (bpe_kata/run/cpu_pairs.py)."""
+        """An isolated run's xdist worker takes a CPU of its own, which the children it starts share
+        (bpe_kata/run/cpu_pairs.py): in a process that runs tests, not an xdist controller, nor under
+        --collect-only. The child itself starts when the first test needs it."""
         config = session.config
         malformed.reset()  # the tables another run's implementation returned are not this one's
         if (isinstance(self.implementation, isolated_client.IsolatedImplementation) and not config.option.collectonly
                 and not config.pluginmanager.hasplugin("dsession")):
             cpu_pairs.pin_worker(getattr(config, "workerinput", None))
-            try:
-                self.implementation.launch()
-            except isolated_client.IsolationFault:
-                pass
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         """``--bpe-list-tests FILE``: every selected test with its level, claims and corpus need."""
