@@ -35,7 +35,7 @@ SECRET = "hunter2-red-team-secret"
 #: The merge level's own tests only: each attack's one real mistake (its merge) is what must show.
 MERGE = ("--claim", "merge.*", "-k", "test_merge")
 #: Suite files an attack tries to change: restored (and the test failed) if one ever succeeds.
-TARGETS = [REPO_ROOT / "bpe_kata" / "tools" / "html_report.py", REPO_ROOT / "spec" / "test_merge.py"]
+TARGETS = [REPO_ROOT / "bpe_kata" / "verdict" / "html_report.py", REPO_ROOT / "spec" / "test_merge.py"]
 
 needs_landlock = pytest.mark.skipif(not LANDLOCK, reason="Landlock is not available in this kernel: "
                                     "the layer that stops this attack is missing (docs/GATE.md)")

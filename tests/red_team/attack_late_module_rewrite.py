@@ -7,7 +7,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _wrong_merge import get_stats, merge  # noqa: F401
 
-TARGET = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bpe_kata", "tools", "html_report.py")
+TARGET = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bpe_kata", "verdict", "html_report.py")
 try:
     with open(TARGET, "a", encoding="utf-8") as handle:
         handle.write("\n# red team: rewritten late\n")
