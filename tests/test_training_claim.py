@@ -130,9 +130,26 @@ def test_a_table_right_under_another_split_is_the_asked_patterns_chunk_claim(ask
     assume(not (stop_only and variant.pattern == split_variants.EVERY_CHARACTER))  # needs evidence: test below
     claim = f"regex.{asked}-chunks"
     assert training_claim(text, merges, vocab_size, PATTERNS[asked]) == claim
+    as_variant = lambda other, size: oracle.train(other, size, pattern=variant.pattern)  # noqa: E731
     with pytest.raises(AssertionError) as failed:
-        check_trained(text, vocab_size, dict(merges), PATTERNS[asked])
+        check_trained(text, vocab_size, dict(merges), PATTERNS[asked], train_on=as_variant)
     assert blamed_claims(failed.value) == (claim,)
+    # the same table from a trainer that splits as asked matched the variant by chance: no evidence, no blame
+    right = lambda other, size: oracle.train(other, size, pattern=PATTERNS[asked])  # noqa: E731
+    try:
+        check_trained(text, vocab_size, dict(merges), PATTERNS[asked], train_on=right)
+    except AssertionError as error:
+        assert claim not in blamed_claims(error)
+
+
+@pytest.mark.parametrize("asked", ["gpt2", "gpt4"])
+def test_each_variant_has_a_probe_that_tells_it_from_the_asked_split(asked):
+    """A blame needs the trainer's evidence: every variant of the inventory has a probe text on whose first merge it
+    and the asked split disagree, so a trainer that really splits so can show it."""
+    for variant in split_variants.variants(PATTERNS[asked]):
+        firsts = {probe: (trained_under(probe, 257, variant.pattern), trained_under(probe, 257, PATTERNS[asked]))
+                  for probe in variant.probes}
+        assert any(mine != theirs and mine for mine, theirs in firsts.values()), (variant.name, firsts)
 
 
 @given(text=split_texts, vocab_size=sizes)
