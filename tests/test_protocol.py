@@ -276,7 +276,8 @@ def test_a_long_answer_in_many_pieces_arrives_whole_and_one_past_the_limit_is_re
 def test_launched_children_start_side_by_side_and_answer_once_connected(tmp_path):
     """``launch`` sends the hello without reading it; ``connect`` (or a first call) reads it, in any order."""
     body = 'print(json.dumps({"id": request["id"], "ok": True, "result": [os.getpid()]}), flush=True)'
-    children = [IsolatedImplementation(child_program(tmp_path, body), call_timeout=20).launch() for _ in range(3)]
+    program = child_program(tmp_path, body)  # written once: rewriting it while a child reads it ends that child
+    children = [IsolatedImplementation(program, call_timeout=20).launch() for _ in range(3)]
     try:
         pids = [child.child.process.pid for child in children]
         assert len(set(pids)) == 3 and all(child.child.pending_hello is not None for child in children)
