@@ -12,7 +12,8 @@ implementations in tests/ are deliberately slow trainers.
 
 Besides each claim's and level's status, the whole JSON report is compared once what may differ between two
 trees is taken out (``--statuses-only`` compares the statuses alone): timings, and each tree's own path
-(written ``<tree>``), so a failure's text, its root causes and likely mistakes must be the same too.
+(written ``<tree>``), pytest's numbered temporary folders and objects' addresses, so a failure's text, its
+root causes and likely mistakes must be the same too.
 
 Usage:
     python benchmarks/verdicts_before_after.py --baseline ../before --baseline-python ../before/.venv/bin/python
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -52,12 +54,17 @@ def verdict(root: Path, python: str, impl: str, options: list[str], folder: Path
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=900)
     if not report.exists():
         return {"exit": done.returncode, "error": (done.stdout + done.stderr)[-400:]}
-    data = json.loads(report.read_text(encoding="utf-8").replace(str(root), "<tree>"))
+    data = json.loads(RUN_SPECIFIC.sub(lambda found: found.group(1) or "0x…",
+                                       report.read_text(encoding="utf-8").replace(str(root), "<tree>")))
     return {"exit": done.returncode,
             "claims": {claim: row["status"] for claim, row in data["claims"].items()},
             "levels": {level: row["status"] for level, row in data["levels"].items()},
             "report": without_timings(data)}
 
+
+#: What differs between two runs of one tree inside a failure's text: pytest's numbered temporary folder, an
+#: object's address.
+RUN_SPECIFIC = re.compile(r"(pytest-of-[^/\\]+/pytest-)\d+|0x[0-9a-f]{6,}")
 
 #: Report fields that differ between two runs of one tree: what the run cost, not what it decided.
 TIMING_WORDS = ("time", "seconds", "duration", "elapsed", "cpu", "wall")
