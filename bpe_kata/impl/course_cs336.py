@@ -255,24 +255,20 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
     def decode(ids, vocab):
         return decoders(vocab).decode(list(ids))
 
-    absent = "the CS336 shape has no {}: {}"
+    #: The contract's functions the shape has no counterpart for: what it lacks, and why.
+    absent = {
+        ("get_stats",): ("get_stats", "pairs are counted inside run_train_bpe"),
+        ("merge",): ("merge", "merges are applied inside run_train_bpe and Tokenizer.encode"),
+        ("StreamDecoder",): ("incremental decoder", "only encode_iterable, a streaming encode"),
+        ("save", "load"): ("save/load in the contract's bpe-kata v1 format",
+                           "its tables are the vocab and merges in memory"),
+        ("train_words", "segment_word"): ("word-level BPE", "it learns byte-level merges only"),
+    }
     return {
         "train": train, "encode": encode, "encode_iterable": encode_iterable, "build_vocab": build_vocab,
         "decode": decode,
-        "get_stats": shape_parts.not_expressible("get_stats", absent.format(
-            "get_stats", "pairs are counted inside run_train_bpe")),
-        "merge": shape_parts.not_expressible("merge", absent.format(
-            "merge", "merges are applied inside run_train_bpe and Tokenizer.encode")),
-        "StreamDecoder": shape_parts.not_expressible("StreamDecoder", absent.format(
-            "incremental decoder", "only encode_iterable, a streaming encode")),
-        "save": shape_parts.not_expressible("save", absent.format(
-            "save/load in the contract's bpe-kata v1 format", "its tables are the vocab and merges in memory")),
-        "load": shape_parts.not_expressible("load", absent.format(
-            "save/load in the contract's bpe-kata v1 format", "its tables are the vocab and merges in memory")),
-        "train_words": shape_parts.not_expressible("train_words", absent.format(
-            "word-level BPE", "it learns byte-level merges only")),
-        "segment_word": shape_parts.not_expressible("segment_word", absent.format(
-            "word-level BPE", "it learns byte-level merges only")),
+        **{name: shape_parts.not_expressible(name, f"the CS336 shape has no {what}: {why}")
+           for names, (what, why) in absent.items() for name in names},
     }
 
 
