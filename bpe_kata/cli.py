@@ -32,7 +32,7 @@ COMMANDS: dict[str, Command] = {
     "gate": Command("bpe_kata.spec_commands:gate", (
         "gate IMPL [--expect FILE] [...]     the CI gate: IMPL isolated in a child process, strict",)),
     "new": Command("bpe_kata.learner:new_command", (
-        "new NAME [--shape cs336|minbpe]     copy the starter to solutions/NAME (or one in a course's shape)",)),
+        "new NAME [--shape cs336|minbpe|map] copy the starter to solutions/NAME (or one in a course's shape)",)),
     "claims": Command("bpe_kata.learner:claims_command", (
         "claims [--level L] [--kind K]       list the claims the spec checks",)),
     "data": Command("bpe_kata.learner:data_command", (

@@ -13,24 +13,24 @@ import sys
 from pathlib import Path
 
 from bpe_kata.data import corpora
-from bpe_kata.impl import course_shapes
 from bpe_kata.layout.paths import SPEC_DIR
 from spec.ledger import load_claims
 from spec.levels import ALL_LEVEL_NAMES
 
 PROJECT_ROOT = SPEC_DIR.parent
 STARTER = PROJECT_ROOT / "solutions" / "starter"
-#: ``new --shape``: the course shapes a starter can be written in (bpe_kata/shape_starters.py).
-SHAPES = tuple(course_shapes.SHAPES)
+#: ``new --shape``: the shapes a starter can be written in (bpe_kata/shape_starters.py).
+SHAPES = ("cs336", "minbpe", "map")
 
 NEW_HELP = (
-    "usage: bpe-kata new NAME [--shape cs336|minbpe]\n"
+    "usage: bpe-kata new NAME [--shape cs336|minbpe|map]\n"
     "Copy the starter (solutions/starter) to solutions/NAME: the functions to write, level by level,\n"
     "each with its contract. NAME is a Python identifier (e.g. mine); nothing existing is overwritten.\n"
     "Run it in a clone of bpe-kata, then `bpe-kata check solutions.NAME`.\n"
     "--shape cs336: a CS336 assignment-1 layout (tests/adapters.py, cs336_basics/); check it with\n"
     "  `bpe-kata check cs336:solutions/NAME`. --shape minbpe: a minbpe-style tokenizer class; check it\n"
-    "  with `bpe-kata check minbpe:solutions/NAME` (docs/COURSES.md)."
+    "  with `bpe-kata check minbpe:solutions/NAME`. --shape map: code with names of its own and a\n"
+    "  bpe-kata.toml saying which is which; check it with `bpe-kata check map:solutions/NAME` (docs/COURSES.md)."
 )
 
 WORDS_BUDGET_HELP = (
@@ -167,7 +167,7 @@ def new_command(argv: list[str]) -> int:
         print(f"bpe-kata new: --shape {shape!r}: the shapes are {', '.join(SHAPES)}", file=sys.stderr)
         return 2
     if len(argv) != 1:
-        print("usage: bpe-kata new NAME [--shape cs336|minbpe]", file=sys.stderr)
+        print("usage: bpe-kata new NAME [--shape cs336|minbpe|map]", file=sys.stderr)
         return 2
     here = Path.cwd()
     if (here / "solutions" / "starter").is_dir():

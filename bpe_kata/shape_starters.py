@@ -1,4 +1,4 @@
-"""Starters in a course's shape, for ``bpe-kata new NAME --shape cs336|minbpe``.
+"""Starters in a course's shape, for ``bpe-kata new NAME --shape cs336|minbpe|map``.
 
 The plain starter (solutions/starter) is the contract's module of functions. A learner following
 Stanford's CS336 or Karpathy's minbpe writes another shape, which the suite loads through
@@ -140,12 +140,63 @@ class Tokenizer:
         raise NotImplementedError
 '''
 
+MAP_TOML = '''# Which of your code's names is which part of bpe-kata's contract (spec/CONTRACT.md), so the spec checks
+# your code as it is, with no Python glue. Check it with: bpe-kata check map:solutions/{name}
+# Every key is optional but `module` and the names of the parts you have written (docs/COURSES.md, "Any other shape").
+
+module = "tokenizer.py"          # your .py file or package folder, inside this folder
+
+# Either free functions, the contract's parts under your names (train, encode, decode, build_vocab, get_stats, merge):
+# [functions]
+# train = "learn_bpe"            # (text, vocab_size) -> merges
+# encode = "tokenize"            # (text, merges) -> ids
+
+# ... or a class that keeps its tables as attributes (minbpe's way):
+[class]
+name = "Tokenizer"
+train = "fit"                    # method(text, vocab_size): learns the table
+encode = "tokenize"              # method(text) -> ids
+decode = "detokenize"            # method(ids) -> str
+merges = "merge_table"           # attribute: {{(a, b): id}} after training
+vocab = "id_to_bytes"            # attribute: {{id: bytes}}, what decode reads
+
+# [split]
+# pattern = "gpt2"               # only if your code always splits with one pattern: "gpt2", "gpt4" or the regex
+# tie_rule = "bytes-greatest"    # with a fixed pattern: the tie rule your training always uses
+
+# [types]
+# merges = "pairs"               # your table is an ordered list of (a, b) pairs (ids 256, 257, ...), not a dict
+# train_size = "merges"          # train's second argument counts merges, not the vocabulary's size
+# train_returns = "merges-and-vocab"   # train returns (merges, vocab)
+'''
+
+MAP_CODE = '''"""A tokenizer with names of its own, checked through bpe-kata.toml: bpe-kata check map:solutions/{name}
+"""
+
+
+class Tokenizer:
+    def __init__(self):
+        self.merge_table: dict[tuple[int, int], int] = {{}}
+        self.id_to_bytes: dict[int, bytes] = {{i: bytes([i]) for i in range(256)}}
+
+    def fit(self, text: str, vocab_size: int) -> None:
+        raise NotImplementedError
+
+    def tokenize(self, text: str) -> list[int]:
+        raise NotImplementedError
+
+    def detokenize(self, ids: list[int]) -> str:
+        raise NotImplementedError
+'''
+
 #: shape -> {path inside solutions/NAME: text (``{name}`` is the solution's name)}
 STARTERS: dict[str, dict[str, str]] = {
     "cs336": {"tests/__init__.py": "", "tests/adapters.py": CS336_ADAPTERS, "cs336_basics/__init__.py": CS336_INIT,
               "cs336_basics/train_bpe.py": CS336_TRAIN, "cs336_basics/tokenizer.py": CS336_TOKENIZER},
     "minbpe": {"__init__.py": MINBPE},
+    "map": {"bpe-kata.toml": MAP_TOML, "tokenizer.py": MAP_CODE},
 }
 
 #: The command that checks a starter of each shape, for ``new`` to print.
-CHECK = {"cs336": "bpe-kata check cs336:solutions/{name}", "minbpe": "bpe-kata check minbpe:solutions/{name}"}
+CHECK = {"cs336": "bpe-kata check cs336:solutions/{name}", "minbpe": "bpe-kata check minbpe:solutions/{name}",
+         "map": "bpe-kata check map:solutions/{name}"}

@@ -246,6 +246,9 @@ def test_new_writes_a_starter_in_each_shape_that_starts_not_started(tmp_path, ca
     minbpe = load_implementation(f"minbpe:{tmp_path}/solutions/shaped_minbpe")
     assert "NotImplementedError" in not_started_reason(cs336, BY_NAME["bytes"])
     assert "NotImplementedError" in not_started_reason(minbpe, BY_NAME["pairs"])
+    assert learner.new("shaped_map", tmp_path, "map") == 0
+    mapped = load_implementation(f"map:{tmp_path}/solutions/shaped_map")
+    assert "NotImplementedError" in not_started_reason(mapped, BY_NAME["train"])
     assert learner.new_command(["x", "--shape", "fastbpe"]) == 2
 
 

@@ -58,7 +58,7 @@ def build(path: Path, class_name: str | None, value: str) -> types.ModuleType:
             f"--impl {value}: importing it raised {type(error).__name__}: {error}") from error
     cls = minbpe_finding.find_class(module, class_name, value)
     home = sys.modules.get(cls.__module__)
-    functions = _functions(cls)
+    functions = functions_over(cls)
     for helper, names in minbpe_finding.HELPER_NAMES.items():
         found = minbpe_finding.find_helper(names, home, module, cls)
         if found is not None:
@@ -98,7 +98,8 @@ def _load_through_model_file(tok, merges, pattern: str, specials) -> bool:
     return True
 
 
-def _functions(cls: type) -> dict[str, object]:
+def functions_over(cls: type) -> dict[str, object]:
+    """The contract's functions over a class in minbpe's shape (or renamed into it: bpe_kata/impl/declared_build.py)."""
     name = cls.__name__
     takes_pattern = minbpe_finding.takes(cls.__init__, "pattern")
     takes_verbose = minbpe_finding.takes(cls.train, "verbose")

@@ -1,4 +1,5 @@
-"""Course-shaped solutions as ``--impl`` values: ``cs336:PATH`` and ``minbpe:PATH[:CLASS]`` (issue 25).
+"""Course-shaped solutions as ``--impl`` values: ``cs336:PATH``, ``minbpe:PATH[:CLASS]`` (issue 25) and
+``map:PATH``, any other code described by a small TOML file (issue 38, bpe_kata/impl/declared_shape.py).
 
 Learners of the two biggest from-scratch courses write BPE in a shape of their own (CS336's
 ``run_train_bpe`` and ``Tokenizer``, minbpe's tokenizer class). These values let the spec load such
@@ -22,7 +23,8 @@ __bpe_kata_adapter__ = True
 
 #: ``--impl`` prefixes, each with the value's form as the usage shows it.
 SHAPES = {"cs336": "cs336:PATH (a CS336 repository, or its tests/adapters.py)",
-          "minbpe": "minbpe:PATH[:CLASS] (a minbpe-style package, module file or repository; CLASS: its class)"}
+          "minbpe": "minbpe:PATH[:CLASS] (a minbpe-style package, module file or repository; CLASS: its class)",
+          "map": "map:PATH (a bpe-kata.toml naming your code's parts, or the folder holding it)"}
 #: How an ``--impl`` value names a course shape: every floor asks this tuple, never its own list.
 PREFIXES = tuple(f"{shape}:" for shape in SHAPES)
 
@@ -94,5 +96,8 @@ def load(value: str) -> types.ModuleType:
     if shape.shape == "cs336":
         from bpe_kata.impl import course_cs336
         return course_cs336.build(path, value)
+    if shape.shape == "map":
+        from bpe_kata.impl import declared_build
+        return declared_build.build(path, value)
     from bpe_kata.impl import course_minbpe
     return course_minbpe.build(path, shape.class_name, value)
