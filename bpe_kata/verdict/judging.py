@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import sysconfig
 import traceback
 from dataclasses import asdict, dataclass
@@ -31,6 +32,8 @@ LIBRARY_DIRS = tuple(
     for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
 )
 
+#: pytest-timeout's message when its safety net stops a test (``timeout_func_only``/``signal`` method alike).
+SAFETY_NET = re.compile(r"Timeout \(>([0-9.]+)s\) from pytest-timeout")
 BROKEN = "broken"  # an assertion of the spec about the claim failed
 ERROR = "error"  # the code under test raised before the spec could check anything
 SUITE = "suite"  # the suite's own code raised, not the implementation's: a suite error, charged to no claim
@@ -152,6 +155,11 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
     # A course shape's refusal beside a real failure (Hypothesis groups them) is not the cause: the failure is.
     kept = [leaf for leaf in leaves(error) if not shape_parts.is_refusal(leaf)]
     error = kept[0] if kept else _leaf(error)
+    stopped = safety_net_seconds(error)
+    if stopped is not None:  # every time limit is "too slow", the budget's and the wall-clock safety net's alike
+        cause = (f"too slow: the test was still running after {stopped} s of wall time, pytest-timeout's safety net "
+                 "(on a loaded machine a right implementation can reach it: run it again, or alone)")
+        return Verdict(ERROR, (), cause, "? (over the safety net: no frame)", cause)
     root = implementation_root(module)
     frame = _innermost_frame(error, root)
     if _is_spec_check(error, frame, root):
@@ -170,6 +178,16 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
     cause = f"{type_name}: {message}" if message else type_name
     where = where or (f"{frame.name} ({_short_path(frame.filename)}:{frame.lineno})" if frame else "?")
     return Verdict(ERROR, (), cause, where, f"{cause}\n  raised in {where}", call=call)
+
+
+def safety_net_seconds(error: BaseException) -> str | None:
+    """The limit in seconds when ``error`` is pytest-timeout's safety net stopping the test (its own ``pytest.fail``
+    message), else None. Slowness says nothing about a value: like a test over its budget
+    (bpe_kata/verdict/fault_verdicts.py), it is a root cause blamed on no claim, never a failed assertion."""
+    if not isinstance(error, pytest.fail.Exception):
+        return None
+    found = SAFETY_NET.match(str(error).strip())
+    return found.group(1) if found else None
 
 
 def _suite_raised(error: BaseException, root: Path | None, module):
