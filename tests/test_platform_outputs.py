@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import base64
 import json
+import subprocess
+import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -143,3 +145,25 @@ def test_a_run_the_supervisor_stopped_still_gets_every_file_saying_so(tmp_path):
     assert any(c.get("classname") == "bpe-kata.verdict" for c in junit.iter("testcase"))
     payload = json.loads(base64.b64decode((tmp_path / FILES["classroom"]).read_text(encoding="utf-8")))
     assert payload["status"] == "error" and _notify_classroom([payload]) == (0, payload["max_score"])
+
+
+def test_the_gate_takes_the_platform_options_out_of_the_verdict_process():
+    """Under the gate only the supervisor writes them (from its final report): no child ever sees their paths."""
+    from bpe_kata.gate.run_options import split_options
+
+    argv = ["--impl", "x", "--points", "p.toml", *(a for o in outputs.OUTPUT_OPTIONS for a in (o, f"{o[2:]}.out"))]
+    rest, values, _ = split_options(argv)
+    assert rest == ["--impl", "x"]
+    assert set(values) == {"--points", *outputs.OUTPUT_OPTIONS}
+
+
+def test_a_wrong_points_file_stops_the_gate_and_check_before_any_test(tmp_path, capsys):
+    bad = tmp_path / "points.toml"
+    bad.write_text("defalt = 3\n", encoding="utf-8")
+    gate = subprocess.run([sys.executable, "-m", "bpe_kata.cli", "gate", "reference", "--points", str(bad),
+                           "--gradescope", str(tmp_path / "results.json")], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert gate.returncode == 2 and "'defalt'" in gate.stderr and "passed" not in gate.stdout
+    assert not (tmp_path / "results.json").exists()
+    run = run_spec_inline(tmp_path, "--level", "bytes", "--points", str(bad), capsys=capsys)
+    assert run.returncode == 4 and "'defalt'" in run.output  # pytest's usage error: `bpe-kata check` exits 2
