@@ -82,3 +82,26 @@ def test_a_wrong_file_is_refused_naming_the_key_or_value(tmp_path, text, named):
 def test_a_missing_points_file_is_said_with_its_name(tmp_path):
     with pytest.raises(PointsError, match="cannot read it"):
         points.load(tmp_path / "absent.toml")
+
+
+def test_a_level_stopped_by_an_error_says_the_error():
+    """A submission that cannot be imported breaks no claim: its levels' lines name the error instead."""
+    cause = {"exception": "ImplementationError: importing it raised SyntaxError: '[' was never closed (bpe.py, line 2)",
+             "count": 23, "levels": ["bytes", "pairs"]}
+    report = {**_report({"bytes": _counts(0, failed=14), "pairs": _counts(0, failed=9)}, narrowed=["--level pairs"]),
+              "root_causes": [cause]}
+    assert all("SyntaxError: '[' was never closed" in s.message for s in points.level_scores(report))
+
+
+def test_what_a_course_shape_cannot_express_is_not_held_against_it():
+    """CS336's shape has no get_stats: its pairs level is not graded; a call the shape cannot make counts on
+    neither side (a "feature not started"), while the same level's real failures still count."""
+    levels = {"bytes": _counts(14), "pairs": _counts(0, not_started=9),
+              "special": {**_counts(40, failed=2, not_started=19), "of which a feature not started": 19}}
+    reasons = {"pairs": ["not started: get_stats raises NotImplementedError (the CS336 shape has no get_stats: ...)"],
+               "special": ["not started: the course shape cannot express this call: ..."]}
+    report = {**_report(levels, narrowed=["--level special"]), "skip_reasons": reasons}
+    shaped = {s.level: s for s in points.level_scores({**report, "implementation": "cs336:work/repo"})}
+    assert "pairs" not in shaped and (shaped["special"].passed, shaped["special"].total) == (40, 42)
+    plain = {s.level: s for s in points.level_scores({**report, "implementation": "work/bpe.py"})}
+    assert plain["pairs"].points == 0 and plain["pairs"].max_points == 10  # a plain module must write get_stats

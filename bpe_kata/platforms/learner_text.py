@@ -53,6 +53,11 @@ def verdict(report: dict, scores: list[LevelScore]) -> str:
     who = report.get("implementation") or "your code"
     lines = [f"bpe-kata {report.get('suite_version', '')}: {who}: {earned:g}/{possible:g} points".replace("  ", " "),
              *run_state(report), "", *table(scores)]
+    causes = report.get("root_causes") or []
+    if causes:
+        lines += ["", "errors that stopped tests (each is one cause, however many tests it stopped):"]
+        lines += [f"- {c.get('exception', '?')} ({c.get('count', '?')} tests, in {', '.join(c.get('levels') or [])})"
+                  for c in causes[:5]]
     mistakes = report.get("likely_mistakes") or []
     if mistakes:
         lines += ["", "likely mistakes:", *(f"- {m}" for m in mistakes)]

@@ -13,8 +13,10 @@ A points file is a small TOML; every key is optional, so a teacher who writes no
 The graded levels are those the file names with points above 0, every core level (spec/levels.py; up to
 ``--level`` in a run narrowed by it) and every other level the run reported: a core level missing from the report
 (a run that died) scores 0, never full marks.
-A judged test is one that passed, failed or found its level not started; a test "not run" (a corpus missing)
-is not the learner's and counts on neither side.
+A judged test is one that passed, failed or found its level not started; a test "not run" (a corpus missing) is
+not the learner's, and a feature the implementation declares it leaves out (a fixed split, one tie rule of
+several, what its course shape cannot express) is not a failure: both count on neither side. A level a course
+shape cannot be judged on at all (CS336 has no get_stats) is not graded.
 """
 
 from __future__ import annotations
@@ -122,12 +124,28 @@ def parse(data: dict, shown: str = "points") -> Points:
 
 def graded_levels(report: dict, points: Points) -> list[str]:
     """The levels a score counts, in the kata's order: see the module's docstring."""
-    present = set(report.get("levels") or {})
-    expected = expected_levels(report)
+    present = set(report.get("levels") or {}) - beyond_the_shape(report)
+    expected = set(expected_levels(report)) - beyond_the_shape(report)
     chosen = {name for name in LEVEL_NAMES
               if points.of_level(name) > 0 and (name in present or name in expected or name in points.levels)}
     chosen |= {claim_level for claim_level in _claim_levels(points) if claim_level}
     return [name for name in LEVEL_NAMES if name in chosen]
+
+
+def beyond_the_shape(report: dict) -> set[str]:
+    """Levels a course-shaped solution (``cs336:``, ``minbpe:``) cannot be judged on: nothing passed or failed
+    there, and every reason its tests give is the shape's (CS336 has no get_stats, no merge, ...)."""
+    from bpe_kata.impl.course_shapes import PREFIXES
+
+    if not str(report.get("implementation") or "").startswith(PREFIXES):
+        return set()
+    found = set()
+    for name, counts in (report.get("levels") or {}).items():
+        reasons = (report.get("skip_reasons") or {}).get(name) or []
+        if (reasons and not counts.get("passed") and not counts.get("failed")
+                and all("shape has no" in why or "shape cannot" in why for why in reasons)):
+            found.add(name)
+    return found
 
 
 def expected_levels(report: dict) -> tuple[str, ...]:
@@ -167,15 +185,21 @@ def level_scores(report: dict, points: Points | None = None) -> list[LevelScore]
                                      _message(name, None, 0, 0, failed)))
             continue
         passed = int(counts.get("passed", 0))
-        total = passed + int(counts.get("failed", 0)) + int(counts.get("not started", 0))
+        # a feature the implementation says it leaves out (a fixed split, one tie rule, its course shape's
+        # limits) is no test it failed: such tests count on neither side
+        feature = int(counts.get("of which a feature not started", 0))
+        total = passed + int(counts.get("failed", 0)) + int(counts.get("not started", 0)) - feature
         status = str(counts.get("status", "")).lower()
         if points.partial:
             earned = level_max * passed / total if total else 0.0
         else:
             earned = level_max if status == "green" else 0.0
+        cause = next((c for c in report.get("root_causes") or [] if name in (c.get("levels") or [])), None)
+        message = _message(name, status, passed, total, failed)
+        if cause and status == "failed":
+            message += f"; an error stopped {cause.get('count', 'some')} tests: {_short(cause.get('exception', ''))}"
         scores.append(LevelScore(name, status, passed, total, round(earned + earned_extra, 2),
-                                 round(level_max + sum(extra.values()), 2), failed,
-                                 _message(name, status, passed, total, failed)))
+                                 round(level_max + sum(extra.values()), 2), failed, message))
     return scores
 
 
@@ -184,6 +208,11 @@ def _level_of(cid: str) -> str | None:
 
     claim = load_claims().get(cid)
     return claim.level if claim else None
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(str(text).split())
+    return text[:limit] + (" …" if len(text) > limit else "")
 
 
 def _message(level: str, status: str | None, passed: int, total: int, failed: tuple[str, ...]) -> str:
