@@ -27,12 +27,26 @@ def test_the_kit_pins_this_version_and_its_scripts_are_valid_bash(tmp_path):
     kit = tmp_path / "kit"
     assert sorted(p.name for p in kit.iterdir()) == ["points.toml", "run_autograder", "setup.sh"]
     setup, run = (kit / "setup.sh").read_text(), (kit / "run_autograder").read_text()
-    assert f"bpe-kata}}[tables]=={metadata.version('bpe-kata')}" in setup and "uv python install 3.12" in setup
+    assert f'REQUIREMENT="bpe-kata[tables]=={metadata.version("bpe-kata")}"' in setup
+    assert "uv python install 3.12" in setup
     assert "bpe-kata\" data fetch" in setup
     assert run.rstrip().endswith("-- --level train")
     for script in ("setup.sh", "run_autograder"):
         assert os.access(kit / script, os.X_OK)
         assert subprocess.run(["bash", "-n", str(kit / script)]).returncode == 0
+
+
+def test_a_kit_with_a_wheel_installs_that_wheel_by_a_requirement_pip_and_uv_both_read(tmp_path):
+    from packaging.requirements import Requirement
+
+    wheel = tmp_path / "bpe_kata-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"not a real wheel: only its name is read here")
+    assert cli.main(["autograder", "gradescope", str(tmp_path / "kit"), "--wheel", str(wheel)]) == 0
+    assert (tmp_path / "kit" / wheel.name).is_file()
+    setup = (tmp_path / "kit" / "setup.sh").read_text()
+    line = next(line for line in setup.splitlines() if "@ file://" in line)
+    requirement = Requirement(line.split('REQUIREMENT="', 1)[1].rstrip('"; fi').replace("$WHEEL", str(wheel)))
+    assert (requirement.name, requirement.extras, requirement.url) == ("bpe-kata", {"tables"}, f"file://{wheel}")
 
 
 def test_the_kit_refuses_a_wrong_points_file(tmp_path, capsys):

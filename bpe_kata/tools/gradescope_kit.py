@@ -32,9 +32,12 @@ apt-get install -y --no-install-recommends curl ca-certificates
 curl -LsSf https://astral.sh/uv/install.sh | env UV_INSTALL_DIR=/usr/local/bin INSTALLER_NO_MODIFY_PATH=1 sh
 uv python install {python}
 uv venv --python {python} "$ROOT/bpe-kata-venv"
+# the version this autograder was written with (or the wheel shipped beside this script), with the published
+# tables the pretrained level reads
 WHEEL="$(ls "$HERE"/bpe_kata-*.whl 2>/dev/null | head -n 1 || true)"
-# the version this autograder was written with, and the published tables the pretrained level reads
-VIRTUAL_ENV="$ROOT/bpe-kata-venv" uv pip install "${{WHEEL:-bpe-kata}}[tables]{pin}"
+REQUIREMENT="bpe-kata[tables]=={version}"
+if [ -n "$WHEEL" ]; then REQUIREMENT="bpe-kata[tables] @ file://$WHEEL"; fi
+VIRTUAL_ENV="$ROOT/bpe-kata-venv" uv pip install "$REQUIREMENT"
 BPE_KATA_DATA="$ROOT/bpe-kata-data" "$ROOT/bpe-kata-venv/bin/bpe-kata" data fetch
 "$ROOT/bpe-kata-venv/bin/bpe-kata" --version
 """
@@ -62,9 +65,8 @@ def write_kit(folder: Path, points_file: Path | None = None, wheel: Path | None 
     """Write the autograder's files into ``folder``; the files written."""
     version = metadata.version("bpe-kata")
     folder.mkdir(parents=True, exist_ok=True)
-    pin = "" if wheel else f"=={version}"
     quoted = " ".join(_quote(option) for option in gate_options or [])
-    files = {"setup.sh": SETUP.format(version=version, root_var=ROOT_VARIABLE, python=PYTHON_VERSION, pin=pin),
+    files = {"setup.sh": SETUP.format(version=version, root_var=ROOT_VARIABLE, python=PYTHON_VERSION),
              "run_autograder": RUN.format(version=version, root_var=ROOT_VARIABLE, gate_options=quoted).rstrip()
              + "\n",
              "points.toml": points_file.read_text(encoding="utf-8") if points_file else DEFAULT_POINTS}
