@@ -143,3 +143,16 @@ def test_gradescope_simulated_a_hanging_submission_still_writes_results(tmp_path
     results = _run_autograder(root, timeout=300, BPE_KATA_WALL_LIMIT="30")
     assert results["score"] < 20 and results["tests"]
     assert "wall limit" in results["output"]
+
+
+def test_a_kit_can_hide_the_tests_until_the_due_date(tmp_path):
+    assert cli.main(["autograder", "gradescope", str(tmp_path / "kit"), "--visibility", "after_due_date"]) == 0
+    assert "--visibility after_due_date --" in (tmp_path / "kit" / "run_autograder").read_text()
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps({"score": 1, "output": "", "tests": [
+        {"name": "level bytes", "number": "1", "score": 1, "max_score": 1, "status": "passed", "output": "",
+         "visibility": "visible"}]}), encoding="utf-8")
+    gradescope_runner.set_visibility(results, "after_due_date")
+    document = json.loads(results.read_text(encoding="utf-8"))
+    assert_valid("gradescope", document)
+    assert [t["visibility"] for t in document["tests"]] == ["after_due_date"]

@@ -15,6 +15,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from bpe_kata.platforms.gradescope_results import VISIBILITIES
 from bpe_kata.platforms.points import PointsError, load
 
 #: The Python the autograder installs (any >= 3.11 works; this one is what CI tests too).
@@ -48,7 +49,7 @@ RUN = """#!/usr/bin/env bash
 ROOT="${{{root_var}:-/autograder}}"
 PYTHON="${{BPE_KATA_PYTHON:-$ROOT/bpe-kata-venv/bin/python}}"
 export BPE_KATA_DATA="${{BPE_KATA_DATA:-$ROOT/bpe-kata-data}}"
-exec "$PYTHON" -m bpe_kata.tools.gradescope_runner --root "$ROOT" -- {gate_options}
+exec "$PYTHON" -m bpe_kata.tools.gradescope_runner --root "$ROOT" --visibility {visibility} -- {gate_options}
 """
 
 DEFAULT_POINTS = """# Points per level (docs/TEACHERS.md, "Points"). Nothing set: 10 points for each level,
@@ -61,13 +62,14 @@ DEFAULT_POINTS = """# Points per level (docs/TEACHERS.md, "Points"). Nothing set
 
 
 def write_kit(folder: Path, points_file: Path | None = None, wheel: Path | None = None,
-              gate_options: list[str] | None = None) -> list[Path]:
+              gate_options: list[str] | None = None, visibility: str = "visible") -> list[Path]:
     """Write the autograder's files into ``folder``; the files written."""
     version = metadata.version("bpe-kata")
     folder.mkdir(parents=True, exist_ok=True)
     quoted = " ".join(_quote(option) for option in gate_options or [])
     files = {"setup.sh": SETUP.format(version=version, root_var=ROOT_VARIABLE, python=PYTHON_VERSION),
-             "run_autograder": RUN.format(version=version, root_var=ROOT_VARIABLE, gate_options=quoted).rstrip()
+             "run_autograder": RUN.format(version=version, root_var=ROOT_VARIABLE, gate_options=quoted,
+                                         visibility=visibility).rstrip()
              + "\n",
              "points.toml": points_file.read_text(encoding="utf-8") if points_file else DEFAULT_POINTS}
     written = []
@@ -93,6 +95,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("platform", choices=["gradescope"])
     parser.add_argument("folder", metavar="DIR", help="where to write the autograder's files (zip them, not DIR)")
     parser.add_argument("--points", default=None, metavar="FILE", help="points per level (TOML; docs/TEACHERS.md)")
+    parser.add_argument("--visibility", default="visible", choices=VISIBILITIES,
+                        help="when students see each level's test (Gradescope's visibility; default: visible)")
     parser.add_argument("--wheel", default=None, metavar="FILE",
                         help="a bpe-kata wheel to install instead of the published bpe-kata of this version")
     cut = argv.index("--") if "--" in argv else len(argv)
@@ -109,7 +113,7 @@ def main(argv: list[str]) -> int:
         print(f"bpe-kata autograder: --wheel {options.wheel}: no such file", file=sys.stderr)
         return 2
     written = write_kit(Path(options.folder), points_file, Path(options.wheel) if options.wheel else None,
-                        options.gate_options)
+                        options.gate_options, options.visibility)
     for path in written:
         print(path)
     print(f"zip the files, not the folder: (cd {options.folder} && zip -r ../autograder.zip .), then upload it "

@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from bpe_kata.platforms.gradescope_results import VISIBILITIES
+
 #: The gate's wall limit: below the autograder timeout set in Gradescope's settings, so the run is stopped and
 #: scored before Gradescope stops it. Override with BPE_KATA_WALL_LIMIT.
 DEFAULT_WALL_LIMIT = 540
@@ -67,7 +69,17 @@ def no_result(results: Path, reason: str, seconds: float) -> None:
     atomic_file.write_text(results, json.dumps(document, indent=1) + "\n")
 
 
-def run(root: Path, gate_options: list[str]) -> int:
+def set_visibility(results: Path, visibility: str) -> None:
+    """Every test's visibility (Gradescope's: visible, hidden, after_due_date, after_published)."""
+    from bpe_kata.verdict import atomic_file
+
+    document = json.loads(results.read_text(encoding="utf-8"))
+    for test in document.get("tests", []):
+        test["visibility"] = visibility
+    atomic_file.write_text(results, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+
+
+def run(root: Path, gate_options: list[str], visibility: str = "visible") -> int:
     results = root / "results" / "results.json"
     results.parent.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()
@@ -87,6 +99,8 @@ def run(root: Path, gate_options: list[str]) -> int:
         lines = [line for line in completed.stderr.splitlines() if line.strip()]
         no_result(results, "\n".join(lines[-5:]) or f"the gate exited {completed.returncode}",
                   time.monotonic() - began)
+    elif visibility != "visible":
+        set_visibility(results, visibility)
     return 0  # the verdict is in results.json; a non-zero exit is Gradescope's "autograder failed"
 
 
@@ -96,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     cut = argv.index("--") if "--" in argv else len(argv)
     parser = argparse.ArgumentParser(prog="python -m bpe_kata.tools.gradescope_runner")
     parser.add_argument("--root", default="/autograder")
+    parser.add_argument("--visibility", default="visible", choices=VISIBILITIES)
     options = parser.parse_args(argv[:cut])
-    return run(Path(options.root), argv[cut + 1:])
+    return run(Path(options.root), argv[cut + 1:], options.visibility)
 
 
 if __name__ == "__main__":
