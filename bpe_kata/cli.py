@@ -60,6 +60,10 @@ COMMANDS: dict[str, Command] = {
         "merge OUT IN...                     join --shard K/N outputs of grade, mutate or matrix into one",)),
     "summary": Command("bpe_kata.tools.ci_summary:main", (
         "summary REPORT [--markdown F] [--badge F]  a report as a CI job summary and a shields.io badge",)),
+    "results": Command("bpe_kata.tools.results_command:main", (
+        "results FORMAT --from REPORT [-o F] a report as gradescope, classroom, junit-per-level or exercism",)),
+    "autograder": Command("bpe_kata.tools.gradescope_kit:main", (
+        "autograder gradescope DIR           write a ready Gradescope autograder (setup.sh, run_autograder)",)),
     "_graded": Command("bpe_kata.spec_commands:graded"),  # one submission of `grade`, under its supervisor
 }
 

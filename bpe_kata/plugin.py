@@ -17,6 +17,8 @@ from bpe_kata.child import client as isolated_client
 from bpe_kata.child import deadlines, gc_policy
 from bpe_kata.data import corpora
 from bpe_kata.impl.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation, require_utf8
+from bpe_kata.platforms import outputs as platform_outputs
+from bpe_kata.platforms.points import PointsError
 from bpe_kata.run import budgets, quick_exit, spawning
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment, private_storage
 from bpe_kata.run.kata_run import KataRun
@@ -50,6 +52,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="also write the level table and per-claim results as JSON to FILE")
     group.addoption("--bpe-html", default=None, metavar="FILE",
                     help="also write the report as one standalone HTML page to FILE (no network, filterable by level)")
+    group.addoption("--points", default=None, metavar="FILE",
+                    help="a TOML of points per level (docs/TEACHERS.md); the platform files below are scored by it")
+    for option, _, what in platform_outputs.FORMATS.values():
+        group.addoption(option, default=None, metavar="FILE", help=f"also write {what} to FILE")
     group.addoption("--claim", action="append", default=[], metavar="ID",
                     help="run only the tests of this claim (repeatable; a trailing * matches a prefix, e.g. merge.*)")
     group.addoption(
@@ -118,6 +124,10 @@ def pytest_configure(config: pytest.Config) -> None:
         if not any(selection.matches(pattern, cid) for cid in ledger):
             raise pytest.UsageError(f"--claim {pattern}: no claim has this id; `bpe-kata claims` lists them "
                                     "(a trailing * matches a prefix, e.g. --claim 'merge.*')")
+    try:
+        platform_outputs.check({platform_outputs.POINTS_OPTION: config.getoption("--points")})
+    except PointsError as error:
+        raise pytest.UsageError(str(error)) from None
     value = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_IMPL
     config.pluginmanager.register(missing_data, "bpe-kata-missing-data")  # missing data: never a failure
     deadlines.BUDGET.total = config.getoption("--time-budget")

@@ -26,7 +26,8 @@ PACKAGE = ROOT / "bpe_kata"
 #: Top to bottom. "" is the package's own modules: the commands (cli, learner, spec_commands, merge,
 #: shape_starters) and the pytest plugin, the public entry points. Folders on one floor import neither.
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("",), ("mutation",), ("tools",), ("gate",), ("run",), ("verdict",), ("child",), ("impl",), ("adapters",),
+    ("",), ("mutation",), ("tools",), ("gate",), ("run",), ("platforms",), ("verdict",), ("child",), ("impl",),
+    ("adapters",),
     ("data", "schemas", "layout"),
 )
 RANK = {folder: height for height, floor in enumerate(FLOORS) for folder in floor}

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from bpe_kata.platforms.option_names import OUTPUT_OPTIONS, POINTS_OPTION
+
 #: Total child time a whole gate may take, per verdict process: the reference's whole gate took
 #: 56-73 s of wall time on 2 xdist workers at load 8 (benchmarks/bench_gate.py), so at most that
 #: much child time per worker; this is over 20 times it.
@@ -14,7 +16,7 @@ DEFAULT_TIME_BUDGET = 1500.0
 #: The supervisor's wall limit for one run (seconds).
 DEFAULT_WALL_LIMIT = 3600.0
 #: Options the supervisor takes out of the pytest arguments (each followed by a value).
-REDIRECTED = ("--bpe-report", "--bpe-html", "--junitxml", "--junit-xml", "--expect")
+REDIRECTED = ("--bpe-report", "--bpe-html", "--junitxml", "--junit-xml", "--expect", POINTS_OPTION, *OUTPUT_OPTIONS)
 OWN_VALUED = ("--wall-limit",)
 OWN_FLAGS = ("--require-sandbox", "--expose-suite")
 

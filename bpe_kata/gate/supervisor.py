@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from bpe_kata.child import sandbox as sandboxing
@@ -42,6 +43,7 @@ from bpe_kata.gate.run_options import (
 )
 from bpe_kata.gate.suite import suite_sha256
 from bpe_kata.layout.paths import suite_files
+from bpe_kata.platforms.option_names import OUTPUT_OPTIONS, POINTS_OPTION
 from bpe_kata.run.spec_command import spec_run
 
 #: pytest's exit status for a usage error, and the one every bpe-kata command gives it.
@@ -69,13 +71,13 @@ class Supervisor:
             print("bpe-kata: --require-sandbox: refusing to run in an environment with start-up code that is not "
                   "the suite's", file=sys.stderr, flush=True)
             return 2
-        problem = self._remove_old_outputs()
+        problem = self._remove_old_outputs() or _points_problem(self.values)
         if problem:
             print(f"bpe-kata: {problem}", file=sys.stderr, flush=True)
             return 2
         files = suite_files()
         start_hash = suite_sha256(files)
-        run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=private_root()))
+        run_dir, self.began = Path(tempfile.mkdtemp(prefix="run-", dir=private_root())), time.monotonic()
         previous = _stop_on_signals()
         try:
             return self._run(run_dir, files, start_hash)
@@ -92,7 +94,7 @@ class Supervisor:
         """An output path never holds a file this run did not write: a report, JUnit or page left there (or
         committed by the judged repository) would otherwise be read, attested or published after a run that
         stopped before writing its own (an expectations file refused, exit status 2)."""
-        for option in ("--bpe-report", "--junitxml", "--bpe-html"):
+        for option in ("--bpe-report", "--junitxml", "--bpe-html", *OUTPUT_OPTIONS):
             if option in self.values:
                 try:
                     os.unlink(self.values[option])
@@ -196,6 +198,11 @@ class Supervisor:
                    junit_verdict.agree(junit.read_bytes() if junit.is_file() else None, data))
         if "--bpe-html" in self.values and page.is_file():
             _write(Path(self.values["--bpe-html"]), page.read_bytes())
+        from bpe_kata.platforms import (
+            outputs,  # Gradescope, Classroom, JUnit per level, Exercism: from the final report
+        )
+
+        outputs.write_all(self.values, data, time.monotonic() - self.began)
         return data["exit_status"] if status in (0, 1) else status
 
     def _verdict(self, args: list[str], env: dict) -> tuple[int, str | None, int]:
@@ -264,6 +271,20 @@ def _killpg(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _points_problem(values: dict[str, str]) -> str | None:
+    """A --points file that cannot be used, said before the run (its outputs would be scored by it)."""
+    if POINTS_OPTION not in values:
+        return None
+    from bpe_kata.platforms import outputs
+    from bpe_kata.platforms.points import PointsError
+
+    try:
+        outputs.check(values)
+    except PointsError as error:
+        return str(error)
+    return None
 
 
 def _write(target: Path, data: bytes) -> None:

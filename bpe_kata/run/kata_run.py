@@ -6,6 +6,7 @@ run; a run started inside another (the suite's own tests do it all the time) kee
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import hypothesis.errors
@@ -13,6 +14,7 @@ import pytest
 
 from bpe_kata.child import client as isolated_client
 from bpe_kata.impl import course_shapes
+from bpe_kata.platforms import outputs as platform_outputs
 from bpe_kata.run import collection, cpu_pairs, fixed_split
 from bpe_kata.run.collection import claims_of, level_of
 from bpe_kata.verdict import (
@@ -67,6 +69,7 @@ class KataRun:
         self.diagnosed = False  # the likely mistakes are probed once, after the last test
         self.evidence: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # nodeid -> (swaps tried, cleared)
         self.split: split.Split | None = None  # the implementation's fixed split, in force in every test
+        self.began = time.monotonic()  # the platform files' execution time
 
     @classmethod
     def of(cls, config: pytest.Config) -> KataRun:
@@ -270,7 +273,9 @@ class KataRun:
                               + missing_data.verdict_lines(tracker.missing_data, required))
         self._write_expectations()
         target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
-        if target or page:
+        platforms = {option: config.getoption(option, None)
+                     for option in (platform_outputs.POINTS_OPTION, *platform_outputs.OUTPUT_OPTIONS)}
+        if target or page or platform_outputs.asked(platforms):
             self._diagnose()
             info = {**report.run_info(self.impl_value, self.implementation),
                     **report.run_record(self.config, tracker, results, self.implementation, judgement, complete,
@@ -281,6 +286,8 @@ class KataRun:
                 from bpe_kata.verdict import html_report
 
                 html_report.write(Path(page), report.as_json(results, info))
+            if platform_outputs.asked(platforms):  # Gradescope, Classroom, JUnit per level, Exercism
+                platform_outputs.write_all(platforms, report.as_json(results, info), time.monotonic() - self.began)
         session.exitstatus = status
 
     def _diagnose(self) -> None:

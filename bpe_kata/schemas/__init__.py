@@ -12,8 +12,8 @@ from functools import cache
 from pathlib import Path
 
 SCHEMA_DIR = Path(__file__).resolve().parent
-#: The schema files by short name (report, protocol, expectations, grade).
-NAMES = ("report", "protocol", "expectations", "grade")
+#: The schema files by short name (report, protocol, expectations, grade; the platform files of bpe_kata/platforms).
+NAMES = ("report", "protocol", "expectations", "grade", "gradescope", "classroom", "exercism")
 
 
 def path(name: str) -> Path:
