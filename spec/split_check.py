@@ -64,6 +64,18 @@ def check_trained_split(text: str, table: list, vocab_size: int, pattern: str | 
                            f"pattern cuts it ({valid_training.violation(text, table, vocab_size, pattern)})")
 
 
+def evidenced(text: str | list[str], table: list, vocab_size: int, pattern: str | None,
+              train_on: Callable[[str, int], object] | None) -> tuple[str, split_variants.Variant] | None:
+    """(the asked split's chunk claim, the variant) when ``table`` is right training under a variant of the asked
+    split and the trainer shows, on the variant's probe, that it splits so; None otherwise, and always without a
+    trainer to ask (a blame needs evidence)."""
+    if train_on is None:
+        return None
+    asked = split.resolve(pattern)
+    return next((found for found in split_variants.all_explaining(text, table, vocab_size, pattern)
+                 if _splits_as(found[1], asked, train_on)), None)
+
+
 def _splits_as(variant: split_variants.Variant, asked: str | None,
                train_on: Callable[[str, int], object] | None) -> bool:
     """The trainer's own evidence that it splits as ``variant``: asked for one merge of the variant's probe (the

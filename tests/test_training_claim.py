@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from spec import oracle, split_variants
 from spec.blame import blamed_claims
-from spec.cases.expect import normalisation_explains, training_claim
+from spec.cases.expect import fail_invalid_training, normalisation_explains, training_claim
 from spec.early_stop import check_trained
 from spec.patterns import PATTERNS
 from spec.shapes import merges_of
@@ -129,8 +129,9 @@ def test_a_table_right_under_another_split_is_the_asked_patterns_chunk_claim(ask
     stop_only = oracle.valid_training.not_greedy(text, merges, PATTERNS[asked]) is None
     assume(not (stop_only and variant.pattern == split_variants.EVERY_CHARACTER))  # needs evidence: test below
     claim = f"regex.{asked}-chunks"
-    assert training_claim(text, merges, vocab_size, PATTERNS[asked]) == claim
     as_variant = lambda other, size: oracle.train(other, size, pattern=variant.pattern)  # noqa: E731
+    assert training_claim(text, merges, vocab_size, PATTERNS[asked], as_variant) == claim
+    assert training_claim(text, merges, vocab_size, PATTERNS[asked]) != claim  # no trainer to ask: no evidence
     with pytest.raises(AssertionError) as failed:
         check_trained(text, vocab_size, dict(merges), PATTERNS[asked], train_on=as_variant)
     assert blamed_claims(failed.value) == (claim,)
@@ -254,3 +255,19 @@ def test_a_table_that_only_stopped_short_is_an_early_stop_unless_the_trainer_cut
     with pytest.raises(AssertionError) as failed:
         check_trained("aé", 258, merges, PATTERNS["gpt2"], train_on=every_character)
     assert blamed_claims(failed.value) == ("regex.gpt2-chunks",)
+
+
+def test_a_table_that_matches_a_split_by_chance_is_not_charged_to_the_split():
+    """Held out (a public CS336 solution whose pair counts go stale after a merge): on '000000' under GPT-2's split
+    (one chunk) it merged (48, 48) then (256, 48), a pair of count 0 there, which GPT-4's split ("000", "000")
+    would learn. Its trainer splits as asked, so the test that met the table charges no split: the stale count is
+    the table's fault (the claims of invalid tables), whichever test meets it."""
+    stale = [((48, 48), 256), ((256, 48), 257)]
+    gpt2 = PATTERNS["gpt2"]
+    assert split_variants.explaining("000000", stale, 258, gpt2) is not None  # a chance match exists
+    as_asked = lambda other, size: oracle.train(other, size, pattern=gpt2)  # noqa: E731 - splits as asked
+    assert training_claim("000000", stale, 258, gpt2, as_asked) == "regex.chunk-frequency"
+    assert training_claim("000000", stale, 258, gpt2) == "regex.chunk-frequency"
+    with pytest.raises(AssertionError) as failed:
+        fail_invalid_training("000000", stale, 258, "merge 1 is not a most frequent pair", gpt2, train_on=as_asked)
+    assert blamed_claims(failed.value) == ("regex.chunk-frequency",) and "another split" not in str(failed.value)
