@@ -1,4 +1,5 @@
-"""Course-shaped solutions as ``--impl`` values: ``cs336:PATH`` and ``minbpe:PATH[:CLASS]`` (issue 25).
+"""Course-shaped solutions as ``--impl`` values: ``cs336:PATH`` and ``minbpe:PATH[:CLASS]`` (issue 25), and a
+notebook's definitions, ``notebook:PATH.ipynb[:CLASS]`` (issue 40, bpe_kata/impl/course_notebook.py).
 
 Learners of the two biggest from-scratch courses write BPE in a shape of their own (CS336's
 ``run_train_bpe`` and ``Tokenizer``, minbpe's tokenizer class). These values let the spec load such
@@ -22,7 +23,8 @@ __bpe_kata_adapter__ = True
 
 #: ``--impl`` prefixes, each with the value's form as the usage shows it.
 SHAPES = {"cs336": "cs336:PATH (a CS336 repository, or its tests/adapters.py)",
-          "minbpe": "minbpe:PATH[:CLASS] (a minbpe-style package, module file or repository; CLASS: its class)"}
+          "minbpe": "minbpe:PATH[:CLASS] (a minbpe-style package, module file or repository; CLASS: its class)",
+          "notebook": "notebook:PATH.ipynb[:CLASS] (a Jupyter notebook's definitions; CLASS: its minbpe-style class)"}
 #: How an ``--impl`` value names a course shape: every floor asks this tuple, never its own list.
 PREFIXES = tuple(f"{shape}:" for shape in SHAPES)
 
@@ -61,7 +63,7 @@ def parse(value: str) -> Shape | None:
         return None
     if not rest:
         raise ShapeError(f"--impl {value}: give the path after the prefix: {SHAPES[shape]}")
-    if shape == "minbpe":
+    if shape in ("minbpe", "notebook"):
         head, colon, tail = rest.rpartition(":")
         if colon and head and all(part.isidentifier() for part in tail.split(".")) and not Path(rest).exists():
             return Shape(shape, head, tail)
@@ -94,5 +96,8 @@ def load(value: str) -> types.ModuleType:
     if shape.shape == "cs336":
         from bpe_kata.impl import course_cs336
         return course_cs336.build(path, value)
+    if shape.shape == "notebook":
+        from bpe_kata.impl import course_notebook
+        return course_notebook.build(path, shape.class_name, value)
     from bpe_kata.impl import course_minbpe
     return course_minbpe.build(path, shape.class_name, value)
