@@ -61,8 +61,8 @@ def kernel_cells(namespace: Mapping[str, object]) -> list[notebook_cells.Cell]:
     kept = notebook_cells.definitions(cells, "the kernel", skip_unparsable=True)
     defined = {getattr(node, "name", None) for item in kept for node in item.tree.body}
     home = namespace.get("__name__", "__main__")
-    extra = [notebook_cells.Cell(len(cells) + k + 1, f"{name} (its source)", source)
-             for k, (name, source) in enumerate(_sources(namespace, home, defined))]
+    extra = [notebook_cells.Cell(len(cells) + k + 1, label, source)
+             for k, (label, source) in enumerate(_sources(namespace, home, defined))]
     return [*(item.cell for item in kept), *extra]
 
 
@@ -74,13 +74,13 @@ def _sources(namespace: Mapping[str, object], home: object, defined: set) -> lis
         if getattr(value, "__module__", None) != home:
             continue
         try:
-            found.append((name, inspect.getsource(value)))
+            found.append((f"{name} (its source)", inspect.getsource(value)))
         except (OSError, TypeError):
             continue  # no source anywhere (a builtin, a lambda typed at a prompt that kept none)
     if found:  # the modules the namespace imported, for those functions' globals
         imports = [f"import {value.__name__} as {name}" for name, value in namespace.items()
                    if isinstance(value, types.ModuleType) and not name.startswith("_")]
-        found.insert(0, ("imports", "\n".join(imports)))
+        found.insert(0, ("the namespace's modules", "\n".join(imports)))
     return found
 
 
