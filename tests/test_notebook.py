@@ -108,7 +108,8 @@ def test_the_training_cell_never_runs_and_the_definitions_load(tmp_path):
 
 def test_a_syntax_error_is_one_line_naming_the_cell_and_the_line(tmp_path, capsys):
     notebook = write_notebook(tmp_path / "broken.ipynb", [
-        ("markdown", "# broken"), ("code", "import regex"), ("code", "def get_stats(ids):\n    return {\n\ndef merge(:")])
+        ("markdown", "# broken"), ("code", "import regex"),
+        ("code", "def get_stats(ids):\n    return {\n\ndef merge(:")])
     with pytest.raises(ImplementationNotFound) as raised:
         load_implementation(f"notebook:{notebook}")
     message = str(raised.value)
@@ -136,7 +137,7 @@ def _verdict(run) -> tuple[dict, dict]:
     return levels, failed
 
 
-WRONG_MERGE = '''"""A merge whose bounds check reads past the end: an IndexError on a list ending in the pair's left half."""
+WRONG_MERGE = '''"""A merge whose bounds check reads past the end: IndexError where a list ends in the pair's left."""
 
 from spec.oracle.core import build_vocab, decode, encode, get_stats, train  # noqa: F401
 

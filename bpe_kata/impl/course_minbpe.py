@@ -60,7 +60,7 @@ def build(path: Path, class_name: str | None, value: str) -> types.ModuleType:
 
 
 def build_over(module: types.ModuleType, root: Path, class_name: str | None, value: str) -> types.ModuleType:
-    """The contract's module over the class in a module already loaded (a notebook's, bpe_kata/impl/course_notebook.py)."""
+    """The contract's module over the class of a module already loaded (a notebook's, course_notebook.py)."""
     cls = minbpe_finding.find_class(module, class_name, value)
     home = sys.modules.get(cls.__module__)
     functions = _functions(cls)

@@ -50,9 +50,9 @@ def module_of(path: Path, value: str) -> types.ModuleType:
             try:
                 exec(code, module.__dict__)  # definitions only: imports, defs, classes, pure assignments
             except Exception as error:
-                raise shape_parts.ShapeError(
-                    f"--impl {value}: could not load: {path.name}, {item.cell.label}, line {_line_of(error, filename)}: "
-                    f"{type(error).__name__}: {error}") from error
+                where = f"{path.name}, {item.cell.label}, line {_line_of(error, filename)}"
+                raise shape_parts.ShapeError(f"--impl {value}: could not load: {where}: "
+                                             f"{type(error).__name__}: {error}") from error
     except BaseException:
         del sys.modules[name]
         raise

@@ -23,10 +23,12 @@ __bpe_kata_adapter__ = True
 
 #: ``--impl`` prefixes, each with the value's form as the usage shows it.
 SHAPES = {"cs336": "cs336:PATH (a CS336 repository, or its tests/adapters.py)",
-          "minbpe": "minbpe:PATH[:CLASS] (a minbpe-style package, module file or repository; CLASS: its class)",
-          "notebook": "notebook:PATH.ipynb[:CLASS] (a Jupyter notebook's definitions; CLASS: its minbpe-style class)"}
+          "minbpe": "minbpe:PATH[:CLASS] (a minbpe-style package, module file or repository; CLASS: its class)"}
+#: Every prefixed form this module loads: the course shapes (each with a starter, ``bpe-kata new --shape``) and a
+#: notebook's definitions, in either shape or the contract's names (bpe_kata/impl/course_notebook.py).
+FORMS = {**SHAPES, "notebook": "notebook:PATH.ipynb[:CLASS] (a Jupyter notebook's definitions; CLASS: its class)"}
 #: How an ``--impl`` value names a course shape: every floor asks this tuple, never its own list.
-PREFIXES = tuple(f"{shape}:" for shape in SHAPES)
+PREFIXES = tuple(f"{shape}:" for shape in FORMS)
 
 
 def refusal(error: BaseException, impl_value: str) -> str | None:
@@ -59,10 +61,10 @@ class Shape:
 def parse(value: str) -> Shape | None:
     """The course shape ``value`` names, or None when it names none (a module, a path, ``cmd:``)."""
     shape, colon, rest = value.partition(":")
-    if not colon or shape not in SHAPES:
+    if not colon or shape not in FORMS:
         return None
     if not rest:
-        raise ShapeError(f"--impl {value}: give the path after the prefix: {SHAPES[shape]}")
+        raise ShapeError(f"--impl {value}: give the path after the prefix: {FORMS[shape]}")
     if shape in ("minbpe", "notebook"):
         head, colon, tail = rest.rpartition(":")
         if colon and head and all(part.isidentifier() for part in tail.split(".")) and not Path(rest).exists():
@@ -89,10 +91,10 @@ def load(value: str) -> types.ModuleType:
     """The module the spec runs for a course-shaped value. Raises ShapeError."""
     shape = parse(value)
     if shape is None:
-        raise ShapeError(f"--impl {value}: not a course shape ({', '.join(SHAPES.values())})")
+        raise ShapeError(f"--impl {value}: not a course shape ({', '.join(FORMS.values())})")
     path = Path(shape.path).expanduser().resolve()
     if not path.exists():
-        raise ShapeError(f"--impl {value}: {path} does not exist. Give {SHAPES[shape.shape]}.")
+        raise ShapeError(f"--impl {value}: {path} does not exist. Give {FORMS[shape.shape]}.")
     if shape.shape == "cs336":
         from bpe_kata.impl import course_cs336
         return course_cs336.build(path, value)
