@@ -183,3 +183,22 @@ def test_a_notebook_has_its_py_twins_verdict_up_to_train(tmp_path, spec_tests, p
     assert _verdict(runs[1]) == _verdict(runs[0])
     assert (_verdict(runs[0])[0]["train"] == "green") == py_file.startswith("right"), _verdict(runs[0])
     assert not marker.exists()
+
+
+def test_a_notebook_holding_a_minbpe_class_is_read_through_the_minbpe_shape(tmp_path):
+    tokenizer = REPO_ROOT / "tests" / "course_shapes" / "minbpe_right" / "tokenizer.py"
+    notebook = notebook_of(tokenizer, tmp_path, tmp_path / "MARKER")
+    module = load_implementation(f"notebook:{notebook}")
+    assert module.COURSE_SHAPE == "minbpe" and module.TOKENIZER_CLASS.endswith(".RegexTokenizer")
+    table = module.train("aaabdaaabac", 259)
+    assert table == {(97, 97): 256, (256, 97): 257, (257, 98): 258}
+    assert module.encode("aaabdaaabac", table) == [258, 100, 258, 97, 99] and not (tmp_path / "MARKER").exists()
+
+
+def test_a_kept_cell_that_raises_while_defining_is_could_not_load_with_its_cell_and_line(tmp_path):
+    notebook = write_notebook(tmp_path / "imports.ipynb", [
+        ("code", "def train(text, vocab_size):\n    return {}"), ("code", "import math\nimport no_such_module_here")])
+    with pytest.raises(ImplementationNotFound) as raised:
+        load_implementation(f"notebook:{notebook}")
+    assert str(raised.value).endswith("could not load: imports.ipynb, cell 2, line 2: ModuleNotFoundError: "
+                                      "No module named 'no_such_module_here'"), raised.value
