@@ -100,8 +100,3 @@ def build(path: Path, class_name: str | None, value: str) -> types.ModuleType:
 
     return course_minbpe.build_over(module, path, class_name, value)
 
-
-def source_of(path: Path) -> str:
-    """The kept definitions of the notebook at ``path`` as a ``.py`` text (what a teacher reads to see what ran)."""
-    return notebook_cells.module_source(notebook_cells.definitions(notebook_cells.read_cells(path), path.name))
-

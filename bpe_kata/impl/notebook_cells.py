@@ -181,7 +181,3 @@ def _pure(value: ast.expr, bound: set[str]) -> bool:
 def _arguments(args: ast.arguments) -> list[ast.arg]:
     return [*args.posonlyargs, *args.args, *args.kwonlyargs, *filter(None, (args.vararg, args.kwarg))]
 
-
-def module_source(kept: list[KeptCell]) -> str:
-    """The kept definitions as one ``.py`` text, each cell's under a comment naming it."""
-    return "".join(f"# {item.cell.label}\n{ast.unparse(item.tree)}\n\n\n" for item in kept)
