@@ -22,6 +22,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -116,14 +117,21 @@ def check(namespace: Mapping[str, object] | None = None, level: str | None = Non
 
 
 def _run_printing(command: list[str]) -> int:
-    """Run ``command``, printing its output line by line as it comes (the cell shows the run's progress)."""
+    """Run ``command``, printing its output line by line as it comes (the cell shows the run's progress).
+
+    The check runs in a session of its own: when the learner interrupts the cell, it and the workers it started
+    are stopped with it, rather than left running behind a kernel that has moved on."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                          encoding="utf-8", errors="replace") as process:
+                          encoding="utf-8", errors="replace", start_new_session=True) as process:
         assert process.stdout is not None
-        for line in process.stdout:
-            print(line, end="", flush=True)
-        return process.wait()
+        try:
+            for line in process.stdout:
+                print(line, end="", flush=True)
+            return process.wait()
+        except BaseException:  # KeyboardInterrupt: the learner stopped the cell
+            os.killpg(process.pid, signal.SIGTERM)
+            raise
 
 
 def load_ipython_extension(ipython) -> None:

@@ -8,7 +8,9 @@ labelled without a kernel; the heavy tests execute real notebooks with nbclient 
 from __future__ import annotations
 
 import json
+import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,21 @@ def test_a_live_kernels_check_and_magic_give_the_py_twins_verdict(tmp_path, spec
         assert _verdict(type("Run", (), {"report": kernel, "output": ""})()) == expected, written
         assert [cause["where"] for cause in kernel["root_causes"]] == ["merge (In [2]:4)"]
     assert not marker.exists()
+
+
+def test_an_interrupted_check_stops_the_process_it_started(tmp_path, monkeypatch):
+    """A learner who stops the cell stops the check too: nothing keeps running behind the kernel."""
+    marker = tmp_path / "still-running"
+    script = f"import time\nprint('started', flush=True)\ntime.sleep(1)\nopen({str(marker)!r}, 'w').write('x')"
+    seen = []
+
+    def interrupting_print(*args, **kwargs):
+        seen.append(args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.print", interrupting_print)
+    with pytest.raises(KeyboardInterrupt):
+        notebook._run_printing([sys.executable, "-c", script])
+    monkeypatch.undo()
+    time.sleep(2)
+    assert seen == [("started\n",)] and not marker.exists()
