@@ -14,6 +14,10 @@ definitions is bpe_kata/impl/notebook_cells.py's rule, the same as for a noteboo
 Where the source comes from: IPython's input history (``_ih``, every cell run, in order, each labelled
 ``In [N]`` so a root cause names the cell the learner sees); for a function or class the history does not
 define (made by ``%run`` or ``exec``), ``inspect.getsource``; outside IPython, the running script's file.
+History first, because ``inspect.getsource`` alone does not do: under ipykernel 7 and IPython 9 on Python 3.11 it
+finds a function defined in a cell (IPython keeps the cell in ``linecache``) but not a class ("source code not
+available": a class's source is looked up through its module, ``__main__``, which has no file), and neither
+brings the imports and constants the functions read.
 A cell of the history that does not parse defined nothing in the kernel either, and is left out.
 """
 
