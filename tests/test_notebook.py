@@ -93,6 +93,8 @@ def test_a_cell_magic_cell_is_skipped_whole_and_line_numbers_are_kept():
     assert _kept_names("%%bash\necho hi\ndef train(): pass") == set()
     [kept] = notebook_cells.definitions([notebook_cells.Cell(1, "cell 1", "!ls\n%pwd\ndef f():\n    !ls\n")], "nb")
     assert kept.tree.body[0].lineno == 3
+    continued = 'LABEL = ("%s items"\n         % 3)'  # a line starting with % inside brackets is Python, not a magic
+    assert _kept_names(continued) == {"LABEL"}
 
 
 def test_the_training_cell_never_runs_and_the_definitions_load(tmp_path):

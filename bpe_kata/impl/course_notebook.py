@@ -44,7 +44,7 @@ def module_of(path: Path, value: str) -> types.ModuleType:
     try:
         for item in kept:
             filename = cell_filename(path, item.cell)
-            source = notebook_cells.without_magics(item.cell.source)
+            source = notebook_cells.python_source(item.cell.source)
             linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
             code = _compiled(item, filename, path.name)
             try:

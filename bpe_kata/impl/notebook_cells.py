@@ -15,8 +15,9 @@ code cell is parsed, never run here, and only its *definitions* are kept, at the
   ``text = open("corpus.txt").read()`` and ``merges = train(text, 50_000)`` do not.
 
 Everything else is skipped: expressions and calls, loops, ``with``, ``if`` (``if __name__ == "__main__":``
-too), ``assert``, ``del``. Magics (a line starting with ``%`` or ``!``, ``x = !ls``, ``%%`` cell magics)
-and help lines (``name?``) are blanked before parsing; markdown and raw cells are skipped. A code cell that
+too), ``assert``, ``del``. In a cell that does not parse as it is, magics (a line starting with ``%`` or ``!``,
+``x = !ls``) and help lines (``name?``) become ``pass``; a ``%%`` cell magic's cell is skipped whole, and so
+are markdown and raw cells. A code cell that
 does not parse is one :class:`NotebookError` line naming the cell and the line.
 """
 
@@ -96,10 +97,22 @@ def without_magics(source: str) -> str:
     return "\n".join(lines)
 
 
+def python_source(source: str) -> str:
+    """The cell as Python: itself when it parses (a continuation line may start with ``%``: ``"%s"\\n % x``),
+    else :func:`without_magics`."""
+    if source.lstrip().startswith("%%"):
+        return ""
+    try:
+        ast.parse(source)
+    except SyntaxError:
+        return without_magics(source)
+    return source
+
+
 def parse(cell: Cell, notebook_name: str) -> ast.Module:
     """The cell's statements, or the one-line NotebookError of its syntax error."""
     try:
-        return ast.parse(without_magics(cell.source), filename=cell.label)
+        return ast.parse(python_source(cell.source), filename=cell.label)
     except SyntaxError as error:
         text = (error.text or "").strip()
         raise NotebookError(f"{notebook_name}, {cell.label}, line {error.lineno or '?'}: {error.msg}"
