@@ -132,6 +132,14 @@ def test_a_file_that_is_no_notebook_is_one_line(tmp_path, bad, why):
         load_implementation(f"notebook:{tmp_path / 'x.ipynb'}")
 
 
+def test_a_missing_notebook_or_a_py_file_named_as_one_says_what_to_give(tmp_path):
+    with pytest.raises(ImplementationNotFound, match=r"does not exist\. Give notebook:PATH\.ipynb"):
+        load_implementation(f"notebook:{tmp_path / 'absent.ipynb'}")
+    (tmp_path / "mine.py").write_text("def train(text, vocab_size):\n    return {}\n", encoding="utf-8")
+    with pytest.raises(ImplementationNotFound, match=r"mine\.py is not a \.ipynb file"):
+        load_implementation(f"notebook:{tmp_path / 'mine.py'}")
+
+
 def _verdict(run) -> tuple[dict, dict]:
     assert run.report is not None, run.output[-3000:]
     levels = {name: level["status"] for name, level in run.report["levels"].items()}
