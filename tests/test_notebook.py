@@ -120,6 +120,10 @@ def test_a_syntax_error_is_one_line_naming_the_cell_and_the_line(tmp_path, capsy
                           capsys=capsys)
     assert run.report is None and run.returncode != 0  # no claim is judged
     assert [line for line in run.output.splitlines() if "could not load" in line] == [f"ERROR: {message}"]
+    twin = tmp_path / "broken.py"
+    twin.write_text("import regex\ndef get_stats(ids):\n    return {\n\ndef merge(:", encoding="utf-8")
+    twin_run = run_spec_inline(tmp_path, "--impl", str(twin), "--level", "pairs", files=["spec/test_pairs.py"])
+    assert (twin_run.report, twin_run.returncode) == (None, run.returncode)  # the .py twin: no verdict either
 
 
 @pytest.mark.parametrize("bad, why", [
