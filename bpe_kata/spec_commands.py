@@ -24,7 +24,8 @@ def check(argv: list[str]) -> int:
         argv = argv[1:]
     if any(arg in ("-h", "--help") for arg in argv):
         print("usage: bpe-kata check [IMPL] [pytest options...]\n"
-              "IMPL: a dotted module name (solutions.mine), a package folder or a .py file.\n"
+              "IMPL: a dotted module name (solutions.mine), a package folder or a .py file;\n"
+              "      cs336:PATH or minbpe:PATH (docs/COURSES.md); notebook:PATH.ipynb (a notebook's definitions).\n"
               "Useful options: --level NAME, --claim ID, --require-data, --bpe-report FILE, --bpe-html FILE, -x, -q\n"
               "All pytest options are accepted; see `pytest --help` (section bpe-kata).")
         return 0

@@ -52,7 +52,7 @@ SERVER_MODULES = ("bpe_kata", "bpe_kata.child", "bpe_kata.child.protocol", "bpe_
                   "bpe_kata.impl.course_shapes", "bpe_kata.impl.shape_parts", "bpe_kata.impl.course_cs336",
                   "bpe_kata.impl.course_minbpe", "bpe_kata.impl.minbpe_finding", "bpe_kata.impl.repository_tests",
                   "bpe_kata.impl.declared_shape", "bpe_kata.impl.declared_build",
-                  "bpe_kata.adapters")
+                  "bpe_kata.impl.course_notebook", "bpe_kata.impl.notebook_cells", "bpe_kata.adapters")
 #: The suite's own JavaScript solution, gated in CI as ``cmd:"node solutions/js/bpe.mjs"``.
 JS_SOLUTION = ("solutions", "js", "bpe.mjs")
 

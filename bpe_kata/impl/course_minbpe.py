@@ -56,6 +56,11 @@ def build(path: Path, class_name: str | None, value: str) -> types.ModuleType:
     except Exception as error:
         raise shape_parts.ShapeError(
             f"--impl {value}: importing it raised {type(error).__name__}: {error}") from error
+    return build_over(module, root, class_name, value)
+
+
+def build_over(module: types.ModuleType, root: Path, class_name: str | None, value: str) -> types.ModuleType:
+    """The contract's module over the class of a module already loaded (a notebook's, course_notebook.py)."""
     cls = minbpe_finding.find_class(module, class_name, value)
     home = sys.modules.get(cls.__module__)
     functions = functions_over(cls)

@@ -1,5 +1,6 @@
-"""Course-shaped solutions as ``--impl`` values: ``cs336:PATH``, ``minbpe:PATH[:CLASS]`` (issue 25) and
-``map:PATH``, any other code described by a small TOML file (issue 38, bpe_kata/impl/declared_shape.py).
+"""Course-shaped solutions as ``--impl`` values: ``cs336:PATH`` and ``minbpe:PATH[:CLASS]`` (issue 25), any other
+code described by a small TOML file, ``map:PATH`` (issue 38, bpe_kata/impl/declared_shape.py), and a notebook's
+definitions, ``notebook:PATH.ipynb[:CLASS]`` (issue 40, bpe_kata/impl/course_notebook.py).
 
 Learners of the two biggest from-scratch courses write BPE in a shape of their own (CS336's
 ``run_train_bpe`` and ``Tokenizer``, minbpe's tokenizer class). These values let the spec load such
@@ -25,8 +26,11 @@ __bpe_kata_adapter__ = True
 SHAPES = {"cs336": "cs336:PATH (a CS336 repository, or its tests/adapters.py)",
           "minbpe": "minbpe:PATH[:CLASS] (a minbpe-style package, module file or repository; CLASS: its class)",
           "map": "map:PATH (a bpe-kata.toml naming your code's parts, or the folder holding it)"}
+#: Every prefixed form this module loads: the course shapes (each with a starter, ``bpe-kata new --shape``) and a
+#: notebook's definitions, in either shape or the contract's names (bpe_kata/impl/course_notebook.py).
+FORMS = {**SHAPES, "notebook": "notebook:PATH.ipynb[:CLASS] (a Jupyter notebook's definitions; CLASS: its class)"}
 #: How an ``--impl`` value names a course shape: every floor asks this tuple, never its own list.
-PREFIXES = tuple(f"{shape}:" for shape in SHAPES)
+PREFIXES = tuple(f"{shape}:" for shape in FORMS)
 
 
 def refusal(error: BaseException, impl_value: str) -> str | None:
@@ -59,11 +63,11 @@ class Shape:
 def parse(value: str) -> Shape | None:
     """The course shape ``value`` names, or None when it names none (a module, a path, ``cmd:``)."""
     shape, colon, rest = value.partition(":")
-    if not colon or shape not in SHAPES:
+    if not colon or shape not in FORMS:
         return None
     if not rest:
-        raise ShapeError(f"--impl {value}: give the path after the prefix: {SHAPES[shape]}")
-    if shape == "minbpe":
+        raise ShapeError(f"--impl {value}: give the path after the prefix: {FORMS[shape]}")
+    if shape in ("minbpe", "notebook"):
         head, colon, tail = rest.rpartition(":")
         if colon and head and all(part.isidentifier() for part in tail.split(".")) and not Path(rest).exists():
             return Shape(shape, head, tail)
@@ -89,15 +93,18 @@ def load(value: str) -> types.ModuleType:
     """The module the spec runs for a course-shaped value. Raises ShapeError."""
     shape = parse(value)
     if shape is None:
-        raise ShapeError(f"--impl {value}: not a course shape ({', '.join(SHAPES.values())})")
+        raise ShapeError(f"--impl {value}: not a course shape ({', '.join(FORMS.values())})")
     path = Path(shape.path).expanduser().resolve()
     if not path.exists():
-        raise ShapeError(f"--impl {value}: {path} does not exist. Give {SHAPES[shape.shape]}.")
+        raise ShapeError(f"--impl {value}: {path} does not exist. Give {FORMS[shape.shape]}.")
     if shape.shape == "cs336":
         from bpe_kata.impl import course_cs336
         return course_cs336.build(path, value)
     if shape.shape == "map":
         from bpe_kata.impl import declared_build
         return declared_build.build(path, value)
+    if shape.shape == "notebook":
+        from bpe_kata.impl import course_notebook
+        return course_notebook.build(path, shape.class_name, value)
     from bpe_kata.impl import course_minbpe
     return course_minbpe.build(path, shape.class_name, value)
