@@ -24,7 +24,7 @@ pytestmark = pytest.mark.level("train")
 UNTIL_EXHAUSTED = 256 + 500
 
 
-@pytest.mark.claim("train.tie-recorded", "train.ids-from-256", "train.no-early-stop")
+@pytest.mark.claim("train.most-frequent", "train.tie-recorded", "train.ids-from-256", "train.no-early-stop")
 @given(strategies.near_tied_batches)
 # No shrinking: the failing text is printed and its first wrong merge named, which is the localisation that
 # matters; shrinking a batch of long trainings took minutes (every other setting is the profile's).

@@ -31,7 +31,8 @@ def test_train_equals_oracle_on_tie_heavy_texts(bpe, text, vocab_size):
         expect_equal(merges, merges_of(oracle.train(text, vocab_size)), "merges")
 
 
-@pytest.mark.claim("train.tie-recorded", "train.ids-from-256", "train.no-early-stop", "bytes.no-normalization")
+@pytest.mark.claim("train.most-frequent", "train.tie-recorded", "train.ids-from-256", "train.no-early-stop",
+                    "bytes.no-normalization")
 @given(st.one_of(strategies.tie_heavy_texts, strategies.unicode_texts), strategies.vocab_sizes)
 def test_each_merge_is_a_most_frequent_pair_whatever_the_tie_rule(bpe, text, vocab_size):
     """Replayed in table order, each merge takes a pair of the highest count then, under the next id."""

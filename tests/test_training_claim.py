@@ -74,7 +74,8 @@ def test_a_table_of_the_text_with_line_ends_folded_is_normalisation(text, vocab_
 
 def test_a_table_with_right_ids_in_another_order_is_train_tie_recorded():
     merges = table("aaabdaaabac", 259)
-    assert training_claim("aaabdaaabac", sorted(merges), 259) == "train.tie-recorded"
+    assert training_claim("aaabdaaabac", merges[::-1], 259) == "train.tie-recorded"  # each id right, order not
+    assert training_claim("aaabdaaabac", merges, 259) == "train.most-frequent"  # no other fault left to name
 
 
 def test_a_table_trained_over_the_whole_text_when_a_pattern_was_asked_is_the_chunk_counts_claim():
@@ -260,14 +261,24 @@ def test_a_table_that_only_stopped_short_is_an_early_stop_unless_the_trainer_cut
 def test_a_table_that_matches_a_split_by_chance_is_not_charged_to_the_split():
     """Held out (a public CS336 solution whose pair counts go stale after a merge): on '000000' under GPT-2's split
     (one chunk) it merged (48, 48) then (256, 48), a pair of count 0 there, which GPT-4's split ("000", "000")
-    would learn. Its trainer splits as asked, so the test that met the table charges no split: the stale count is
-    the table's fault (the claims of invalid tables), whichever test meets it."""
+    would learn. Its trainer splits as asked, so the test that met the table charges no split: a merge that is not
+    a most frequent pair is train.most-frequent's fault, whichever test meets it."""
     stale = [((48, 48), 256), ((256, 48), 257)]
     gpt2 = PATTERNS["gpt2"]
     assert split_variants.explaining("000000", stale, 258, gpt2) is not None  # a chance match exists
     as_asked = lambda other, size: oracle.train(other, size, pattern=gpt2)  # noqa: E731 - splits as asked
-    assert training_claim("000000", stale, 258, gpt2, as_asked) == "regex.chunk-frequency"
-    assert training_claim("000000", stale, 258, gpt2) == "regex.chunk-frequency"
+    assert training_claim("000000", stale, 258, gpt2, as_asked) == "train.most-frequent"
+    assert training_claim("000000", stale, 258, gpt2) == "train.most-frequent"
     with pytest.raises(AssertionError) as failed:
         fail_invalid_training("000000", stale, 258, "merge 1 is not a most frequent pair", gpt2, train_on=as_asked)
-    assert blamed_claims(failed.value) == ("regex.chunk-frequency",) and "another split" not in str(failed.value)
+    assert blamed_claims(failed.value) == ("train.most-frequent",) and "another split" not in str(failed.value)
+
+
+def test_a_table_that_forgot_the_chunks_weights_is_the_chunk_counts_claim_and_any_other_stale_merge_most_frequent():
+    """" cd" occurs three times: counted with its weight, (32, 99) is the first merge; a trainer that counts each
+    distinct chunk once takes (97, 98). That fault is what regex.chunk-frequency states; another merge that is not a
+    most frequent pair is train.most-frequent's, with a pattern or without."""
+    gpt2 = PATTERNS["gpt2"]
+    assert training_claim("ab cd cd cd", [((97, 98), 256)], 257, gpt2) == "regex.chunk-frequency"
+    assert training_claim("ab cd cd cd", [((98, 32), 256)], 257, gpt2) == "train.most-frequent"
+    assert training_claim("abcdcdcd", [((100, 99), 256), ((256, 100), 257)], 258) == "train.most-frequent"

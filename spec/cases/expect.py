@@ -141,9 +141,10 @@ def training_claim(text: str, merges: list, vocab_size: int, pattern: str | None
     """The claim an invalid table breaks, by its own observable: normalised text, then the ids (a table whose ids
     are right but reordered is train.tie-recorded's), then a hard-coded special token, then a split other than the
     published pattern asked (spec/split_variants.py: that pattern's chunk claim), then an early stop, then a
-    pattern not used, then a merge made once no pair was left, else a merge that was not a
-    most frequent pair (the chunk counts' claim with a pattern). Every test that finds a trained table invalid
-    names its claim through this one function, so a defect is charged the same way whichever test meets it.
+    pattern not used or each distinct chunk counted once (the chunk counts' claim), then a merge made once no pair
+    was left, else a merge that was not a most frequent pair (train.most-frequent, with a pattern or without).
+    Every test that finds a trained table invalid names its claim through this one function, so a defect is
+    charged the same way whichever test meets it.
 
     A split is charged only with the trainer's evidence (``train_on``: train another text, spec/split_check.py): a
     table right under a variant by chance is no blame (held out: a trainer whose counts go stale after a merge gave,
@@ -166,14 +167,32 @@ def training_claim(text: str, merges: list, vocab_size: int, pattern: str | None
         return "train.no-early-stop"
     if pattern is not None and _valid_over_the_whole_text(text, merges, vocab_size):
         return "regex.chunk-frequency"  # the pattern was not used: pairs counted across chunks
+    if _valid_counting_each_chunk_once(text, merges, vocab_size, pattern):
+        return "regex.chunk-frequency"  # each distinct chunk counted once: the weights were forgotten
     if oracle.valid_training.merged_when_exhausted(text, merges, pattern):
         return "train.exhausted"  # a merge of count 0 once no pair was left: not a choice among pairs
-    return "regex.chunk-frequency" if pattern is not None else "train.tie-recorded"
+    return "train.most-frequent"  # a merge that was not a most frequent pair, with the text cut as asked
 
 
 def _valid_over_the_whole_text(text: str, merges: list, vocab_size: int) -> bool:
     with oracle.split.whole_text():
         return oracle.valid_training.violation(text, merges, vocab_size) is None
+
+
+def _valid_counting_each_chunk_once(text: str, merges: list, vocab_size: int, pattern: str | None) -> bool:
+    """Valid training when each distinct chunk counts once, however often it occurs (a repeated chunk's weight
+    forgotten, the fault regex.chunk-frequency's statement is about); False when no chunk repeats."""
+    from spec.oracle.chunks import chunks
+
+    asked = oracle.split.resolve(pattern)
+    if asked is None or not isinstance(text, str):
+        return False
+    cut = chunks(text, asked)
+    distinct = list(dict.fromkeys(cut))
+    if len(distinct) == len(cut):
+        return False
+    with oracle.split.whole_text():  # each distinct chunk a document of its own, not cut again
+        return oracle.valid_training.violation(distinct, merges, vocab_size) is None
 
 
 def _evidenced_split(text: str, merges: list, vocab_size: int, pattern: str | None,

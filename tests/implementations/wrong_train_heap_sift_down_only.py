@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from spec.oracle.core import build_vocab, decode, encode, get_stats, merge, utf8  # noqa: F401
 
-MISTAKE_CLAIMS: tuple[str, ...] = ("train.tie-recorded",)
+MISTAKE_CLAIMS: tuple[str, ...] = ("train.most-frequent",)
 
 Pair = tuple[int, int]
 
