@@ -230,7 +230,7 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
 def _suite_flags(submission: str, allowed_libraries: list[str] | None = ()) -> tuple[list[str], float | None]:
     """What a submission's files show: it imports the suite or a library, copies the reference, ships
     what cannot be read (bpe_kata/tools/similarity.py, delegation.py, shipped.py)."""
-    from bpe_kata.layout.paths import SPEC_DIR, SUITE_ROOT, reference_dir, shipped_implementations
+    from bpe_kata.layout.paths import SPEC_DIR, reference_dir, shipped_implementations
     from bpe_kata.tools.similarity import flags
 
     path = course_folder(submission) or Path(submission)  # a course-shaped folder is read like any other
@@ -242,7 +242,15 @@ def _suite_flags(submission: str, allowed_libraries: list[str] | None = ()) -> t
         return [], 1.0  # the suite's own code, graded as a control
     # The suite's known-wrong implementations are derived from its oracle by design: figured, never flagged so.
     control = any(path.resolve().is_relative_to(folder) for folder in shipped_implementations())
-    return flags(path, reference, SUITE_ROOT / "solutions" / "starter", shipped, allowed_libraries, not control)
+    return flags(path, reference, common_code(), shipped, allowed_libraries, not control)
+
+
+def common_code() -> list[Path]:
+    """The code every learner has or writes the same way, left out of the similarity figure: the starter and the
+    oracle's textbook core (bpe_kata/tools/similarity.py says why)."""
+    from bpe_kata.layout.paths import SPEC_DIR, SUITE_ROOT
+
+    return [SUITE_ROOT / "solutions" / "starter", SPEC_DIR / "oracle" / "core.py"]
 
 
 def unusable_names(submissions: list[str]) -> list[str]:
