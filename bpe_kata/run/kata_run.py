@@ -271,7 +271,8 @@ class KataRun:
         self._write_expectations()
         target, page = config.getoption("--bpe-report", None), config.getoption("--bpe-html", None)
         if target or page:
-            self._diagnose()
+            if int(exitstatus) != run_status.INTERRUPTED:  # a wall limit interrupted it: write, call nothing
+                self._diagnose()
             info = {**report.run_info(self.impl_value, self.implementation),
                     **report.run_record(self.config, tracker, results, self.implementation, judgement, complete,
                                          status, int(exitstatus))}

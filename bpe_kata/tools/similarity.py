@@ -12,8 +12,8 @@ the same way count for neither side (``given``: the starter's signatures, and th
 the textbook by design: minbpe's ``get_stats``/``merge`` loops, ``max(stats, key=...)``, the rank loop of
 ``encode``). Without that, a from-scratch minbpe-style solution of 60 lines was "54% the suite's oracle":
 half of any short BPE file is those idioms. Calibrated on 26 implementations written outside the
-project (docs/TEACHERS.md, "How copy detection was calibrated"): the highest is 19%. The submission's code is every file it
-ships (bpe_kata/tools/shipped.py: archives, notebooks, source kept as data); what it imports is
+project (docs/TEACHERS.md, "How copy detection was calibrated"): the highest is 19%. The submission's code is
+every file it ships (bpe_kata/tools/shipped.py: archives, notebooks, source kept as data); what it imports is
 bpe_kata/tools/delegation.py's.
 """
 
