@@ -158,8 +158,8 @@ def test_at_the_wall_limit_the_levels_that_finished_are_kept(tmp_path):
     """The last resort: no per-call limit helps (set past the wall), so the run is interrupted and keeps its report."""
     (tmp_path / "hangs.py").write_text(HANGS_IN_TRAIN, encoding="utf-8")
     done, rows, _ = _grade(tmp_path, "hangs.py", "--timeout", "40", "--call-timeout", "600", "--",
-                           "--test-budget", "off", "--level", "pairs", "--level", "train", "-m", "not corpus",
-                           "--hypothesis-profile", "fast")
+                           "--test-budget", "off", "--time-budget", "1000", "--level", "pairs", "--level", "train",
+                           "-m", "not corpus", "--hypothesis-profile", "fast")
     row = rows["hangs"]
     assert row["ended"] == "timed out" and row["complete"] is False, row
     assert row["levels"]["pairs"]["status"] == "green" and row["levels"]["pairs"]["passed"] > 0, row
