@@ -57,6 +57,10 @@ def test_a_report_whose_load_call_failed_is_not_loaded_and_one_that_answered_is(
     answered = {**broken, "claims": {"pairs.examples": {"calls": 3}}}
     assert grade_load.not_loaded(answered) is None
     assert grade_load.not_loaded({"root_causes": [{"call": "train", "exception": "x"}], "claims": {}}) is None
+    hangs = {"root_causes": [], "claims": {"pairs.examples": {"calls": 0}},
+             "failures": {"t": "over budget: hello: the run's time budget (21 s of child time) ran out"}}
+    assert "did not finish" in grade_load.not_loaded(hangs)
+    assert grade_load.not_loaded({**hangs, "failures": {"t": "over budget: train: the run's time budget"}}) is None
 
 
 def test_the_calls_that_hung_are_named_from_the_reports_failures():
@@ -113,8 +117,8 @@ def test_the_csv_has_status_words_and_passed_over_total_per_level(tmp_path):
 
 def _grade(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess, dict, str]:
     bpe_kata = shutil.which("bpe-kata") or str(Path(sys.executable).with_name("bpe-kata"))
-    done = subprocess.run([bpe_kata, "grade", *args, "--plain", "--jobs", "2", "--json", str(tmp_path / "class.json"),
-                           "--html", str(tmp_path / "class.html")],
+    done = subprocess.run([bpe_kata, "grade", "--plain", "--jobs", "2", "--json", str(tmp_path / "class.json"),
+                           "--html", str(tmp_path / "class.html"), *args],
                           cwd=tmp_path, capture_output=True, text=True, timeout=900)
     data = json.loads((tmp_path / "class.json").read_text(encoding="utf-8"))
     return done, {row["name"]: row for row in data["rows"]}, (tmp_path / "class.html").read_text(encoding="utf-8")

@@ -25,6 +25,8 @@ NOT_LOADED = "could not load"
 GLOB_CHARACTERS = "*?["
 #: The child's first call, made once it has imported the submission (bpe_kata/child/process.py).
 LOAD_CALL = "hello"
+#: How the failure of a load that ran out of time begins ("over budget: hello: ...", "timed out: hello: ...").
+LOAD_TIMED_OUT = re.compile(rf"^(timed out|over budget|too slow): {LOAD_CALL}\b")
 #: How a hung call's failure begins in the report: "timed out: train: no answer within 10 s ...", "too slow:
 #: train(text='...') was still running ..." (bpe_kata/child/line_pipes.py, process.py, deadlines.py).
 HUNG = re.compile(r"^(timed out|too slow): (\w+)\b(?!: the run's time budget)")
@@ -63,13 +65,16 @@ def before_run(submission: str) -> str | None:
 
 
 def not_loaded(report: dict) -> str | None:
-    """The cause, in one line, when the report says the submission never loaded: its root cause is the load call
-    and no claim saw a call answered."""
-    causes = report.get("root_causes") or []
-    loading = [c for c in causes if c.get("call") == LOAD_CALL]
-    if not loading or any((claim.get("calls") or 0) > 0 for claim in (report.get("claims") or {}).values()):
+    """The cause, in one line, when the report says the submission never loaded: no claim saw a call answered, and
+    its root cause is the load call, or the load call ran out of time (an import that hangs)."""
+    if any((claim.get("calls") or 0) > 0 for claim in (report.get("claims") or {}).values()):
         return None
-    return one_line(loading[0].get("exception", ""))
+    loading = [c for c in report.get("root_causes") or [] if c.get("call") == LOAD_CALL]
+    if loading:
+        return one_line(loading[0].get("exception", ""))
+    if any(LOAD_TIMED_OUT.match(str(text)) for text in (report.get("failures") or {}).values()):
+        return "importing it did not finish within the time limit: it hangs, or does heavy work, on import"
+    return None
 
 
 def one_line(exception: str) -> str:
