@@ -66,7 +66,7 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monk
     assert rows["hangs"]["result"] == "could not load" and "did not finish" in rows["hangs"]["detail"], rows["hangs"]
     # Isolated: the submission dies in its own child on import, and its row says it could not be loaded, why,
     # and no level (nothing of it was judged).
-    assert rows["crashes"]["result"] == "could not load" and rows["crashes"]["detail"], rows["crashes"]
+    assert rows["crashes"]["result"] == "could not load" and "exit status 3" in rows["crashes"]["detail"], rows
     assert rows["crashes"]["pairs"] == "" and rows["crashes"]["tests"] == "0"
     page = (tmp_path / "class.html").read_text(encoding="utf-8")
     assert "<table" in page and "wrong_pairs_no_overlap" in page and "get_stats skips" in page

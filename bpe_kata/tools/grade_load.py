@@ -25,8 +25,8 @@ NOT_LOADED = "could not load"
 GLOB_CHARACTERS = "*?["
 #: The child's first call, made once it has imported the submission (bpe_kata/child/process.py).
 LOAD_CALL = "hello"
-#: How the failure of a load that ran out of time begins ("over budget: hello: ...", "timed out: hello: ...").
-LOAD_TIMED_OUT = re.compile(rf"^(timed out|over budget|too slow): {LOAD_CALL}\b")
+#: How the failure of a load that crashed or ran out of time begins ("crashed: hello: ...", "over budget: hello: ...").
+LOAD_FAULT = re.compile(rf"^(crashed|timed out|over budget|too slow): {LOAD_CALL}: (.*)")
 #: How a hung call's failure begins in the report: "timed out: train: no answer within 10 s ...", "too slow:
 #: train(text='...') was still running ..." (bpe_kata/child/line_pipes.py, process.py, deadlines.py).
 HUNG = re.compile(r"^(timed out|too slow): (\w+)\b(?!: the run's time budget)")
@@ -72,8 +72,12 @@ def not_loaded(report: dict) -> str | None:
     loading = [c for c in report.get("root_causes") or [] if c.get("call") == LOAD_CALL]
     if loading:
         return one_line(loading[0].get("exception", ""))
-    if any(LOAD_TIMED_OUT.match(str(text)) for text in (report.get("failures") or {}).values()):
-        return "importing it did not finish within the time limit: it hangs, or does heavy work, on import"
+    for text in (report.get("failures") or {}).values():
+        fault = LOAD_FAULT.match(str(text))
+        if fault and fault.group(1) == "crashed":
+            return f"importing it ended its process: {fault.group(2)}"
+        if fault:
+            return "importing it did not finish within the time limit: it hangs, or does heavy work, on import"
     return None
 
 
