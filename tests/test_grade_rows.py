@@ -170,3 +170,20 @@ def test_at_the_wall_limit_the_levels_that_finished_are_kept(tmp_path):
     row = rows["hangs"]
     assert row["ended"] == "timed out" and row["complete"] is False, row
     assert row["levels"]["pairs"]["status"] == "green" and row["levels"]["pairs"]["passed"] > 0, row
+
+
+def test_submissions_that_name_nothing_loadable_are_told_first(tmp_path, monkeypatch):
+    """A class's broken paths are rows at once, not after the runs queued before them."""
+    (tmp_path / "alice.py").write_text("x = 1\n", encoding="utf-8")
+    started: list[str] = []
+
+    def run_one(submission, extra, timeout, workdir, keep, slot, runner, allowed):
+        started.append(Path(submission).name)
+        return Graded(submission, Path(submission).name)
+
+    monkeypatch.setattr(grade, "run_one", run_one)
+    values = [str(tmp_path / "alice.py"), str(tmp_path / "bob_missing"), str(tmp_path / "carol.py")]
+    (tmp_path / "carol.py").write_text("x = 1\n", encoding="utf-8")
+    rows = grade.grade(values, [], 30, jobs=1)
+    assert started == ["bob_missing", "alice.py", "carol.py"]
+    assert [row.submission for row in rows] == values  # the table keeps the order given

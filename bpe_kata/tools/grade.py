@@ -267,8 +267,10 @@ def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | 
         keep.mkdir(parents=True, exist_ok=True)
     outcomes: list[Graded] = []
     with tempfile.TemporaryDirectory(prefix="bpe-kata-grade-") as workdir, ThreadPoolExecutor(jobs) as pool:
+        # those that name nothing loadable first: their rows are told at once, not after the runs queued before them
+        order = sorted(enumerate(submissions, 1), key=lambda item: grade_load.before_run(item[1]) is None)
         running = {pool.submit(run_one, submission, extra, timeout, Path(workdir), keep, slot, runner,
-                               allowed_libraries): slot for slot, submission in enumerate(submissions, 1)}
+                               allowed_libraries): slot for slot, submission in order}
         for future in as_completed(running):  # each row as it finishes, in the order they finish
             outcomes.append(future.result())
             outcomes[-1].slot = running[future]

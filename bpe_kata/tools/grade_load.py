@@ -19,6 +19,8 @@ from pathlib import Path
 
 from bpe_kata.impl import course_shapes
 
+#: The longest cause a row shows (the whole message is in the submission's report).
+CAUSE_WIDTH = 300
 #: The row's result when the submission never loaded.
 NOT_LOADED = "could not load"
 #: A value with one of these characters that names nothing was a shell glob that matched nothing.
@@ -87,7 +89,7 @@ def one_line(exception: str) -> str:
     text = re.sub(r"^\w+(Error|Exception): ", "", text)
     text = re.sub(rf"^{LOAD_CALL}: ", "", text)
     text = re.sub(r"^--impl \S+: ", "", text)
-    return text[:240]
+    return text if len(text) <= CAUSE_WIDTH else text[:CAUSE_WIDTH].rsplit(" ", 1)[0] + " …"
 
 
 def hung_calls(report: dict) -> list[str]:
