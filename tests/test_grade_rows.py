@@ -187,3 +187,12 @@ def test_submissions_that_name_nothing_loadable_are_told_first(tmp_path, monkeyp
     rows = grade.grade(values, [], 30, jobs=1)
     assert started == ["bob_missing", "alice.py", "carol.py"]
     assert [row.submission for row in rows] == values  # the table keeps the order given
+
+
+def test_the_rich_progress_line_is_the_plain_one_in_colour():
+    rich_console = pytest.importorskip("rich.console", reason="rich is the terminal extra's")
+    console = rich_console.Console(file=io.StringIO(), width=200, force_terminal=True)
+    row = Graded("bob", "bob", levels={"pairs": _counts(9, 0, "green")}, seconds=3)
+    grade_progress.Progress(console)(row, 2, 12)
+    shown = console.file.getvalue()
+    assert shown.startswith("\x1b[32m") and "[ 2 of 12, 0:00] bob: green  (1 green; 3 s)" in shown, shown
