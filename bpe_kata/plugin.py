@@ -79,6 +79,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--time-budget", type=float, default=None, metavar="SECONDS",
                     help="isolated runs: the total time all calls to the implementation may take (per process); "
                          "once spent, every later call fails 'over budget' (bpe-kata gate sets a default)")
+    group.addoption("--give-up-after-hangs", type=int, default=None, metavar="N",
+                    help="isolated runs: once a function's calls have hung N times running, later calls to it fail at "
+                         "once (bpe-kata grade sets 2, so one hanging function does not spend the run's time budget)")
     group.addoption("--test-budget", default=None, metavar="SECONDS",
                     help="each spec test's time limit: past it the test fails 'too slow' and the run goes on; "
                          "'auto' (default; also BPE_KATA_TEST_BUDGET) sizes it from the reference's time for that "
@@ -131,6 +134,7 @@ def pytest_configure(config: pytest.Config) -> None:
     value = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_IMPL
     config.pluginmanager.register(missing_data, "bpe-kata-missing-data")  # missing data: never a failure
     deadlines.BUDGET.total = config.getoption("--time-budget")
+    deadlines.HUNG_CALLS.limit = config.getoption("--give-up-after-hangs")
     try:
         chosen = budgets.setting(config.getoption("--test-budget"))
     except ValueError as error:

@@ -125,7 +125,8 @@ def test_a_graded_submission_cannot_import_a_classmates(tmp_path):
     with open(tmp_path / "class.csv", encoding="utf-8") as handle:
         rows = {row["submission"]: row for row in csv.DictReader(handle)}
     assert rows["alice"]["bytes"] == "green", (rows, done.stdout[-2000:])
-    assert rows["mallory"]["bytes"].startswith("failed") and rows["mallory"]["result"] != "green", rows
+    # mallory cannot import alice from its sandbox: it could not load, or (given a way) fails its levels
+    assert rows["mallory"]["bytes"] != "green" and rows["mallory"]["result"] in ("failed", "could not load"), rows
     assert done.returncode != 0
 
 

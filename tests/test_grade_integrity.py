@@ -242,9 +242,9 @@ def test_the_grade_attacks_are_flagged_and_honest_ones_are_not(tmp_path):
         assert flag in rows[name]["flags"], (name, rows[name])
         assert rows[name]["result"].split(" ")[0] in ("green", "failed", "incomplete"), rows[name]  # its verdict
     assert rows["vendor_zip"]["result"] == "green"  # the copy works: only the flag tells
-    assert rows["right_counter"]["flags"] == "—" and rows["right_counter"]["result"] == "green"
-    assert rows["minbpe_right (minbpe)"]["flags"] == "—", rows["minbpe_right (minbpe)"]
-    assert rows["minbpe_right (minbpe)"]["similarity"] != "—"  # a course-shaped folder is read too
+    assert rows["right_counter"]["flags"] == "" and rows["right_counter"]["result"] == "green"  # CSV: empty, not "—"
+    assert rows["minbpe_right (minbpe)"]["flags"] == "", rows["minbpe_right (minbpe)"]
+    assert float(rows["minbpe_right (minbpe)"]["similarity"]) >= 0  # a course-shaped folder is read too
     table = json.loads((tmp_path / "class.json").read_text("utf-8"))
     assert [r["accepted"] for r in table["submissions"]][:len(attacks) + 1] == [False] * len(attacks) + [True]
 

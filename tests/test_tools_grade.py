@@ -57,13 +57,17 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monk
     assert [rows["reference"][level] for level in ("facts", "bytes", "pairs")] == ["green"] * 3
     assert rows["reference"]["result"] == "green"
     wrong = rows["wrong_pairs_no_overlap"]
-    assert wrong["pairs"].startswith("failed ") and wrong["bytes"] == "green", rows
+    assert wrong["pairs"] == "failed" and wrong["bytes"] == "green", rows
+    assert 0 <= int(wrong["pairs passed"]) < int(wrong["pairs tests"]), rows  # numbers a gradebook adds up
     # It imports the suite's oracle (the project's own known-wrong implementation): flagged as such, beside its verdict.
     assert wrong["result"] == "failed" and wrong["flags"].startswith("imports the suite's reference or spec")
     assert rows["starter"]["pairs"] == "not started" and rows["starter"]["result"] == "incomplete"
-    assert rows["hangs"]["result"].startswith("timed out") and float(rows["hangs"]["seconds"]) >= 30
-    # Isolated: the submission dies in its own child, and the run that judges it reports failures.
-    assert rows["crashes"]["result"] == "failed" and rows["crashes"]["pairs"].startswith("failed ")
+    # It hangs on import: its load ran out of the run's time budget, before the wall limit.
+    assert rows["hangs"]["result"] == "could not load" and "did not finish" in rows["hangs"]["detail"], rows["hangs"]
+    # Isolated: the submission dies in its own child on import, and its row says it could not be loaded, why,
+    # and no level (nothing of it was judged).
+    assert rows["crashes"]["result"] == "could not load" and "exit status 3" in rows["crashes"]["detail"], rows
+    assert rows["crashes"]["pairs"] == "" and rows["crashes"]["tests"] == "0"
     page = (tmp_path / "class.html").read_text(encoding="utf-8")
     assert "<table" in page and "wrong_pairs_no_overlap" in page and "get_stats skips" in page
     assert "http" not in page  # standalone
@@ -71,15 +75,16 @@ def test_a_class_with_a_hanging_and_a_crashing_submission(tmp_path, capsys, monk
     kept = sorted(path.name for path in (tmp_path / "reports").iterdir())
     expected = [f"{n:02d}-{name}.{ext}" for n, name in ((1, "reference"), (2, "wrong_pairs_no_overlap"),
                                                        (3, "starter"), (5, "crashes")) for ext in ("html", "json")]
-    # The hanging one's supervisor stopped it at the limit and wrote the report itself, saying why.
-    assert kept == sorted([*expected, "04-hangs.json"])
+    # The hanging one's run ended within the limit, its report kept.
+    assert set(kept) - {"04-hangs.html"} == {*expected, "04-hangs.json"}
     stopped = json.loads((tmp_path / "reports" / "04-hangs.json").read_text("utf-8"))
-    assert stopped["exit_status"] == 1 and "wall limit" in stopped["sandbox"]["failure"]
+    assert stopped["exit_status"] == 1
     assert "pairs.adjacent-overlapping" in (tmp_path / "reports" / "02-wrong_pairs_no_overlap.html").read_text("utf-8")
     assert out.splitlines()[0].split()[:2] == ["submission", "facts"]
     table = json.loads((tmp_path / "class.json").read_text("utf-8"))  # the same rows as the CSV, as values
     assert [row["name"] for row in table["submissions"]] == list(rows)
-    assert [row["verdict"] for row in table["submissions"]] == ["green", "failed", "incomplete", "timed out", "failed"]
+    assert [row["verdict"] for row in table["submissions"]] == ["green", "failed", "incomplete", "could not load",
+                                                               "could not load"]
     assert [bool(row["flags"]) for row in table["submissions"]] == [False, True, False, False, False]
     assert table["submissions"][2]["cells"]["pairs"] == "not started" and table["levels"][:3] == ["facts", "bytes",
                                                                                                  "pairs"]

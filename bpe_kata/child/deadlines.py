@@ -55,3 +55,29 @@ class TestDeadline:
 
 
 TEST_DEADLINE = TestDeadline()
+
+
+class HungCalls:
+    """Calls that hung (ran past their time limit), by name, for ``--give-up-after-hangs N``: once a function has hung
+    N times running, later calls to it fail at once rather than hang too. A graded submission whose ``train`` hangs
+    would otherwise spend the run's whole budget on train, one test at a time, and every other level with it
+    (bpe_kata/tools/grade_limits.py). Off (None) unless asked: the gate keeps calling, since a call that is too
+    slow on a large input may still answer a small one."""
+
+    def __init__(self) -> None:
+        self.limit: int | None = None
+        self.running: dict[str, int] = {}
+
+    def given_up(self, what: str) -> int | None:
+        """How many times running ``what`` hung, when that is enough to stop calling it; else None."""
+        count = self.running.get(what, 0)
+        return count if self.limit is not None and count >= self.limit else None
+
+    def hung(self, what: str) -> None:
+        self.running[what] = self.running.get(what, 0) + 1
+
+    def answered(self, what: str) -> None:
+        self.running.pop(what, None)
+
+
+HUNG_CALLS = HungCalls()

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from bpe_kata.child import call_text, protocol
-from bpe_kata.child.deadlines import BUDGET, TEST_DEADLINE
+from bpe_kata.child.deadlines import BUDGET, HUNG_CALLS, TEST_DEADLINE
 from bpe_kata.child.faults import (
     CONTRACT_EXCEPTIONS,
     CallTimedOut,
@@ -188,6 +188,10 @@ class Child(LinePipes):
             self.kill()
             raise OverBudget(f"{what}: the run's time budget ({BUDGET.total:g} s of child time, --time-budget) "
                              "is spent; this call and every later one fail")
+        gave_up = HUNG_CALLS.given_up(what)
+        if gave_up is not None:
+            raise CallTimedOut(f"{what}: not called: it hung in its last {gave_up} calls (--give-up-after-hangs); "
+                               "every later call to it fails at once")
         test_left = TEST_DEADLINE.remaining()
         if test_left is not None and test_left <= 0:
             raise TooSlow(f"{what} was not started: the test's budget ({TEST_DEADLINE.seconds:g} s, "
@@ -197,8 +201,11 @@ class Child(LinePipes):
         start = time.monotonic()
         try:
             yield start + limits[cause]
+            HUNG_CALLS.answered(what)
         except CallTimedOut:
             self.kill()
+            if cause != "run":
+                HUNG_CALLS.hung(what)
             if cause == "test":
                 raise TEST_DEADLINE.spent(what) from None
             if cause == "run":

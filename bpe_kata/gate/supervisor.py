@@ -216,9 +216,8 @@ class Supervisor:
         relay.start()
         try:
             status, reason = process.wait(timeout=self.wall_limit), None
-        except subprocess.TimeoutExpired:
-            _killpg(process.pid)
-            process.wait()
+        except subprocess.TimeoutExpired:  # interrupted first: pytest then writes the report of what finished
+            _interrupt(process)
             status, reason = 1, f"the wall limit ({self.wall_limit:g} s, --wall-limit) was reached; the run was stopped"
         killed = sandboxing.kill_descendants()  # the relay's pipe closes once no child holds it
         relay.join(timeout=10)
@@ -264,6 +263,20 @@ def _stop_on_signals() -> dict:
 def _restore_signals(previous: dict) -> None:
     for number, handler in previous.items():
         signal.signal(number, handler)
+
+
+#: Seconds an interrupted verdict process has to write its report before it is killed.
+INTERRUPT_GRACE = 20.0
+
+
+def _interrupt(process: subprocess.Popen) -> int:
+    """Stop the verdict process as Ctrl-C would (its session ends, its report is written), killed if it lingers."""
+    try:
+        os.kill(process.pid, signal.SIGINT)
+        return process.wait(timeout=INTERRUPT_GRACE)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        _killpg(process.pid)
+        return process.wait()
 
 
 def _killpg(pid: int) -> None:

@@ -276,7 +276,8 @@ class KataRun:
         platforms = {option: config.getoption(option, None)
                      for option in (platform_outputs.POINTS_OPTION, *platform_outputs.OUTPUT_OPTIONS)}
         if target or page or platform_outputs.asked(platforms):
-            self._diagnose()
+            if int(exitstatus) != run_status.INTERRUPTED:  # a wall limit interrupted it: write, call nothing
+                self._diagnose()
             info = {**report.run_info(self.impl_value, self.implementation),
                     **report.run_record(self.config, tracker, results, self.implementation, judgement, complete,
                                          status, int(exitstatus))}

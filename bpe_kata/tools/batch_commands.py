@@ -23,7 +23,12 @@ def grade(argv: list[str]) -> int:
         "in parallel, with a time limit each; print the class table. Options after -- go to every run, "
         "e.g. -- --level train -m 'not corpus'."))
     parser.add_argument("submissions", nargs="+")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per submission (default 300)")
+    parser.add_argument("--timeout", type=float, default=300.0, help=(
+        "seconds per submission (default 300), the last resort: the run is interrupted and the levels it finished "
+        "are kept"))
+    parser.add_argument("--call-timeout", type=float, default=None, metavar="SECONDS", help=(
+        "seconds per call to a submission (default 60, at most a fifth of --timeout): a call past it fails its "
+        "test, the row says which call hung ('hung in train') and the run goes on"))
     parser.add_argument("--jobs", type=int, default=None, help="submissions run at once (default: the cores)")
     parser.add_argument("--csv", type=Path, help="also write the table as CSV")
     parser.add_argument("--html", type=Path, help="also write the table as a standalone HTML page")
@@ -69,9 +74,12 @@ def grade(argv: list[str]) -> int:
         passthrough += ["--expect", str(options.expect)]
     if options.allow_unsandboxed:
         passthrough += ["--allow-unsandboxed"]
-    outcomes = grading.grade(options.submissions, passthrough, options.timeout, options.jobs, options.reports,
-                             allowed_libraries=allowed)
     console = rich_console(options.plain, "grade")
+    from bpe_kata.tools.grade_progress import Progress
+
+    outcomes = grading.grade(options.submissions, passthrough, options.timeout, options.jobs, options.reports,
+                             allowed_libraries=allowed, call_timeout=options.call_timeout,
+                             progress=Progress(None if console is None else type(console)(stderr=True)))
     if console is None:
         print("\n".join(grade_table.render_plain(outcomes)))
     else:

@@ -16,16 +16,17 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bpe_kata.impl import course_shapes
+from bpe_kata.tools import grade_limits, grade_load
 from bpe_kata.verdict.outcomes import LevelStatus
 
 #: The command each submission runs under: its own supervisor, which runs ``check --isolated``, so
@@ -42,7 +43,7 @@ class Graded:
     submission: str
     name: str
     seconds: float = 0.0
-    ended: str = "finished"  # finished / timed out / crashed
+    ended: str = "finished"  # finished / timed out / crashed / could not load
     exit_code: int | None = None
     levels: dict = field(default_factory=dict)
     mistakes: list[str] = field(default_factory=list)
@@ -53,6 +54,7 @@ class Graded:
     report: dict = field(default_factory=dict)  # the child's whole JSON report, when it wrote one
     flags: list[str] = field(default_factory=list)  # what copy detection found: shown beside the verdict
     similarity: float | None = None  # share of its code that is the reference's (bpe_kata.tools.similarity)
+    slot: int = 0  # its place in the order given
 
     def cell(self, level: str) -> str:
         counts = self.levels.get(level)
@@ -77,6 +79,14 @@ class Graded:
             if statuses == {LevelStatus.GREEN} and self.complete
             else "incomplete"
         )
+
+    @property
+    def result(self) -> str:
+        """The result cell: the verdict and why ("could not load: CAUSE", "failed (hung in train)")."""
+        if not self.detail:
+            return self.verdict
+        return f"{self.verdict}: {self.detail}" if self.ended == grade_load.NOT_LOADED else \
+            f"{self.verdict} ({self.detail})"
 
     @property
     def accepted(self) -> bool:
@@ -136,41 +146,6 @@ def started(runner: list[str]) -> list[str]:
     return trusted_start.command(runner[2], runner[3:], private_pycache())
 
 
-def descendants(pid: int) -> list[int]:
-    """Every process below ``pid`` (Linux's /proc; elsewhere none), children before grandchildren."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = entry.read_text(encoding="ascii", errors="replace").rpartition(")")[2].split()
-            parents[int(entry.parent.name)] = int(fields[1])
-        except (OSError, ValueError, IndexError):
-            continue
-    found, frontier = [], [pid]
-    while frontier:
-        below = [child for child, parent in parents.items() if parent in frontier]
-        found += below
-        frontier = below
-    return found
-
-
-def kill_tree(pid: int) -> None:
-    """Kill ``pid``, its process group and every process below it.
-
-    The run's own children may start sessions of their own (the spec's implementation server
-    does, bpe_kata/child/client.py), which the group kill does not reach: left alone they would
-    outlive the grade, a hanging submission sleeping on for an hour."""
-    below = descendants(pid)
-    for target in below:
-        try:
-            os.kill(target, signal.SIGKILL)
-        except OSError:
-            pass
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass
-
-
 def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, keep: Path | None = None,
             slot: int = 0, runner: list[str] = RUNNER, allowed_libraries: list[str] | None = ()) -> Graded:
     """Run the spec on one submission in a child process; never raises for the submission's faults.
@@ -178,6 +153,10 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
     With ``keep``, the child's JSON and HTML reports stay there as ``NN-NAME.json`` and ``.html``;
     ``allowed_libraries``: libraries its imports may name unflagged (None: every one)."""
     outcome = Graded(submission, display_name(submission))
+    cause = grade_load.before_run(submission)
+    if cause is not None:  # names nothing loadable: nothing to run, no level to fill
+        outcome.ended, outcome.detail = grade_load.NOT_LOADED, cause
+        return outcome
     outcome.flags, outcome.similarity = _suite_flags(submission, allowed_libraries)
     if keep is not None:
         stem = f"{slot:02d}-{''.join(c if c.isalnum() or c in '-_.' else '_' for c in outcome.name)}"
@@ -201,7 +180,7 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
     try:
         output, _ = child.communicate(timeout=timeout + (60 if runner == RUNNER else 0))
     except subprocess.TimeoutExpired:
-        kill_tree(child.pid)
+        grade_limits.kill_tree(child.pid)
         output, _ = child.communicate()
         outcome.ended, outcome.detail = "timed out", f"no result within {timeout:g} s; stopped"
     outcome.seconds = time.monotonic() - start
@@ -218,6 +197,13 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
             outcome.ended, outcome.detail = "timed out", f"no result within {timeout:g} s; stopped"
         elif failure:
             outcome.ended, outcome.detail = "failed", failure
+        hung = grade_load.hung_calls(data)
+        if hung:  # each hung call failed its test and the run went on: say which
+            outcome.detail = "; ".join(filter(None, [f"hung in {', '.join(hung)}", outcome.detail]))
+        cause = grade_load.not_loaded(data)
+        if cause is not None:  # no level was judged: no cell says "failed", no claim is blamed
+            outcome.ended, outcome.detail = grade_load.NOT_LOADED, cause
+            outcome.levels, outcome.mistakes, outcome.failed_claims = {}, [], []
     elif outcome.ended == "finished":
         outcome.ended = "crashed"
         last = [line for line in (output or "").splitlines() if line.strip()][-1:]
@@ -230,7 +216,7 @@ def run_one(submission: str, extra: list[str], timeout: float, workdir: Path, ke
 def _suite_flags(submission: str, allowed_libraries: list[str] | None = ()) -> tuple[list[str], float | None]:
     """What a submission's files show: it imports the suite or a library, copies the reference, ships
     what cannot be read (bpe_kata/tools/similarity.py, delegation.py, shipped.py)."""
-    from bpe_kata.layout.paths import SPEC_DIR, SUITE_ROOT, reference_dir, shipped_implementations
+    from bpe_kata.layout.paths import SPEC_DIR, reference_dir, shipped_implementations
     from bpe_kata.tools.similarity import flags
 
     path = course_folder(submission) or Path(submission)  # a course-shaped folder is read like any other
@@ -242,7 +228,15 @@ def _suite_flags(submission: str, allowed_libraries: list[str] | None = ()) -> t
         return [], 1.0  # the suite's own code, graded as a control
     # The suite's known-wrong implementations are derived from its oracle by design: figured, never flagged so.
     control = any(path.resolve().is_relative_to(folder) for folder in shipped_implementations())
-    return flags(path, reference, SUITE_ROOT / "solutions" / "starter", shipped, allowed_libraries, not control)
+    return flags(path, reference, common_code(), shipped, allowed_libraries, not control)
+
+
+def common_code() -> list[Path]:
+    """The code every learner has or writes the same way, left out of the similarity figure: the starter and the
+    oracle's textbook core (bpe_kata/tools/similarity.py says why)."""
+    from bpe_kata.layout.paths import SPEC_DIR, SUITE_ROOT
+
+    return [SUITE_ROOT / "solutions" / "starter", SPEC_DIR / "oracle" / "core.py"]
 
 
 def unusable_names(submissions: list[str]) -> list[str]:
@@ -260,18 +254,29 @@ def _utf8(text: str) -> bool:
 
 def grade(submissions: list[str], extra: list[str], timeout: float, jobs: int | None = None,
           keep: Path | None = None, runner: list[str] = RUNNER,
-          allowed_libraries: list[str] | None = ()) -> list[Graded]:
+          allowed_libraries: list[str] | None = (), call_timeout: float | None = None,
+          progress: Callable[[Graded, int, int], None] | None = None) -> list[Graded]:
     """Every submission's outcome, in the order given (``keep``: a folder for each one's reports;
     ``runner``: the command each one runs under, ``bpe-kata check`` unless told; ``allowed_libraries``:
-    see ``run_one``)."""
+    see ``run_one``; ``call_timeout``: bpe_kata/tools/grade_limits.py; ``progress``: called with each
+    outcome as it finishes, how many have, and how many there are)."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(submissions) or 1))
+    extra = grade_limits.limits(extra, timeout, call_timeout)
     if keep is not None:
         keep = keep.expanduser().resolve()
         keep.mkdir(parents=True, exist_ok=True)
+    outcomes: list[Graded] = []
     with tempfile.TemporaryDirectory(prefix="bpe-kata-grade-") as workdir, ThreadPoolExecutor(jobs) as pool:
-        outcomes = list(pool.map(lambda args: run_one(args[1], extra, timeout, Path(workdir), keep, args[0], runner,
-                                                      allowed_libraries), enumerate(submissions, 1)))
-    return distinct_names(outcomes)
+        # those that name nothing loadable first: their rows are told at once, not after the runs queued before them
+        order = sorted(enumerate(submissions, 1), key=lambda item: grade_load.before_run(item[1]) is None)
+        running = {pool.submit(run_one, submission, extra, timeout, Path(workdir), keep, slot, runner,
+                               allowed_libraries): slot for slot, submission in order}
+        for future in as_completed(running):  # each row as it finishes, in the order they finish
+            outcomes.append(future.result())
+            outcomes[-1].slot = running[future]
+            if progress is not None:
+                progress(outcomes[-1], len(outcomes), len(submissions))
+    return distinct_names(sorted(outcomes, key=lambda outcome: outcome.slot))
 
 
 def distinct_names(outcomes: list[Graded]) -> list[Graded]:

@@ -6,7 +6,6 @@ disagree about a submission; fitting them to a width is bpe_kata/tools/grade_lay
 
 from __future__ import annotations
 
-import csv
 import os
 from html import escape
 from pathlib import Path
@@ -29,7 +28,7 @@ def rows(outcomes: list[Graded]) -> tuple[list[str], list[list[str]]]:
     beside it, what copy detection flagged (never instead of it)."""
     levels = level_columns(outcomes)
     header = ["submission", *levels, "result", "flags", "similarity", "seconds"]
-    body = [[o.name, *(o.cell(level) for level in levels), o.verdict + (f" ({o.detail})" if o.detail else ""),
+    body = [[o.name, *(o.cell(level) for level in levels), o.result,
              "; ".join(o.flags) or "—", "—" if o.similarity is None else f"{o.similarity:.0%}", f"{o.seconds:.1f}"]
             for o in outcomes]
     return header, body
@@ -72,12 +71,16 @@ def render_rich(outcomes: list[Graded], console) -> None:
 
 
 def _style(cell: str) -> str:
-    return CELL_STYLE.get(cell, "red" if cell.startswith(("failed", "timed", "crashed", "no report", *FLAG_STARTS))
+    return CELL_STYLE.get(cell, "red" if cell.startswith(BAD_STARTS)
                           else "default")
 
 
 #: How every flag begins (bpe_kata/tools/delegation.py, shipped.py, similarity.py): shown in red.
 FLAG_STARTS = ("imports", "delegates", "runs code", "ships", "unreadable", *(f"{n}%" for n in range(101)))
+
+
+#: How a cell that is bad news begins: shown in red.
+BAD_STARTS = ("failed", "timed", "crashed", "no report", "could not", *FLAG_STARTS)
 
 
 def escape_markup(text: str) -> str:
@@ -86,19 +89,11 @@ def escape_markup(text: str) -> str:
     return rich_escape(text)
 
 
-def inert(cell: str) -> str:
-    """A cell a spreadsheet shows as text: one starting as a formula would (``=``, ``+``, ``-``, ``@``, a tab or
-    a carriage return; a submission's name is the student's text) gets a leading apostrophe (OWASP's advice)."""
-    return f"'{cell}" if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
+def write_csv(path: Path, outcomes: list[Graded], extra=()) -> None:
+    """The class as CSV for a gradebook (bpe_kata/tools/grade_csv.py; ``extra``: columns such as points)."""
+    from bpe_kata.tools import grade_csv
 
-
-def write_csv(path: Path, outcomes: list[Graded]) -> None:
-    header, body = rows(outcomes)
-    body = [[inert(shown(cell)) for cell in row] for row in body]
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(body)
+    grade_csv.write(path, outcomes, level_columns(outcomes), extra)
 
 
 def as_json(outcomes: list[Graded]) -> dict:
@@ -124,7 +119,7 @@ def class_page(outcomes: list[Graded], where: Path | None = None) -> str:
     levels = level_columns(outcomes)
     short_header, short_body = grade_layout.shortened(header, body, levels)  # the page fits a 1280 px screen
     colour = lambda c: ("ok" if c == "green" else "none" if c == "—" else "todo" if c in TO_DO or c == "incomplete"  # noqa: E731
-                        else "bad" if c.startswith(("failed", "timed", "crashed", "no report", *FLAG_STARTS)) else "")
+                        else "bad" if c.startswith(BAD_STARTS) else "")
     head = "".join(f'<th title="{escape(h)}">{escape(grade_layout.SHORT_HEADINGS.get(s, s))}</th>'
                    for h, s in zip(header, short_header))
 

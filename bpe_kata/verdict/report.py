@@ -31,6 +31,17 @@ def run_info(impl_value: str, module) -> dict:
     }
 
 
+def pytest_setup(config: pytest.Config) -> dict:
+    """What pytest judged with: its rootdir, its config file and the plugins it loaded (by name; those installed
+    packages brought in, apart), so that check, gate and grade runs can be compared (bpe_kata/run/spec_command.py)."""
+    names = {name for name, plugin in config.pluginmanager.list_name_plugin() if plugin is not None
+             and not name.isdigit() and not name.startswith("<")}
+    installed = {getattr(dist, "project_name", None) or dist.metadata["name"]
+                 for _, dist in config.pluginmanager.list_plugin_distinfo()}
+    return {"rootdir": str(config.rootpath), "config": None if config.inipath is None else str(config.inipath),
+            "plugins": sorted(names), "installed_plugins": sorted(installed)}
+
+
 def run_record(config: pytest.Config, tracker: run_status.Tracker, results: Results, implementation, judgement,
                complete: bool, status: int, pytest_status: int) -> dict:
     """The verdict and everything it was derived from: each test's record (its level, OWN claims and
@@ -44,7 +55,7 @@ def run_record(config: pytest.Config, tracker: run_status.Tracker, results: Resu
                 "file": config.getoption("--expect"), "strict_levels": config.getoption("--strict-levels"),
                 "unexpected_failures": judgement.unexpected, "expected_failures": judgement.expected,
                 "unexpected_passes": judgement.unexpected_passes},
-            "narrowed_by": selection.narrowed_by(config),
+            "narrowed_by": selection.narrowed_by(config), "pytest": pytest_setup(config),
             "tests": {nodeid: {"level": level, "claims": list(claims), "outcome": str(outcome)}
                       for nodeid, (level, claims, outcome) in results.by_test.items()},
             "verdict_inputs": {
