@@ -196,3 +196,25 @@ def test_the_rich_progress_line_is_the_plain_one_in_colour():
     grade_progress.Progress(console)(row, 2, 12)
     shown = console.file.getvalue()
     assert shown.startswith("\x1b[32m") and "[ 2 of 12, 0:00] bob: green  (1 green; 3 s)" in shown, shown
+
+
+def test_the_csv_scores_each_report_with_the_teachers_points(tmp_path):
+    """grade --points FILE: each submission's points out of its possible, as the platform files score the same
+    report (bpe_kata/platforms/points.py); a submission with no report has none."""
+    from bpe_kata.platforms import points as scoring
+    from bpe_kata.tools.batch_commands import points_columns
+    from tests.support import REPO_ROOT, run_spec_inline
+
+    wrong = REPO_ROOT / "tests" / "implementations" / "wrong_merge_end_guard.py"
+    run = run_spec_inline(tmp_path, "--impl", str(wrong),
+                          "--level", "merge", "-m", "not corpus", files=["spec/test_bytes.py", "spec/test_pairs.py",
+                                                                          "spec/test_merge.py"])
+    (tmp_path / "points.toml").write_text("[levels]\nmerge = 30\n", encoding="utf-8")
+    weights = scoring.load(tmp_path / "points.toml")
+    rows = [Graded("alice", "alice", report=run.report), Graded("bob", "bob", ended="could not load")]
+    grade_table.write_csv(tmp_path / "class.csv", rows, extra=points_columns(weights))
+    with open(tmp_path / "class.csv", encoding="utf-8") as handle:
+        table = {row["submission"]: row for row in csv.DictReader(handle)}
+    earned, possible = scoring.total(scoring.level_scores(run.report, weights))
+    assert (float(table["alice"]["points"]), float(table["alice"]["max points"])) == (earned, possible)
+    assert earned < possible and (table["bob"]["points"], table["bob"]["max points"]) == ("", "")

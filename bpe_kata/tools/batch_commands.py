@@ -31,6 +31,8 @@ def grade(argv: list[str]) -> int:
         "test, the row says which call hung ('hung in train') and the run goes on"))
     parser.add_argument("--jobs", type=int, default=None, help="submissions run at once (default: the cores)")
     parser.add_argument("--csv", type=Path, help="also write the table as CSV")
+    parser.add_argument("--points", type=Path, metavar="FILE", help=(
+        "a TOML of points per level or claim (docs/TEACHERS.md, 'Points'): the CSV gets each submission's points"))
     parser.add_argument("--html", type=Path, help="also write the table as a standalone HTML page")
     parser.add_argument("--reports", type=Path, metavar="DIR",
                         help="keep each submission's JSON and HTML report in DIR (the --html page links them)")
@@ -74,6 +76,7 @@ def grade(argv: list[str]) -> int:
         passthrough += ["--expect", str(options.expect)]
     if options.allow_unsandboxed:
         passthrough += ["--allow-unsandboxed"]
+    points = _points(options.points)  # a wrong file stops grade before any submission runs
     console = rich_console(options.plain, "grade")
     from bpe_kata.tools.grade_progress import Progress
 
@@ -85,7 +88,7 @@ def grade(argv: list[str]) -> int:
     else:
         grade_table.render_rich(outcomes, console)
     if options.csv:
-        grade_table.write_csv(options.csv, outcomes)
+        grade_table.write_csv(options.csv, outcomes, points_columns(points))
     if options.html:
         page = options.html.expanduser().resolve()
         page.write_text(grade_table.class_page(outcomes, page.parent), encoding="utf-8")
@@ -187,3 +190,25 @@ def _matrix_outputs(options, data: dict, head: dict | None, rows: list | None = 
         written = matrix_site.write(options.site, data, history)
         print(f"wrote the site: {len(written)} files in {options.site}", file=sys.stderr)
     return 0
+
+
+def _points(path: Path | None):
+    from bpe_kata.platforms import points as scoring
+
+    try:
+        return scoring.load(path)
+    except scoring.PointsError as error:
+        raise Stop(str(error), 2) from None
+
+
+def points_columns(points) -> list:
+    """grade's CSV columns of points (bpe_kata/platforms/points.py): what each submission's report scores, of what
+    it could; empty for a submission with no report (could not load, or stopped before writing one)."""
+    from bpe_kata.platforms import points as scoring
+
+    def scored(outcome, which: int) -> object:
+        if not outcome.report:
+            return ""
+        return round(scoring.total(scoring.level_scores(outcome.report, points))[which], 2)
+
+    return [("points", lambda outcome: scored(outcome, 0)), ("max points", lambda outcome: scored(outcome, 1))]
