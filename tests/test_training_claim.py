@@ -282,3 +282,22 @@ def test_a_table_that_forgot_the_chunks_weights_is_the_chunk_counts_claim_and_an
     assert training_claim("ab cd cd cd", [((97, 98), 256)], 257, gpt2) == "regex.chunk-frequency"
     assert training_claim("ab cd cd cd", [((98, 32), 256)], 257, gpt2) == "train.most-frequent"
     assert training_claim("abcdcdcd", [((100, 99), 256), ((256, 100), 257)], 258) == "train.most-frequent"
+
+
+def test_the_no_early_stop_case_is_judged_on_how_many_merges_were_made():
+    """train-no-early-stop states that training goes on to the merges asked: its observable is their number. A
+    table with all three merges, one of them not a most frequent pair (held out: a trainer whose counts went
+    stale), is train.most-frequent's; a table one merge short is train.no-early-stop's."""
+    from spec.cases import all_cases
+    from spec.cases.expect import expect_merges
+
+    case = next(c for c in all_cases() if c["id"] == "train-no-early-stop")
+    stated = [((97, 97), 256), ((256, 256), 257), ((257, 257), 258)]
+    stale = [((97, 97), 256), ((256, 97), 257), ((257, 256), 258)]
+    with pytest.raises(AssertionError) as failed:
+        expect_merges(case, stale, stated)
+    assert "train.no-early-stop" not in blamed_claims(failed.value)
+    assert "train.most-frequent" in blamed_claims(failed.value)
+    with pytest.raises(AssertionError) as failed:
+        expect_merges(case, stated[:2], stated)
+    assert blamed_claims(failed.value) == ("train.no-early-stop",)
