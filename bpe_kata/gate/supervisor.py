@@ -22,7 +22,6 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -32,7 +31,7 @@ from pathlib import Path
 
 from bpe_kata.child import sandbox as sandboxing
 from bpe_kata.child import view
-from bpe_kata.gate import log_text, trusted_start
+from bpe_kata.gate import log_text, stopping, trusted_start
 from bpe_kata.gate.run_options import (
     DEFAULT_TIME_BUDGET,
     DEFAULT_WALL_LIMIT,
@@ -78,17 +77,17 @@ class Supervisor:
         files = suite_files()
         start_hash = suite_sha256(files)
         run_dir, self.began = Path(tempfile.mkdtemp(prefix="run-", dir=private_root())), time.monotonic()
-        previous = _stop_on_signals()
+        previous = stopping.stop_on_signals()
         try:
             return self._run(run_dir, files, start_hash)
-        except Stopped as stop:
+        except stopping.Stopped as stop:
             print(f"bpe-kata: stopped by signal {stop.signal_number}; every process of the run is killed, "
                   "no report is written", file=sys.stderr, flush=True)
             return 128 + stop.signal_number
         finally:
             sandboxing.kill_descendants()  # a stop, or an error of the supervisor's own: nothing of the run lives on
             shutil.rmtree(run_dir, ignore_errors=True)
-            _restore_signals(previous)
+            stopping.restore_signals(previous)
 
     def _remove_old_outputs(self) -> str | None:
         """An output path never holds a file this run did not write: a report, JUnit or page left there (or
@@ -217,7 +216,7 @@ class Supervisor:
         try:
             status, reason = process.wait(timeout=self.wall_limit), None
         except subprocess.TimeoutExpired:  # interrupted first: pytest then writes the report of what finished
-            _interrupt(process)
+            stopping.interrupt(process)
             status, reason = 1, f"the wall limit ({self.wall_limit:g} s, --wall-limit) was reached; the run was stopped"
         killed = sandboxing.kill_descendants()  # the relay's pipe closes once no child holds it
         relay.join(timeout=10)
@@ -236,54 +235,6 @@ class Supervisor:
         except (OSError, ValueError):
             return {"complete": False, "exit_status": 1, "levels": {}, "claims": {},
                     "note": f"the verdict process wrote no report (exit status {status})"}
-
-
-class Stopped(Exception):
-    """The supervisor was told to stop (SIGTERM, SIGINT, SIGHUP): a CI job's timeout or cancel."""
-
-    def __init__(self, signal_number: int) -> None:
-        super().__init__(signal_number)
-        self.signal_number = signal_number
-
-
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-
-
-def _stop_on_signals() -> dict:
-    """Turn a stop signal into :class:`Stopped`, so that ``run``'s cleanup kills the verdict process and every
-    child (they are in sessions of their own: the signal to the job's process group never reaches them)."""
-    def stop(number, _frame):
-        raise Stopped(number)
-
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-    return {number: signal.signal(number, stop) for number in STOP_SIGNALS}
-
-
-def _restore_signals(previous: dict) -> None:
-    for number, handler in previous.items():
-        signal.signal(number, handler)
-
-
-#: Seconds an interrupted verdict process has to write its report before it is killed.
-INTERRUPT_GRACE = 20.0
-
-
-def _interrupt(process: subprocess.Popen) -> int:
-    """Stop the verdict process as Ctrl-C would (its session ends, its report is written), killed if it lingers."""
-    try:
-        os.kill(process.pid, signal.SIGINT)
-        return process.wait(timeout=INTERRUPT_GRACE)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        _killpg(process.pid)
-        return process.wait()
-
-
-def _killpg(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _points_problem(values: dict[str, str]) -> str | None:
