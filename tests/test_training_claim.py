@@ -189,7 +189,8 @@ def test_no_split_is_looked_for_over_the_whole_text_or_under_a_pattern_of_the_ca
 @given(text=split_texts, data=st.data())
 def test_ids_an_encoder_gets_by_cutting_otherwise_are_the_asked_patterns_chunk_claim(asked, text, data):
     """encode's ids are checked when encode returns, as train's tables are: the ids of another split's chunks
-    fail the asked pattern's chunk claim; the asked split's own ids pass."""
+    fail the asked pattern's chunk claim when the encoder shows, on the variant's probe, that it cuts so; ids that
+    match a variant by chance (held out: an encoder turning CR into LF) fail no split; the asked split's pass."""
     variant = data.draw(st.sampled_from([v for v in split_variants.variants(PATTERNS[asked])
                                          if v.pattern != split_variants.EVERY_CHARACTER]))
     merges = oracle.train(text + text, 300, pattern=variant.pattern)  # a table rich in the variant's tokens
@@ -197,9 +198,13 @@ def test_ids_an_encoder_gets_by_cutting_otherwise_are_the_asked_patterns_chunk_c
     check_encoded(text, merges, right, {"pattern": PATTERNS[asked]})
     other = oracle.encode(text, merges, pattern=variant.pattern)
     assume(other != right)
+    as_variant = lambda probe, table: oracle.encode(probe, table, pattern=variant.pattern)  # noqa: E731
     with pytest.raises(AssertionError) as failed:
-        check_encoded(text, merges, other, {"pattern": PATTERNS[asked]})
+        check_encoded(text, merges, other, {"pattern": PATTERNS[asked]}, as_variant)
     assert blamed_claims(failed.value) == (f"regex.{asked}-chunks",)
+    as_asked = lambda probe, table: oracle.encode(probe, table, pattern=PATTERNS[asked])  # noqa: E731
+    check_encoded(text, merges, other, {"pattern": PATTERNS[asked]}, as_asked)  # cuts as asked: a chance match
+    check_encoded(text, merges, other, {"pattern": PATTERNS[asked]})  # no encoder to ask: no evidence
 
 
 def test_an_encoder_that_merges_nothing_is_left_to_its_own_claims():
@@ -301,3 +306,17 @@ def test_the_no_early_stop_case_is_judged_on_how_many_merges_were_made():
     with pytest.raises(AssertionError) as failed:
         expect_merges(case, stated[:2], stated)
     assert blamed_claims(failed.value) == ("train.no-early-stop",)
+
+
+@pytest.mark.parametrize("asked", ["gpt2", "gpt4"])
+def test_every_variant_of_the_inventory_can_be_shown_by_an_encoder(asked):
+    """The rule, not a case: for every variant an encoder can have (every character apart leaves bytes, which an
+    encoder that merges nothing gives too), its probes tell an encoder cutting so from one cutting as asked."""
+    from spec.split_check import _encodes_as
+
+    for variant in split_variants.variants(PATTERNS[asked]):
+        if variant.pattern == split_variants.EVERY_CHARACTER:
+            continue
+        cut = variant.pattern
+        assert _encodes_as(variant, PATTERNS[asked], lambda p, t, cut=cut: oracle.encode(p, t, pattern=cut))
+        assert not _encodes_as(variant, PATTERNS[asked], lambda p, t: oracle.encode(p, t, pattern=PATTERNS[asked]))
