@@ -101,6 +101,23 @@ def test_exercism_v3_has_a_task_per_level_and_a_test_per_claim(runs):
     assert json.loads(runs["reference"][1]["exercism"])["status"] == "pass"
 
 
+def test_exercism_leaves_out_the_claims_a_run_says_nothing_about(runs):
+    """A claim not run (a corpus the machine lacks: CI's front door has none) or never asserted (informative) is no
+    test of the learner's: the reference passes without it; a claim not judged behind a broken one is an error."""
+    import copy
+
+    from bpe_kata.platforms.exercism_results import results
+
+    report = copy.deepcopy(runs["reference"][0])
+    some, other = sorted(cid for cid, c in report["claims"].items() if c.get("status") == "passed")[:2]
+    report["claims"][some]["status"] = "not run"
+    document = results(report)
+    assert document["status"] == "pass" and some not in {t["name"] for t in document["tests"]}
+    report["claims"][other]["status"] = "not judged"
+    document = results(report)
+    assert document["status"] == "fail" and {t["status"] for t in document["tests"] if t["name"] == other} == {"error"}
+
+
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_bpe_kata_results_makes_the_same_file_from_the_report(runs, tmp_path, name):
     report, files = runs["wrong"]

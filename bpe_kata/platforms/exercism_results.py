@@ -11,8 +11,12 @@ from __future__ import annotations
 from bpe_kata.platforms import learner_text
 from bpe_kata.platforms.points import Points, level_scores
 
-#: A claim's status in the report, as an Exercism test status ("could not run": the call raised).
-STATUS = {"passed": "pass", "failed": "fail", "could not run": "error"}
+#: A claim's status in the report, as an Exercism test status ("could not run": the call raised; "not judged": its
+#: check failed but rests on a broken claim; "not started": the learner has not written it yet).
+STATUS = {"passed": "pass", "failed": "fail", "could not run": "error", "not judged": "error", "not started": "fail"}
+#: Claims this run says nothing about are no test of it: not run (a corpus or table the machine lacks, or not
+#: selected), and the informative claims, recorded and never asserted for any implementation.
+NOT_A_TEST = ("not run",)
 #: Exercism caps the top-level message and each test's message.
 MESSAGE_CHARS = 65535
 
@@ -29,7 +33,9 @@ def results(report: dict, points: Points | None = None) -> dict:
             if claim.level != score.level:
                 continue
             found = claims.get(cid)
-            status = STATUS.get(found.get("status"), "fail") if found else "error"
+            if found is None or found.get("status") in NOT_A_TEST or claim.kind == "informative":
+                continue
+            status = STATUS.get(found.get("status"), "fail")
             test = {"name": cid, "status": status, "test_code": claim.statement, "task_id": task_id}
             if status != "pass":
                 test["message"] = _why(found, score.status)[:MESSAGE_CHARS]
