@@ -238,3 +238,29 @@ def test_a_trainer_that_crashes_on_ascii_only_keeps_the_claim_its_tests_point_to
     assert all(reproduced.claim for reproduced in results.reproduced.values()), results.reproduced
     [cause] = causes.root_causes(results)
     assert not cause.get("every_call"), cause
+
+
+def test_a_call_that_returned_in_the_run_does_not_crash_on_every_input():
+    """Held out (a CS336 solution whose train reads special_tokens[0]): every call without special tokens raised,
+    the probes' calls included, and the run said "every call of train raises", though its trainings with special
+    tokens had returned. A call that returned a result in any test of the run is not every call's crash."""
+    from bpe_kata.verdict import causes
+    from bpe_kata.verdict.outcomes import Outcome
+
+    module = types.ModuleType("needs_a_special")
+    exec("def train(text, vocab_size, special_tokens=()):\n"
+         "    first = list(special_tokens)[0]\n"
+         "    return {}\n", vars(module))
+    results = Results()
+    try:
+        module.train("ab", 257)
+    except IndexError as error:
+        results.verdicts["t::x"] = judging.judge(error, ("train.exhausted",), module, "")
+    results.by_test["t::x"] = ("train", ("train.exhausted",), Outcome.FAILED)
+    every = crash_probes.probe(results, module, run=lambda function, shown: function())
+    assert any(not reproduced.claim for reproduced in every.values())  # alone, it looks like every call's crash
+    results.answered.add("train")  # but a training with special tokens returned in the run
+    results.reproduced = crash_probes.probe(results, module, run=lambda function, shown: function())
+    assert all(reproduced.claim for reproduced in results.reproduced.values()), results.reproduced
+    [cause] = causes.root_causes(results)
+    assert not cause.get("every_call"), cause

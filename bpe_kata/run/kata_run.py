@@ -214,6 +214,7 @@ class KataRun:
             rep.user_properties.append(("claims", " ".join(claims)))
         if (level or claims) and rep.when == "call":
             rep.user_properties.append(("bpe_calls", str(recording.count())))
+            rep.user_properties.append(("bpe_answered", " ".join(recording.answered())))
         self._label_failure(item, call, rep, claims)
         return rep
 
@@ -245,6 +246,7 @@ class KataRun:
                                 judging.Verdict.from_json(verdict) if verdict else None)
             if "bpe_calls" in properties:
                 self.results.calls[report.nodeid] = int(properties["bpe_calls"])
+            self.results.answered.update(properties.get("bpe_answered", "").split())
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config: pytest.Config) -> None:
         if not self.results.any_level_results():

@@ -28,13 +28,22 @@ _raised: list[tuple[str, str]] = []  # (the call as typed, the exception's type 
 #: At most this many characters of a call are kept: an input is shown, not stored.
 SHOWN_CHARS = 200
 _count = [0]
+#: The operations that returned in this test (a crash on "every call" needs none to have).
+_answered: set[str] = set()
 
 
 def reset() -> None:
     """A new test starts: forget the previous test's calls."""
     _calls.clear()
     _raised.clear()
+    _answered.clear()
     _count[0] = 0
+
+
+def answered() -> tuple[str, ...]:
+    """The operations that returned a result since ``reset`` (held out: a trainer that raised only without special
+    tokens was said to raise on every call, though the run's trainings with them had returned)."""
+    return tuple(sorted(_answered))
 
 
 def raised(type_name: str = "") -> str:
@@ -120,6 +129,7 @@ class Recorder:
                 _raised.append((shown_call(name, args, kwargs), kind))
                 del _raised[:-8]  # the last few are enough to find the cause's own
                 raise
+            _answered.add(name)
             if name == "train":  # a table that stopped short is one claim's failure, whatever test drew it
                 check_trained_call(args, kwargs, result, value)
             elif name == "encode":  # so is an encoder that cuts otherwise than the pattern

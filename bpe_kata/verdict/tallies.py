@@ -41,6 +41,8 @@ class Results:
     reproduced: dict = field(default_factory=dict)
     #: test -> how many calls reached the implementation (bpe_kata/verdict/recording.py); absent: not recorded
     calls: dict[str, int] = field(default_factory=dict)
+    #: the operations that returned a result in some test of the run (a crash on "every call" needs none to have)
+    answered: set[str] = field(default_factory=set)
 
     def record(self, rep, outcome: Outcome, level: str | None, claims: tuple[str, ...],
                verdict: Verdict | None = None) -> None:
