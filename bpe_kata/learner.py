@@ -14,13 +14,14 @@ from pathlib import Path
 
 from bpe_kata.data import corpora
 from bpe_kata.layout.paths import SPEC_DIR
+from bpe_kata.shape_starters import STARTERS
 from spec.ledger import load_claims
 from spec.levels import ALL_LEVEL_NAMES
 
 PROJECT_ROOT = SPEC_DIR.parent
 STARTER = PROJECT_ROOT / "solutions" / "starter"
 #: ``new --shape``: the shapes a starter can be written in (bpe_kata/shape_starters.py).
-SHAPES = ("cs336", "minbpe", "map")
+SHAPES = tuple(STARTERS)
 
 NEW_HELP = (
     "usage: bpe-kata new NAME [--shape cs336|minbpe|map]\n"

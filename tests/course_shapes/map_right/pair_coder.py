@@ -3,6 +3,8 @@
 Its own names and types for minbpe's parts: ``fit(text, num_merges)`` counts merges, not the vocabulary's
 size; the table is ``rules``, an ordered list of pairs (the k-th gets id 256 + k); ``pieces`` is the vocab;
 ``to_ids``/``to_text``/``add_specials``/``_make_pieces``; the helpers are ``pair_counts`` and ``apply_rule``.
+Self-contained on purpose (the code is minbpe_right's, renamed): under the gate the sandboxed child sees this folder
+only, so it cannot import its sibling.
 """
 
 from __future__ import annotations
