@@ -299,6 +299,7 @@ class KataRun:
             self.diagnosed = True
             self.results.reproduced = crash_probes.probe(self.results, self.implementation)
             self.results.pattern_fixed = pattern_probe.probe(self.results, self.implementation)
+            self.results.fixed_split = self.split.pattern if self.split is not None else None
             self.results.diagnoses = teaching.diagnose(self.results.broken_claims(), self.implementation)
 
     def _write_expectations(self) -> None:

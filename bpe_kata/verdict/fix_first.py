@@ -4,7 +4,8 @@ One bug breaks many claims: a ``get_stats`` that counts wrongly breaks the pairs
 training, then facts measured on trained tables. The list leads with the claim whose fix is most
 likely to mend the others, decided by, in turn:
 
-1. a root: none of the claims it rests on (spec/claims.toml ``rests_on``, followed through) is broken;
+1. a root: none of the claims it rests on (spec/claims.toml ``rests_on``, followed through, and what it rests on in
+   this run alone: the split, for code that splits every text, bpe_kata/verdict/composition.py) is broken;
 2. the level order (bytes before pairs before train ...): the kata is climbed level by level, and a likely
    mistake seen on a later level never hides a broken lower one (issue 37: a port whose bytes were wrong was
    told to fix its pair order first);
@@ -17,13 +18,18 @@ likely to mend the others, decided by, in turn:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 
 from spec.ledger import load_claims, prerequisites
 from spec.levels import ALL_LEVEL_NAMES
 
 _KIND_RANK = {"contract": 0, "fact": 1, "informative": 2}
+
+
+def ledger_prerequisites(cid: str) -> frozenset[str]:
+    """Every claim ``cid`` rests on in the ledger, directly or through others."""
+    return _below().get(cid, frozenset())
 
 
 @cache
@@ -54,8 +60,10 @@ def _resting_on() -> dict[str, int]:
     return counts
 
 
-def order(broken: Iterable[str], diagnosed: Iterable[str] = ()) -> list[str]:
-    """``broken`` claim ids, the one to fix first leading (see the module's docstring)."""
+def order(broken: Iterable[str], diagnosed: Iterable[str] = (),
+          run_prerequisites: Mapping[str, frozenset[str]] | None = None) -> list[str]:
+    """``broken`` claim ids, the one to fix first leading (see the module's docstring); ``run_prerequisites``:
+    claim -> every claim it rests on in this run, in place of the ledger's (bpe_kata/verdict/composition.py)."""
     broken = list(dict.fromkeys(broken))
     named, every = set(diagnosed), set(broken)
     ledger, below, resting = load_claims(), _below(), _resting_on()
@@ -64,7 +72,7 @@ def order(broken: Iterable[str], diagnosed: Iterable[str] = ()) -> list[str]:
     def key(cid: str) -> tuple:
         claim = ledger.get(cid)
         level = claim.level if claim else None
-        under = below.get(cid, frozenset())
+        under = (run_prerequisites or {}).get(cid, below.get(cid, frozenset()))
         return (bool(under & (every - {cid})),
                 ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES), cid not in named,
                 -resting.get(cid, 0), _KIND_RANK.get(claim.kind if claim else "", 3), len(under),

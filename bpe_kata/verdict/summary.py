@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from bpe_kata.verdict import fix_first, pattern_probe, teaching
+from bpe_kata.verdict import composition, fix_first, pattern_probe, teaching
 from bpe_kata.verdict.causes import claim_level, level_rank, resting_reason
 from bpe_kata.verdict.outcomes import COLUMNS, ClaimOutcome, Outcome
 from bpe_kata.verdict.tallies import Results, level_status
@@ -43,7 +43,8 @@ FIX_FIRST_LINES = 4
 def first_to_fix(results: Results) -> str | None:
     """The broken claim to fix first (bpe_kata/verdict/fix_first.py), or None when none is broken."""
     broken = results.broken_claims()
-    ordered = fix_first.order(broken, fix_first.diagnosed_claims(results.diagnoses))
+    ordered = fix_first.order(broken, fix_first.diagnosed_claims(results.diagnoses),
+                               composition.run_prerequisites(results))
     return ordered[0] if ordered else None
 
 
@@ -123,7 +124,8 @@ def _render_failures(results: Results) -> list[str]:
     broken = {cid: r for cid, r in per_claim.items() if r[Outcome.FAILED] and cid not in resting}
     if broken:
         lines += ["", f"claims broken ({len(broken)}): an assertion about them failed"]
-        for cid in fix_first.order(broken, fix_first.diagnosed_claims(results.diagnoses)):
+        for cid in fix_first.order(broken, fix_first.diagnosed_claims(results.diagnoses),
+                                   composition.run_prerequisites(results)):
             r = broken[cid]
             claim = ledger.get(cid)
             statement = claim.statement if claim else "(not in the ledger)"

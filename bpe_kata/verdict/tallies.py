@@ -36,6 +36,9 @@ class Results:
     diagnoses: list = field(default_factory=list)
     #: the published pattern the implementation looks fixed to (spec/split_probe.py), set once the run is over
     pattern_fixed: object = None
+    #: the split pattern the implementation declares it always uses (a course shape, FIXED_PATTERN), set once the
+    #: run is over; None: it declares none
+    fixed_split: str | None = None
     #: root cause key -> the direct probe that raised the same error (bpe_kata/verdict/crash_probes.py), set once the
     #: run is over: the cause is blamed on that probe's claim
     reproduced: dict = field(default_factory=dict)

@@ -1,0 +1,60 @@
+"""What a claim rests on in THIS run, beyond the ledger's static graph: the split, when the code splits every text.
+
+The ledger's ``rests_on`` says what the reference composes: training rests on pair counting and merging, not
+on a split, since the contract's ``train`` splits only when given a pattern. Code that splits every text (a
+fixed split, declared by a course shape or ``FIXED_PATTERN``, or seen by the pattern probe) composes its
+split into every ``train`` and ``encode`` call, so a wrong split breaks every training and encoding claim
+too (held-out course solutions: an empty regex group cut every character apart, and fix first named
+``train.no-early-stop``, whose fix mends nothing). The rule: under a fixed split, a broken claim whose failed
+checks called ``train`` or ``encode`` rests on the broken claims that state the split itself, and those split
+claims no longer rest on it (the ledger has them rest on training, as the contract's regex tests train: with the
+split composed into training the dependency runs the other way, and a cycle would leave neither a root). Only
+the order of fixing uses it (bpe_kata/verdict/fix_first.py); no claim is silenced by it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bpe_kata.verdict.fix_first import ledger_prerequisites
+from bpe_kata.verdict.judging import BROKEN
+from bpe_kata.verdict.outcomes import Outcome
+
+if TYPE_CHECKING:
+    from bpe_kata.verdict.tallies import Results
+
+#: The claims whose observable is the split itself: the chunks of each published pattern, no merge across a
+#: chunk, and every character of the text inside some chunk.
+SPLIT_CLAIMS = frozenset({"regex.gpt2-chunks", "regex.gpt4-chunks", "regex.no-cross-chunk", "regex.covers-text"})
+#: The operations a fixed split takes part in.
+SPLIT_CALLS = frozenset({"train", "encode"})
+
+
+def splits_every_text(results: Results) -> bool:
+    """The code splits every text: a declared fixed split, or one the pattern probe saw."""
+    return results.fixed_split is not None or results.pattern_fixed is not None
+
+
+def run_prerequisites(results: Results) -> dict[str, frozenset[str]]:
+    """Broken claim -> every claim it rests on in this run, for the claims whose prerequisites the split changes
+    (empty unless the code splits every text and a split claim is broken). A check whose calls were not recorded
+    counts as calling both operations, as the pattern probe does."""
+    if not splits_every_text(results):
+        return {}
+    broken = set(results.broken_claims())
+    split_broken = frozenset(broken & SPLIT_CLAIMS)
+    if not split_broken:
+        return {}
+    composed: set[str] = set()
+    for nodeid, (_, _, outcome) in results.by_test.items():
+        verdict = results.verdicts.get(nodeid)
+        if outcome is not Outcome.FAILED or verdict is None or verdict.kind != BROKEN:
+            continue
+        if verdict.calls and not SPLIT_CALLS & set(verdict.calls):
+            continue
+        for claim in verdict.blamed:
+            if claim in broken and claim not in SPLIT_CLAIMS:
+                composed.add(claim)
+    found = {claim: ledger_prerequisites(claim) | split_broken for claim in composed}
+    found.update({claim: ledger_prerequisites(claim) - composed for claim in split_broken})
+    return found

@@ -1,0 +1,57 @@
+"""Under a fixed split, the split is fixed first (bpe_kata/verdict/composition.py; issue 37, held-out kind 5).
+
+Code that splits every text composes its split into every train and encode call: a wrong split breaks training
+claims too, and the ledger's graph, which has the regex claims rest on training, named a training claim first.
+The rule is tested on its own: any broken claim whose failed checks called train or encode, any split claim.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bpe_kata.verdict import composition, fix_first, judging
+from bpe_kata.verdict.outcomes import Outcome
+from bpe_kata.verdict.tallies import Results
+from spec.ledger import load_claims
+
+SPLIT = "regex.gpt2-chunks"
+
+
+def _results(failed: dict[str, tuple[str, tuple[str, ...]]], fixed_split: str | None) -> Results:
+    """A run whose tests named by ``failed`` failed: test id -> (claim, the operations it called)."""
+    results = Results(fixed_split=fixed_split)
+    for nodeid, (claim, calls) in failed.items():
+        level = load_claims()[claim].level
+        results.by_test[nodeid] = (level, (claim,), Outcome.FAILED)
+        results.verdicts[nodeid] = judging.Verdict(judging.BROKEN, (claim,), "", "", "differs", calls=calls)
+    return results
+
+
+def _order(results: Results) -> list[str]:
+    return fix_first.order(results.broken_claims(), (), composition.run_prerequisites(results))
+
+
+TRAINING_CLAIMS = [cid for cid, claim in load_claims().items()
+                   if claim.kind == "contract" and claim.level in ("train", "encode", "ties", "special")
+                   and cid not in composition.SPLIT_CLAIMS]
+
+
+@pytest.mark.parametrize("split_claim", sorted(composition.SPLIT_CLAIMS - {"regex.covers-text"}))
+@pytest.mark.parametrize("claim", TRAINING_CLAIMS[::3])
+def test_under_a_fixed_split_a_broken_split_claim_comes_before_any_claim_whose_checks_trained_or_encoded(
+        claim, split_claim):
+    failed = {"t::split": (split_claim, ("train",)), "t::other": (claim, ("train", "encode"))}
+    assert _order(_results(failed, "GPT2"))[0] == split_claim
+
+
+def test_without_a_fixed_split_the_ledgers_order_stands():
+    """A contract train splits only when given a pattern: its training claims do not rest on the split."""
+    failed = {"t::split": (SPLIT, ("train",)), "t::other": ("train.no-early-stop", ("train",))}
+    assert _order(_results(failed, None))[0] == "train.no-early-stop"
+    assert composition.run_prerequisites(_results(failed, None)) == {}
+
+
+def test_a_claim_whose_failed_checks_called_neither_train_nor_encode_keeps_its_place():
+    """A decode failure says nothing of the split: decode.replace-128 (a lower level) still comes first."""
+    failed = {"t::split": (SPLIT, ("train",)), "t::decode": ("decode.replace-128", ("decode",))}
+    assert _order(_results(failed, "GPT2"))[0] == "decode.replace-128"
