@@ -13,7 +13,7 @@ import types
 
 import pytest
 
-from bpe_kata.verdict import crash_probes, judging
+from bpe_kata.verdict import crash_probes, judging, recording
 from bpe_kata.verdict.tallies import Results
 from tests.support import REPO_ROOT, run_spec_inline
 
@@ -240,10 +240,9 @@ def test_a_trainer_that_crashes_on_ascii_only_keeps_the_claim_its_tests_point_to
     assert not cause.get("every_call"), cause
 
 
-def test_a_call_that_returned_in_the_run_does_not_crash_on_every_input():
-    """Held out (a CS336 solution whose train reads special_tokens[0]): every call without special tokens raised,
-    the probes' calls included, and the run said "every call of train raises", though its trainings with special
-    tokens had returned. A call that returned a result in any test of the run is not every call's crash."""
+def _needs_a_special_run(returned: str):
+    """A CS336 habit: train reads ``special_tokens[0]``, so every call without special tokens raises; ``returned``:
+    the form of the call that returned in the run's tests."""
     from bpe_kata.verdict import causes
     from bpe_kata.verdict.outcomes import Outcome
 
@@ -257,10 +256,40 @@ def test_a_call_that_returned_in_the_run_does_not_crash_on_every_input():
     except IndexError as error:
         results.verdicts["t::x"] = judging.judge(error, ("train.exhausted",), module, "")
     results.by_test["t::x"] = ("train", ("train.exhausted",), Outcome.FAILED)
-    every = crash_probes.probe(results, module, run=lambda function, shown: function())
-    assert any(not reproduced.claim for reproduced in every.values())  # alone, it looks like every call's crash
-    results.answered.add("train")  # but a training with special tokens returned in the run
+    results.answered.add(returned)
     results.reproduced = crash_probes.probe(results, module, run=lambda function, shown: function())
-    assert all(reproduced.claim for reproduced in results.reproduced.values()), results.reproduced
     [cause] = causes.root_causes(results)
+    return results, cause
+
+
+def test_a_call_of_the_probes_form_that_returned_in_the_run_means_the_crash_is_not_every_calls():
+    """A training without keyword arguments returned in the run: the crash is an input's, and keeps its claim."""
+    results, cause = _needs_a_special_run("train")
+    assert all(reproduced.claim for reproduced in results.reproduced.values()), results.reproduced
     assert not cause.get("every_call"), cause
+
+
+def test_a_crash_of_every_call_of_one_form_is_that_forms_and_says_which_returned(capsys):
+    """Held out (a CS336 solution whose train reads special_tokens[0]): every call without special tokens raised,
+    its trainings with them returned. It was first said to be every call's crash, then charged to whichever
+    training claim's test drew it (train.min-vocab); it is the crash of every call of that form, and fix first
+    says so, with the form that returned."""
+    from bpe_kata.verdict import summary
+
+    results, cause = _needs_a_special_run("train+special_tokens")
+    assert cause["likely_claim"] is None and cause["every_call"] is True, cause
+    assert cause["every_call_scope"] == "without keyword arguments (calls with special_tokens returned)", cause
+    screen = "\n".join(summary._render_fix_first(results))
+    assert "fix first: every call of train without keyword arguments (calls with special_tokens returned) raises" \
+        in screen, screen
+
+
+def test_the_recorder_notes_the_form_of_each_call_that_returned():
+    """The keyword arguments given a value name the form; empty ones (special_tokens=[]) do not."""
+    module = types.ModuleType("forms")
+    exec("def train(text, vocab_size, **options):\n    return {}\n", vars(module))
+    recorder = recording.Recorder(module)
+    recording.reset()
+    recorder.train("", 256, special_tokens=[])
+    recorder.train("", 256, special_tokens=["<s>"], pattern=None)
+    assert recording.answered() == ("train", "train+special_tokens")

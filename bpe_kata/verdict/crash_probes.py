@@ -14,8 +14,12 @@ printed beside the test's shrunk call. A cause raised by a probe, its control AN
 (``ORDINARY``), where no probe of that call was answered, is the call's on every input (an ``encode``
 written without ``self``, a body that fails before reading its input): it is blamed on no claim, since
 nothing says which behaviour is wrong, and the report says the call crashes whatever the input (issue 37:
-such crashes were charged to whichever claim's tests were most numerous). A train that crashes only when
-it merges answers ``train('', 300)``: its crash keeps the claim its tests point to. A probe that raises
+such crashes were charged to whichever claim's tests were most numerous). "Every call" is every call of the
+probes' form: the operation with the same keyword arguments given (``recording.call_form``): a train that reads
+``special_tokens[0]`` raises on every call without special tokens while its calls with them return, and its
+crash is that form's, said with the forms that returned (held out: it was charged to whichever training claim's
+test drew it). A train that crashes only when it merges answers ``train('', 300)``: its crash keeps the claim
+its tests point to. A probe that raises
 something else, or nothing, says nothing: the cause keeps the claim its tests point to.
 
 Each probe runs once per run, after the last test, with a time limit (bpe_kata/verdict/teaching.py's
@@ -102,6 +106,9 @@ class Reproduced:
 
     claim: str
     probe: str  # the probe's call, as typed (for every input: the probe's and its control's)
+    #: for every input of one form only: which calls crash and which returned (`` without special_tokens (calls
+    #: with special_tokens returned)``); empty when no call of the operation returned at all
+    scope: str = ""
 
 
 def probe(results: Results, implementation, run: Callable | None = None) -> dict[tuple[str, ...], Reproduced]:
@@ -119,8 +126,8 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
             return {}
     run = run or teaching.run_callable
     found: dict[tuple[str, ...], Reproduced] = {}
-    every_call: dict[tuple[str, ...], Reproduced] = {}  # crashed on a probe and on its control alike
-    answered: set[str] = set()  # calls that answered some probe without raising
+    every_call: dict[tuple[str, ...], tuple[Reproduced, str]] = {}  # crashed on a probe and its control: and the form
+    answered: set[str] = set()  # call forms that answered some probe without raising
     for direct in PROBES:
         if not any(key[2] == direct.call for key in keys if key not in found):
             continue
@@ -128,7 +135,7 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
         if verdict is False:
             break  # still running: the implementation is busy, no later probe can be trusted
         if verdict is None:
-            answered.add(direct.call)  # one input it answers: its crash is not every call's
+            answered.add(recording.call_form(direct.call, dict(direct.keywords)))  # not every call's crash
         if verdict is None or (key := causes.cause_key(verdict)) not in keys or key in found:
             continue
         control = run(lambda direct=direct: _raised(direct, direct.control, implementation), direct.shown())
@@ -144,9 +151,23 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
             if ordinary is not None and causes.cause_key(ordinary) == key:  # and on an ordinary one: every call's
                 shown = [recording.shown_call(direct.call, args, dict(direct.keywords))
                          for args in (direct.control, ORDINARY[direct.call])]
-                every_call[key] = Reproduced("", f"{direct.shown()}, {shown[0]} and {shown[1]}")
+                every_call[key] = (Reproduced("", f"{direct.shown()}, {shown[0]} and {shown[1]}"),
+                                   recording.call_form(direct.call, dict(direct.keywords)))
     answered |= results.answered  # a call that returned in the run's own tests does not crash on every input
-    return {key: shown for key, shown in every_call.items() if key[2] not in answered} | found
+    return {key: _of_form(shown, form, answered) for key, (shown, form) in every_call.items()
+            if form not in answered} | found
+
+
+def _of_form(shown: Reproduced, form: str, answered: set[str]) -> Reproduced:
+    """``shown`` with its scope: the crash's form, when other forms of its call returned in the run."""
+    operation = recording.form_operation(form)
+    others = sorted(other for other in answered if recording.form_operation(other) == operation)
+    if not others:
+        return shown
+    keywords = form.split("+")[1:]
+    crashing = f"with {', '.join(keywords)}" if keywords else "without keyword arguments"
+    returned = " or ".join(", ".join(other.split("+")[1:]) or "no keyword argument" for other in others)
+    return Reproduced(shown.claim, shown.probe, f" {crashing} (calls with {returned} returned)")
 
 
 def _raised(direct: DirectProbe, args: tuple, implementation) -> judging.Verdict | None:

@@ -28,7 +28,7 @@ _raised: list[tuple[str, str]] = []  # (the call as typed, the exception's type 
 #: At most this many characters of a call are kept: an input is shown, not stored.
 SHOWN_CHARS = 200
 _count = [0]
-#: The operations that returned in this test (a crash on "every call" needs none to have).
+#: The call forms that returned in this test (``call_form``; a crash on "every call" of a form needs none to have).
 _answered: set[str] = set()
 
 
@@ -41,9 +41,22 @@ def reset() -> None:
 
 
 def answered() -> tuple[str, ...]:
-    """The operations that returned a result since ``reset`` (held out: a trainer that raised only without special
+    """The call forms that returned a result since ``reset`` (held out: a trainer that raised only without special
     tokens was said to raise on every call, though the run's trainings with them had returned)."""
     return tuple(sorted(_answered))
+
+
+def call_form(name: str, kwargs: dict) -> str:
+    """The operation and the keyword arguments given a value (``train+special_tokens``): a crash that every call of
+    one form raises, while calls of another form return, is that form's (code that reads ``special_tokens[0]``)."""
+    given = sorted(key for key, value in kwargs.items()
+                   if value is not None and not (isinstance(value, (str, list, tuple, dict, set, frozenset))
+                                                 and not value))
+    return "+".join([name, *given])
+
+
+def form_operation(form: str) -> str:
+    return form.split("+", 1)[0]
 
 
 def raised(type_name: str = "") -> str:
@@ -129,7 +142,7 @@ class Recorder:
                 _raised.append((shown_call(name, args, kwargs), kind))
                 del _raised[:-8]  # the last few are enough to find the cause's own
                 raise
-            _answered.add(name)
+            _answered.add(call_form(name, kwargs))
             if name == "train":  # a table that stopped short is one claim's failure, whatever test drew it
                 check_trained_call(args, kwargs, result, value)
             elif name == "encode":  # so is an encoder that cuts otherwise than the pattern

@@ -51,8 +51,9 @@ def first_to_fix(results: Results) -> str | None:
 def _render_fix_first(results: Results) -> list[str]:
     crashing = next((c for c in results.root_causes() if c.get("every_call")), None)
     if crashing is not None:  # a call that crashes on every input comes before any claim (crash_probes.py)
-        return ["", f"fix first: every call of {crashing['call']} raises {crashing['exception']}, raised in "
-                    f"{crashing['where']}", *[line[4:] for line in _crash_inputs(crashing)]]
+        return ["", f"fix first: every call of {crashing['call']}{_form_scope(crashing)} raises "
+                    f"{crashing['exception']}, raised in {crashing['where']}",
+                *[line[4:] for line in _crash_inputs(crashing)]]
     cid = first_to_fix(results)
     if cid is None:
         slow = next((c for c in results.root_causes() if c["exception"].startswith("too slow: ")), None)
@@ -83,11 +84,16 @@ def _crash_inputs(cause: dict) -> list[str]:
     """The call that crashed, and the direct probe that raised the same error (bpe_kata/verdict/crash_probes.py)."""
     lines = [f"      crashing call: {cause['input']}"] if cause.get("input") else []
     if cause.get("every_call"):
-        lines.append(f"      {cause['probe']} raise it too: {cause.get('call') or 'the call'} crashes whatever the "
-                     "input, so no claim is charged; make it run at all first")
+        lines.append(f"      {cause['probe']} raise it too: {cause.get('call') or 'the call'}{_form_scope(cause)} "
+                     "crashes whatever the input, so no claim is charged; make it run at all first")
     elif cause.get("probe"):
         lines.append(f"      {cause['probe']} raises it too: the crash is that behaviour's")
     return lines
+
+
+def _form_scope(cause: dict) -> str:
+    """" without keyword arguments (calls with special_tokens returned)": a crash of one form of the call."""
+    return f" {cause['every_call_scope']}" if cause.get("every_call_scope") else ""
 
 
 def _indented(text: str, prefix: str) -> list[str]:
