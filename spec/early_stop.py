@@ -52,7 +52,7 @@ def check_trained(text: object, vocab_size: object, merges: object, pattern: str
     if valid_training.not_greedy(text, table, pattern) is not None:
         return  # a wrong choice of pair is what the training claims themselves are about
     stopped = valid_training.stopped_early(text, table, vocab_size, pattern)
-    if stopped is None or _normalised(text, table, vocab_size, pattern):
+    if stopped is None or _normalised(text, table, vocab_size, pattern, train_on):
         return
     claims = ["train.no-early-stop"]
     if retrain is not None and _never_merges_a_merge(text, table, vocab_size, pattern, retrain, train_on):
@@ -91,12 +91,13 @@ def _merges_a_merge_given_a_repeat(train_on: Callable[[str, int], object]) -> bo
     return any(isinstance(part, int) and part >= 256 for pair, _ in probe for part in pair)
 
 
-def _normalised(text: str, table: list, vocab_size: int, pattern: str | None) -> bool:
+def _normalised(text: str, table: list, vocab_size: int, pattern: str | None,
+                train_on: Callable[[str, int], object] | None = None) -> bool:
     """The table is whole training of the text normalised, or cut at a hard-coded special: those claims' own."""
     from spec.cases.expect import normalisation_explains, specials_explain
 
     return (normalisation_explains(text, table, vocab_size, pattern)
-            or specials_explain(text, table, vocab_size, pattern))
+            or specials_explain(text, table, vocab_size, pattern, train_on))
 
 
 def _short(text: str) -> str:

@@ -30,31 +30,16 @@ def check_trained_split(text: str, table: list, vocab_size: int, pattern: str | 
                         train_on: Callable[[str, int], object] | None) -> None:
     """Fail the asked split's chunk claim when the table is right training under another split than the one
     asked or declared (spec/split_variants.py), unless normalised text or a hard-coded special explains it first
-    (the classifier's order, spec/cases/expect.py ``training_claim``). A table that only stopped short (nothing
-    learned, or fewer merges than asked, each of them right) where every character apart leaves no pair is the
-    split's only with evidence: the trainer, asked for one merge of EVERY_CHARACTER_PROBE, learns the pair inside
-    "é" and not (97, 97); without it, it is an early stop (spec/early_stop.py)."""
+    (the classifier's order, spec/cases/expect.py ``training_claim``). The trainer's evidence is always needed
+    (``evidenced``): a table that only stopped short where a finer split leaves no pair is an early stop without it
+    (spec/early_stop.py)."""
     from spec.cases.expect import normalisation_explains, specials_explain
 
-    explained = split_variants.explaining(text, table, vocab_size, pattern)
-    if explained is not None and (normalisation_explains(text, table, vocab_size, pattern)
-                                  or specials_explain(text, table, vocab_size, pattern)):
-        # two explanations: the split's wins only with the trainer's own evidence that it cuts every character
-        every_character = explained[1].pattern == split_variants.EVERY_CHARACTER
-        if not (every_character and _cuts_every_character(train_on)):
-            return
-    if explained is None and pattern in split_variants.CHUNK_CLAIMS \
-            and valid_training.not_greedy(text, table, pattern) is None \
-            and valid_training.stopped_early(text, table, vocab_size, pattern) is not None \
-            and valid_training.violation(text, table, vocab_size, split_variants.EVERY_CHARACTER) is None \
-            and _cuts_every_character(train_on):
-        explained = split_variants.chunk_claim(pattern), split_variants.Variant(
-            f"every character its own chunk (train({EVERY_CHARACTER_PROBE!r}, 257) learns only (195, 169), "
-            "the pair inside 'é', not (97, 97), three times)", split_variants.EVERY_CHARACTER, (EVERY_CHARACTER_PROBE,))
-    if explained is not None and not _splits_as(explained[1], split.resolve(pattern), train_on):
-        # a table matching a variant by chance is no evidence: the trainer must split some variant's probe so
-        explained = next((other for other in split_variants.all_explaining(text, table, vocab_size, pattern)
-                          if _splits_as(other[1], split.resolve(pattern), train_on)), None)
+    explained = evidenced(text, table, vocab_size, pattern, train_on)
+    if explained is not None and explained[1].pattern != split_variants.EVERY_CHARACTER \
+            and (normalisation_explains(text, table, vocab_size, pattern)
+                 or specials_explain(text, table, vocab_size, pattern)):
+        return  # two explanations: the split's wins only when the trainer cuts every character (its own evidence)
     if explained is None:
         return
     claim, variant = explained
@@ -62,6 +47,20 @@ def check_trained_split(text: str, table: list, vocab_size: int, pattern: str | 
         raise CaseMismatch(f"train({short(text)}, {vocab_size}, pattern=...): the table is right training under "
                            f"another split than the pattern asked, {variant.name}: the text is not cut as the "
                            f"pattern cuts it ({valid_training.violation(text, table, vocab_size, pattern)})")
+
+
+def _finer_split_shown(text: str | list[str], table: list, vocab_size: int, pattern: str,
+                       train_on: Callable[[str, int], object] | None) -> tuple[str, split_variants.Variant] | None:
+    """A table that only stopped short, right under a variant that cuts finer (every character apart, a letter's
+    bytes apart), is that split's when the trainer shows it splits so on the variant's probe (every character: it
+    learns only (195, 169), the pair inside 'é', not (97, 97), three times)."""
+    for variant in split_variants.variants(pattern):
+        if split_variants.runs_out_sooner(variant) \
+                and valid_training.violation(text, table, vocab_size, variant.pattern) is None \
+                and (_cuts_every_character(train_on) if variant.pattern == split_variants.EVERY_CHARACTER
+                     else _splits_as(variant, split.resolve(pattern), train_on)):
+            return split_variants.chunk_claim(pattern), variant
+    return None
 
 
 def evidenced(text: str | list[str], table: list, vocab_size: int, pattern: str | None,
@@ -72,8 +71,13 @@ def evidenced(text: str | list[str], table: list, vocab_size: int, pattern: str 
     if train_on is None:
         return None
     asked = split.resolve(pattern)
-    return next((found for found in split_variants.all_explaining(text, table, vocab_size, pattern)
-                 if _splits_as(found[1], asked, train_on)), None)
+    found = next((found for found in split_variants.all_explaining(text, table, vocab_size, pattern)
+                  if _splits_as(found[1], asked, train_on)), None)
+    if found is None and asked in split_variants.CHUNK_CLAIMS \
+            and valid_training.not_greedy(text, table, asked) is None \
+            and valid_training.stopped_early(text, table, vocab_size, asked) is not None:
+        found = _finer_split_shown(text, table, vocab_size, asked, train_on)  # a stop, and the trainer's evidence
+    return found
 
 
 def _splits_as(variant: split_variants.Variant, asked: str | None,

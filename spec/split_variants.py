@@ -12,7 +12,9 @@ Each entry is a way of splitting that real code has, with where it comes from, n
   pattern gives, a CS336 habit), or splitting a str into ``list(text)``;
 - a published pattern without its look-ahead (``\\s+(?!\\S)``): regex engines without look-around (Rust's
   ``regex`` crate, Go's RE2) make ports drop it, so a run of spaces keeps its last space;
-- the other published pattern (GPT-4's where GPT-2's was asked, and the reverse).
+- the other published pattern (GPT-4's where GPT-2's was asked, and the reverse);
+- the asked pattern matched against the text's UTF-8 bytes (``rb"..."``, ``regex.findall(pattern, text.encode())``):
+  ``\\p{L}`` then matches ASCII letters only, so a non-ASCII letter's bytes leave the word they are in.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spec.oracle import split
+from spec.oracle.chunks import ON_BYTES
 from spec.oracle.valid_training import not_greedy, violation
 from spec.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, R50K_SPLIT_PATTERN
 
@@ -41,6 +44,9 @@ EVERY_CHARACTER_PROBE = "aaaa é"  # apart: only (195, 169), inside "é"; whole 
 #: (whose last branch is one \s) cuts a run of four into single spaces, (32, 120), where it gives (32, 32).
 LOOK_AHEAD_PROBES = ("x  x  x  x", "x    x    x")
 OTHER_PATTERN_PROBE = "SSs'SS'S"  # GPT-2's split: (83, 83); GPT-4's: (39, 83), its contractions ignore case
+#: On characters, "x" and the first byte of the letter after it are one pair four times, (120, 195); on bytes the
+#: letters' bytes are chunks of their own, and (32, 120), three times, is the most frequent pair.
+ON_BYTES_PROBE = "x\u00e9 x\u00e8 x\u00ea x\u00eb"
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,8 @@ def variants(asked: str) -> list[Variant]:
                              LOOK_AHEAD_PROBES))
     other = GPT4_SPLIT_PATTERN if CHUNK_CLAIMS[asked] == "regex.gpt2-chunks" else GPT2_SPLIT_PATTERN
     found.append(Variant("the other published pattern", other, (OTHER_PATTERN_PROBE,)))
+    found.append(Variant("the pattern matched against the UTF-8 bytes (rb\"...\"): \\p{L} matches ASCII letters only",
+                         ON_BYTES + asked, (ON_BYTES_PROBE,)))
     return found
 
 
@@ -91,5 +99,12 @@ def all_explaining(text: str | list[str], merges: Merges, vocab_size: int, patte
         return []
     stop_only = not_greedy(text, merges, asked) is None  # each merge right, the table short: maybe an early stop
     return [(chunk_claim(asked), variant) for variant in variants(asked)
-            if not (stop_only and variant.pattern == EVERY_CHARACTER)  # a stop alone is no evidence of it
+            if not (stop_only and runs_out_sooner(variant))  # a stop alone is no evidence of it
             and violation(text, merges, vocab_size, variant.pattern) is None]
+
+
+def runs_out_sooner(variant: Variant) -> bool:
+    """The variant cuts finer than the published pattern (every character apart, a letter's bytes apart): its
+    training runs out of pairs where the asked split's has some left, so a table that only stopped short fits it
+    and an early stop alike, and is the split's only with the trainer's evidence (spec/split_check.py)."""
+    return variant.pattern == EVERY_CHARACTER or variant.pattern.startswith(ON_BYTES)

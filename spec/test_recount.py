@@ -17,6 +17,7 @@ from spec import oracle, strategies
 from spec.blame import checking
 from spec.cases import expect
 from spec.shapes import merges_of
+from spec.table_ids import ids_claim
 
 pytestmark = pytest.mark.level("train")
 
@@ -32,7 +33,7 @@ UNTIL_EXHAUSTED = 256 + 500
 def test_every_merge_of_a_long_training_is_a_most_frequent_pair_when_recounted(bpe, texts):
     for text in texts:
         merges = merges_of(bpe.train(text, UNTIL_EXHAUSTED))
-        with checking("train.ids-from-256"):
+        with checking(ids_claim(text, merges, UNTIL_EXHAUSTED)):
             problem = oracle.valid_training.ids_wrong(merges, UNTIL_EXHAUSTED)
             assert problem is None, problem
         problem = oracle.valid_training.not_greedy(text, merges)

@@ -111,7 +111,7 @@ def test_chunk_training_learns_the_bytes_as_given_never_normalised(bpe, text, vo
 @pytest.mark.claim("regex.no-cross-chunk")
 @given(strategies.chunky_texts, strategies.vocab_sizes, both_patterns)
 def test_every_learned_token_lies_inside_one_chunk(bpe, text, vocab_size, pattern):
-    vocab = vocab_of_trained(bpe.train(text, vocab_size, pattern=pattern))
+    vocab = vocab_of_trained(bpe.train(text, vocab_size, pattern=pattern), text, vocab_size, pattern)
     pieces = [chunk.encode("utf-8") for chunk in oracle.chunks.chunks(text, pattern)]
     assert [idx for idx in range(256, len(vocab)) if not any(vocab[idx] in piece for piece in pieces)] == []
 
@@ -125,7 +125,7 @@ PROSE = ("KING: Come, gentle knave, take thine ease here; the hour grows late.\n
 def test_gpt2_split_never_learns_a_letter_before_a_space(bpe):
     with oracle.split.whole_text():  # a fact about training over the whole text, whatever the implementation
         assert (101, 32) in oracle.train(PROSE, 276), "without a pattern, 'e ' is learned from this text"
-    vocab = vocab_of_trained(bpe.train(PROSE, 296, pattern=GPT2_SPLIT_PATTERN))
+    vocab = vocab_of_trained(bpe.train(PROSE, 296, pattern=GPT2_SPLIT_PATTERN), PROSE, 296, GPT2_SPLIT_PATTERN)
     assert [vocab[i] for i in range(256, len(vocab)) if b" " in vocab[i].lstrip(b" ")] == []
 
 

@@ -11,6 +11,7 @@ from spec.blame import checking
 from spec.cases import expect
 from spec.compare import expect_equal
 from spec.shapes import merges_of
+from spec.table_ids import ids_claim
 from spec.trained_vocab import vocab_of_trained
 
 pytestmark = pytest.mark.level("train")
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.level("train")
 @given(strategies.tie_heavy_texts, strategies.vocab_sizes)
 def test_train_equals_oracle_on_tie_heavy_texts(bpe, text, vocab_size):
     merges = merges_of(bpe.train(text, vocab_size))
-    with checking("train.ids-from-256"):
+    with checking(ids_claim(text, merges, vocab_size)):
         assert [idx for _, idx in merges] == list(range(256, 256 + len(merges)))
     expect.fail_invalid_training(text, merges, vocab_size, oracle.valid_training.not_greedy(text, merges))
     with checking("train.tie-first-counted", own_training=True):
@@ -40,7 +41,7 @@ def test_each_merge_is_a_most_frequent_pair_whatever_the_tie_rule(bpe, text, voc
     not_greedy = oracle.valid_training.not_greedy(text, merges)
     # an early stop is judged on a table replayed in a right order only: in a wrong one it means nothing
     early = oracle.valid_training.stopped_early(text, merges, vocab_size) if not_greedy is None else None
-    for claim, problem in (("train.ids-from-256", oracle.valid_training.ids_wrong(merges, vocab_size)),
+    for claim, problem in ((ids_claim(text, merges, vocab_size), oracle.valid_training.ids_wrong(merges, vocab_size)),
                            ("train.no-early-stop", early)):
         normalised = problem is not None and expect.normalisation_explains(text, merges, vocab_size)
         with checking("bytes.no-normalization" if normalised else claim):
@@ -82,7 +83,7 @@ def test_training_merges_odd_runs_from_the_left(bpe, text, vocab_size):
 def test_ids_are_consecutive_from_256_in_training_order(bpe, text, vocab_size):
     merges = merges_of(bpe.train(text, vocab_size))
     ids = [idx for _, idx in merges]
-    with checking("train.ids-from-256"):
+    with checking(ids_claim(text, merges, vocab_size)):
         assert ids == list(range(256, 256 + len(ids)))
         assert len(ids) <= vocab_size - 256
     # valid only on the normalised text: bytes.no-normalization; the classifier says which claim otherwise

@@ -20,6 +20,7 @@ from spec import oracle, strategies
 from spec.blame import checking
 from spec.patterns import PATTERNS
 from spec.shapes import merges_of
+from spec.table_ids import ids_claim
 
 pytestmark = [pytest.mark.level("special"), pytest.mark.claim("train.special-tokens")]
 
@@ -37,8 +38,8 @@ def _check(bpe, text: str, vocab_size: int, specials: list[str], pieces: list[st
     merges = merges_of(bpe.train(text, vocab_size, special_tokens=list(specials), **keywords))
     problem = oracle.valid_training.violation(pieces, merges, vocab_size, pattern)
     # ids not 256, 257, ... are their own claim's, whichever test drew the table (a pair learned twice, issue 37)
-    claim = "train.ids-from-256" if problem is not None and oracle.valid_training.ids_wrong(merges, vocab_size) \
-        else CLAIM
+    claim = ids_claim(pieces, merges, vocab_size, pattern) if problem is not None \
+        and oracle.valid_training.ids_wrong(merges, vocab_size) else CLAIM
     with checking(claim):
         assert problem is None, (f"train({text!r}, {vocab_size}, special_tokens={specials!r}"
                                  f"{'' if pattern is None else ', pattern=...'}) must learn from {pieces!r} as "

@@ -15,12 +15,18 @@ from collections.abc import Mapping
 from spec import oracle
 from spec.blame import checking
 from spec.shapes import merges_of
+from spec.table_ids import IDS_CLAIM, ids_claim
 
 
-def vocab_of_trained(merges: Mapping) -> dict[int, bytes]:
+def vocab_of_trained(merges: Mapping, text: str | None = None, vocab_size: int | None = None,
+                     pattern: str | None = None) -> dict[int, bytes]:
     """Id -> bytes of the trained table ``merges`` (the implementation's own result), or a failed check of
-    ``train.ids-from-256`` when its ids are not consecutive from 256, or a part names no earlier id."""
-    with checking("train.ids-from-256"):
+    ``train.ids-from-256`` when its ids are not consecutive from 256, or a part names no earlier id (with the
+    ``text`` and ``vocab_size`` it was trained on, the claim a pair learned twice breaks: spec/table_ids.py)."""
+    claim = IDS_CLAIM
+    if text is not None and vocab_size is not None and unreadable(merges) is None:
+        claim = ids_claim(text, merges_of(merges), vocab_size, pattern)
+    with checking(claim):
         cannot = unreadable(merges)
         assert cannot is None, f"the trained table cannot be read: {cannot}"
         problem = form_wrong(merges)

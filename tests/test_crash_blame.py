@@ -9,6 +9,7 @@ the test it died in.
 
 from __future__ import annotations
 
+import dataclasses
 import types
 
 import pytest
@@ -293,3 +294,45 @@ def test_the_recorder_notes_the_form_of_each_call_that_returned():
     recorder.train("", 256, special_tokens=[])
     recorder.train("", 256, special_tokens=["<s>"], pattern=None)
     assert recording.answered() == ("train", "train+special_tokens")
+
+
+def test_a_crash_is_probed_in_the_form_it_happened_in():
+    """Held out (a CS336 solution): train reads special_tokens[0], so every call without special tokens raises
+    IndexError, and given special tokens it takes the max of no counts once no pair is left. The probes, called
+    without special tokens, met the IndexError, and the ValueError was charged to no claim. Probed in the crashing
+    call's own form (its keyword arguments), the ValueError is train.exhausted's."""
+    from bpe_kata.verdict import causes
+    from bpe_kata.verdict.outcomes import Outcome
+
+    module = types.ModuleType("needs_a_special_and_a_pair")
+    exec("def train(text, vocab_size, special_tokens=()):\n"
+         "    first = list(special_tokens)[0]\n"
+         "    pieces = [list(part.encode()) for part in text.split(first)]\n"
+         "    merges = {}\n"
+         "    for idx in range(256, vocab_size):\n"
+         "        counts = {}\n"
+         "        for ids in pieces:\n"
+         "            for pair in zip(ids, ids[1:]):\n"
+         "                counts[pair] = counts.get(pair, 0) + 1\n"
+         "        best = max(counts, key=counts.get)\n"
+         "        merges[best] = idx\n"
+         "        pieces = [[idx if tuple(ids[i:i + 2]) == best else x for i, x in enumerate(ids)] for ids in pieces]\n"
+         "    return merges\n", vars(module))
+    recorder = recording.Recorder(module)
+    results = Results()
+    for nodeid, claim, kwargs in (("t::plain", "train.prefix", {}),
+                                  ("t::special", "train.special-tokens", {"special_tokens": ["<|s|>"]})):
+        recording.reset()
+        try:
+            recorder.train("a<|s|>a", 300, **kwargs)
+        except (IndexError, ValueError) as error:
+            verdict = judging.judge(error, (claim,), module, "")
+        results.verdicts[nodeid] = dataclasses.replace(verdict, input=recording.raised(),
+                                                       keywords=recording.raised_keywords())
+        results.by_test[nodeid] = ("train", (claim,), Outcome.FAILED)
+    assert results.verdicts["t::special"].keywords == '{"special_tokens": ["<|s|>"]}'
+    results.reproduced = crash_probes.probe(results, module, run=lambda function, shown: function())
+    by_exception = {cause["exception"].partition(":")[0]: cause for cause in causes.root_causes(results)}
+    assert by_exception["ValueError"]["likely_claim"] == "train.exhausted", by_exception["ValueError"]
+    assert "special_tokens=['<|s|>']" in by_exception["ValueError"]["probe"]
+    assert by_exception["IndexError"].get("every_call") is True, by_exception["IndexError"]

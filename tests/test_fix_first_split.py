@@ -51,6 +51,22 @@ def test_without_a_fixed_split_the_ledgers_order_stands():
     assert composition.run_prerequisites(_results(failed, None)) == {}
 
 
+def test_a_claim_a_crash_in_train_most_likely_breaks_rests_on_the_split_too():
+    """Held out: a split that cut every character apart left most trainings no pair, and a trainer that takes the max
+    of no counts crashed in 56 tests; fix first named the crash's claim, train.exhausted, not the split."""
+    from bpe_kata.verdict import causes
+
+    results = _results({"t::split": (SPLIT, ("train",))}, "GPT2")
+    for number in range(3):
+        nodeid = f"t::crash{number}"
+        results.by_test[nodeid] = ("train", ("train.exhausted",), Outcome.FAILED)
+        results.verdicts[nodeid] = judging.Verdict(judging.ERROR, (), "ValueError: max() arg is an empty sequence",
+                                                   "train (impl.py:9)", "ValueError", call="train", calls=("train",))
+    assert "train.exhausted" in results.broken_claims()
+    assert [c["likely_claim"] for c in causes.root_causes(results)] == ["train.exhausted"]
+    assert _order(results)[0] == SPLIT
+
+
 def test_a_claim_whose_failed_checks_called_neither_train_nor_encode_keeps_its_place():
     """A decode failure says nothing of the split: decode.replace-128 (a lower level) still comes first."""
     failed = {"t::split": (SPLIT, ("train",)), "t::decode": ("decode.replace-128", ("decode",))}

@@ -290,8 +290,8 @@ def _contract_merges(result) -> dict[tuple[int, int], int]:
     """``run_train_bpe``'s ``(vocab, merges)`` as the contract's table: ids 256, 257, ... in creation order.
 
     As a dict assignment makes it: a pair the course's list holds twice keeps its first place and takes its last
-    id, so the table has a hole in its ids, as the course's trainer made it (the spec judges it under
-    train.ids-from-256, and the merge made with no pair left under train.exhausted: bpe_kata/verdict/malformed.py)."""
+    id, so the table has a hole in its ids, as a dict trainer's would (the spec judges the hole as the mark of the
+    repeat, a merge made at count 0: spec/table_ids.py, bpe_kata/verdict/malformed.py)."""
     if not (isinstance(result, tuple | list) and len(result) == 2):
         raise TypeError(f"run_train_bpe must return (vocab, merges), got {type(result).__name__}")
     _, merges = result

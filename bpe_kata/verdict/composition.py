@@ -5,8 +5,10 @@ on a split, since the contract's ``train`` splits only when given a pattern. Cod
 fixed split, declared by a course shape or ``FIXED_PATTERN``, or seen by the pattern probe) composes its
 split into every ``train`` and ``encode`` call, so a wrong split breaks every training and encoding claim
 too (held-out course solutions: an empty regex group cut every character apart, and fix first named
-``train.no-early-stop``, whose fix mends nothing). The rule: under a fixed split, a broken claim whose failed
-checks called ``train`` or ``encode`` rests on the broken claims that state the split itself, and those split
+``train.no-early-stop``, whose fix mends nothing, or ``train.exhausted``, for the crash of a trainer left with no
+pair in most texts). The rule: under a fixed split, a broken claim whose failed checks called ``train`` or
+``encode``, or that a crash raised in one of them most likely breaks, rests on the broken claims that state the
+split itself, and those split
 claims no longer rest on it (the ledger has them rest on training, as the contract's regex tests train: with the
 split composed into training the dependency runs the other way, and a cycle would leave neither a root). Only
 the order of fixing uses it (bpe_kata/verdict/fix_first.py); no claim is silenced by it.
@@ -55,6 +57,10 @@ def run_prerequisites(results: Results) -> dict[str, frozenset[str]]:
         for claim in verdict.blamed:
             if claim in broken and claim not in SPLIT_CLAIMS:
                 composed.add(claim)
+    for cause in results.root_causes():  # a crash in train or encode: the split may be what led it there
+        claim = cause.get("likely_claim")
+        if cause.get("call") in SPLIT_CALLS and claim in broken and claim not in SPLIT_CLAIMS:
+            composed.add(claim)
     found = {claim: ledger_prerequisites(claim) | split_broken for claim in composed}
     found.update({claim: ledger_prerequisites(claim) - composed for claim in split_broken})
     return found

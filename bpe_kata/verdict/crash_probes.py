@@ -28,6 +28,8 @@ Each probe runs once per run, after the last test, with a time limit (bpe_kata/v
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -128,7 +130,7 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
     found: dict[tuple[str, ...], Reproduced] = {}
     every_call: dict[tuple[str, ...], tuple[Reproduced, str]] = {}  # crashed on a probe and its control: and the form
     answered: set[str] = set()  # call forms that answered some probe without raising
-    for direct in PROBES:
+    for direct in (in_form for form in _crash_forms(results) for in_form in _in_form(form)):
         if not any(key[2] == direct.call for key in keys if key not in found):
             continue
         verdict = run(lambda direct=direct: _raised(direct, direct.args, implementation), direct.shown())
@@ -168,6 +170,33 @@ def _of_form(shown: Reproduced, form: str, answered: set[str]) -> Reproduced:
     crashing = f"with {', '.join(keywords)}" if keywords else "without keyword arguments"
     returned = " or ".join(", ".join(other.split("+")[1:]) or "no keyword argument" for other in others)
     return Reproduced(shown.claim, shown.probe, f" {crashing} (calls with {returned} returned)")
+
+
+#: At most this many forms (keyword arguments of crashing calls) are probed besides the probes' own.
+MAX_FORMS = 3
+
+
+def _crash_forms(results: Results) -> list[dict]:
+    """The keyword arguments the crashing calls were given (``Verdict.keywords``), the probes' own form first: a
+    crash is probed in the form it happened in, since the same behaviour may crash otherwise without them (held
+    out: a trainer that reads ``special_tokens[0]`` raised IndexError on the probes' calls, and its crash once no
+    pair was left, raised only when given special tokens, was charged to no claim)."""
+    forms: list[dict] = [{}]
+    for verdict in results.verdicts.values():
+        if verdict.kind != judging.ERROR or not verdict.keywords:
+            continue
+        try:
+            form = json.loads(verdict.keywords)
+        except ValueError:
+            continue
+        if isinstance(form, dict) and form not in forms and len(forms) <= MAX_FORMS:
+            forms.append(form)
+    return forms
+
+
+def _in_form(form: dict) -> list[DirectProbe]:
+    """Every probe with ``form``'s keyword arguments added (a probe's own, a split pattern, stay as they are)."""
+    return [dataclasses.replace(direct, keywords=tuple({**form, **dict(direct.keywords)}.items())) for direct in PROBES]
 
 
 def _raised(direct: DirectProbe, args: tuple, implementation) -> judging.Verdict | None:

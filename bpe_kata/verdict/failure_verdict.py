@@ -20,6 +20,8 @@ def of_failure(call: pytest.CallInfo, claims: tuple[str, ...], implementation, l
                                          input=recording.raised()) if fault is not None else
                judging.judge(call.excinfo.value, claims, implementation, longreprtext))
     tried, cleared = evidence
+    raised_type = verdict.root_cause.partition(":")[0]
+    error = verdict.kind == judging.ERROR
     return dataclasses.replace(verdict, calls=recording.calls(), substituted=tried, cleared_by=cleared,
-                               input=recording.raised(verdict.root_cause.partition(":")[0])
-                               if verdict.kind == judging.ERROR else "")
+                               input=recording.raised(raised_type) if error else "",
+                               keywords=recording.raised_keywords(raised_type) if error else "")

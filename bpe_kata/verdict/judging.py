@@ -62,6 +62,8 @@ class Verdict:
     own_training: bool = False
     #: for ERROR: the call that raised, as typed (``train('', 256)``; bpe_kata/verdict/recording.py), "" unknown
     input: str = ""
+    #: for ERROR: that call's plain keyword arguments as JSON (``{"special_tokens": ["<s>"]}``), "" none or unknown
+    keywords: str = ""
     #: the swaps the failed test was run again under (bpe_kata/verdict/substitution.py: "get_stats", "merge", ...)
     substituted: tuple[str, ...] = ()
     #: of those, the ones under which it passed: the evidence that a prerequisite's operation is at fault
@@ -76,6 +78,7 @@ class Verdict:
         return cls(data["kind"], tuple(data["blamed"]), data["root_cause"], data["where"], data["detail"],
                    call=data.get("call", ""), own_training=bool(data.get("own_training", False)),
                    calls=tuple(data.get("calls", ())), input=str(data.get("input", "")),
+                   keywords=str(data.get("keywords", "")),
                    substituted=tuple(data.get("substituted", ())), cleared_by=tuple(data.get("cleared_by", ())))
 
 

@@ -21,7 +21,8 @@ Inventory: where the suite consumes an implementation's result, and what it does
   ``training_claim``, spec/oracle/valid_training.py ``ids_wrong``) names the claim, train.exhausted included.
 - The course shapes' translations (bpe_kata/impl/course_cs336.py, course_minbpe.py): the course's merges list
   becomes the contract's table as a dict assignment makes it (a pair learned twice keeps its place and takes its
-  last id: the hole is the table's, judged as above); ``shape_parts.token_bytes`` refuses a table whose part
+  last id: the hole is the table's, judged as above, and is the repeat's mark: its claim is the one the repeat
+  breaks, spec/table_ids.py); ``shape_parts.token_bytes`` refuses a table whose part
   names no byte and no earlier merge with a ValueError saying so (the spec never hands it one it trained).
 - ``spec/shapes.py`` (``merges_of``, ``pairs_of``, ``ids_of``): read a result as plain values; a train result they
   cannot read is refused as above. A malformed ``get_stats``, ``encode`` or ``load`` result still raises there,
@@ -39,14 +40,17 @@ Inventory: where the suite consumes an implementation's result, and what it does
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 #: Operations that take a merge table: a malformed table ``train`` returned is refused before any of them reads it.
 FED = frozenset({"build_vocab", "encode", "encode_iterable", "save"})
 #: At most this many malformed tables are remembered (a property trains many; a refusal needs the last few).
 KEPT = 32
 
-_noted: list[tuple[object, tuple | None, str]] = []  # (the table, its items when readable, what is wrong)
+#: the claim a wrong form fails unless the text trained on shows it is another's mark
+IDS_CLAIM = "train.ids-from-256"
+#: (the table, its items when readable, what is wrong, the claim that states it)
+_noted: list[tuple[object, tuple | None, str, str]] = []
 
 
 def reset() -> None:
@@ -62,9 +66,11 @@ def _items(table: object) -> tuple | None:
         return None
 
 
-def note_trained(table: object) -> None:
+def note_trained(table: object, blame: Callable[[], str | None] | None = None) -> None:
     """``table`` is what ``train`` just returned: remembered when its form is wrong (``refuse_fed`` then refuses
-    it); failed at once under ``train.ids-from-256`` when it cannot be read as pairs and ids at all."""
+    it); failed at once under ``train.ids-from-256`` when it cannot be read as pairs and ids at all. ``blame``
+    names another claim the wrong form is the mark of, where the text trained on says so (a pair learned twice:
+    spec/table_ids.py ``pair_learned_again``)."""
     from spec.blame import checking
     from spec.trained_vocab import form_wrong, unreadable
 
@@ -74,7 +80,15 @@ def note_trained(table: object) -> None:
             raise AssertionError(f"train returned a table the contract cannot read: {cannot}")
     problem = form_wrong(table)
     if problem is not None:
-        _noted.append((table, _items(table), problem))
+        claim = None
+        if blame is not None:
+            try:
+                claim = blame()
+            except Exception:  # noqa: BLE001 - no answer is no evidence: the form's own claim
+                claim = None
+        if claim:
+            problem += f" (a pair learned twice: a dict keeps its first place and its last id; the repeat is {claim}'s)"
+        _noted.append((table, _items(table), problem, claim or IDS_CLAIM))
         del _noted[:-KEPT]
 
 
@@ -86,21 +100,23 @@ def refuse_fed(operation: str, args: tuple, kwargs: dict) -> None:
     for value in (*args, *kwargs.values()):
         if not isinstance(value, Mapping):
             continue
-        problem = _problem_of(value)
-        if problem is not None:
+        found = _problem_of(value)
+        if found is not None:
             from spec.blame import checking
 
-            with checking("train.ids-from-256"):
+            problem, claim = found
+            with checking(claim):
                 raise AssertionError(f"{operation} was given a table train returned, which is not a table of the "
                                      f"contract: {problem}")
 
 
-def _problem_of(value: Mapping) -> str | None:
-    for table, _, problem in _noted:
+def _problem_of(value: Mapping) -> tuple[str, str] | None:
+    """(what is wrong, its claim) when ``value`` is (a copy of) a malformed table train returned."""
+    for table, _, problem, claim in _noted:
         if table is value:
-            return problem
-    sizes = {len(items) for _, items, _ in _noted if items is not None}
+            return problem, claim
+    sizes = {len(items) for _, items, _, _ in _noted if items is not None}
     if len(value) not in sizes:
         return None
     items = _items(value)
-    return next((problem for _, kept, problem in _noted if kept is not None and kept == items), None)
+    return next(((problem, claim) for _, kept, problem, claim in _noted if kept is not None and kept == items), None)

@@ -10,6 +10,8 @@ which forwards everything else untouched: the implementation sees the same calls
 from __future__ import annotations
 
 import functools
+import json
+from collections.abc import Mapping
 from typing import Any
 
 from bpe_kata.verdict import malformed
@@ -24,7 +26,9 @@ _calls: list[str] = []
 #: The last call into the implementation that raised, as it would be typed: ``train('', 256)``. Hypothesis
 #: replays its shrunk example last, so after a failed property this is the smallest crashing call
 #: (bpe_kata/verdict/crash_probes.py re-runs the behaviour it names; the report prints it).
-_raised: list[tuple[str, str]] = []  # (the call as typed, the exception's type name)
+_raised: list[tuple[str, str, str]] = []  # (the call as typed, the exception's type name, its keywords as JSON)
+#: As spec/early_stop.py: a table is replayed on a text only while (merges + 1) x bytes stays under this.
+REPLAY_BUDGET = 5_000_000
 #: At most this many characters of a call are kept: an input is shown, not stored.
 SHOWN_CHARS = 200
 _count = [0]
@@ -63,10 +67,33 @@ def raised(type_name: str = "") -> str:
     """The last call that raised in this test (of those that raised ``type_name``, when given), as it would be
     typed (``""``: none did). A test may meet several errors (one it expects, under ``pytest.raises``): the
     crashing call shown for a root cause is one that raised the cause's own type."""
-    for shown, raised_type in reversed(_raised):
+    for shown, raised_type, _ in reversed(_raised):
         if not type_name or raised_type == type_name:
             return shown
     return _raised[-1][0] if _raised else ""  # a fault of the child's (killed, timed out) has no type of its own
+
+
+def raised_keywords(type_name: str = "") -> str:
+    """The keyword arguments of the call ``raised`` names, as JSON (the plain ones: texts, numbers, lists of texts),
+    so the direct probes re-run the crashing behaviour in the same form (bpe_kata/verdict/crash_probes.py; held out:
+    a trainer given special tokens crashed once no pair was left, and the probes, called without them, met its
+    other crash)."""
+    for _, raised_type, keywords in reversed(_raised):
+        if not type_name or raised_type == type_name:
+            return keywords
+    return _raised[-1][2] if _raised else ""
+
+
+def _plain_keywords(kwargs: dict) -> str:
+    """``kwargs`` as JSON, keeping only values a probe can be given again (texts, numbers, lists of texts)."""
+    def plain(value: object) -> bool:
+        if isinstance(value, (list, tuple, set, frozenset)):
+            return len(value) <= 16 and all(isinstance(item, str) and len(item) <= 200 for item in value)
+        return value is None or isinstance(value, (bool, int)) or (isinstance(value, str) and len(value) <= 400)
+
+    kept = {key: sorted(value) if isinstance(value, (set, frozenset)) else
+            list(value) if isinstance(value, tuple) else value for key, value in kwargs.items() if plain(value)}
+    return json.dumps(kept, sort_keys=True) if kept else ""
 
 
 def shown_call(name: str, args: tuple, kwargs: dict | None = None) -> str:
@@ -139,7 +166,7 @@ class Recorder:
                 result = value(*args, **kwargs)
             except BaseException as error:
                 kind = getattr(error, "bpe_kata_type", None) or type(error).__name__  # a child's, through the client
-                _raised.append((shown_call(name, args, kwargs), kind))
+                _raised.append((shown_call(name, args, kwargs), kind, _plain_keywords(kwargs)))
                 del _raised[:-8]  # the last few are enough to find the cause's own
                 raise
             _answered.add(call_form(name, kwargs))
@@ -166,8 +193,9 @@ def check_trained_call(args: tuple, kwargs: dict, result: object, train: Any = N
     learns nothing."""
     from spec.early_stop import check_trained
 
-    malformed.note_trained(result)  # a table of the wrong form fails its claim, not the tests that read it
     text = args[0] if args else kwargs.get("text")
+    vocab_size = args[1] if len(args) > 1 else kwargs.get("vocab_size")
+    malformed.note_trained(result, lambda: _pair_learned_again(text, vocab_size, result, kwargs))  # its claim's
     if kwargs.get("special_tokens"):  # learned from the pieces between specials: those are what it is checked on
         try:
             from spec.oracle.special import documents
@@ -175,11 +203,27 @@ def check_trained_call(args: tuple, kwargs: dict, result: object, train: Any = N
             text = documents(text, list(kwargs["special_tokens"]))
         except Exception:  # noqa: BLE001 - specials the oracle refuses: train.special-tokens's tests judge them
             return
-    vocab_size = args[1] if len(args) > 1 else kwargs.get("vocab_size")
     options = {key: value for key, value in kwargs.items() if key not in ("text", "vocab_size")}
     retrain = (lambda size: train(text, size, **options)) if train is not None else None
     train_on = (lambda other, size: train(other, size, **options)) if train is not None else None
     check_trained(text, vocab_size, result, kwargs.get("pattern"), retrain, train_on)
+
+
+def _pair_learned_again(text: object, vocab_size: object, result: object, kwargs: dict) -> str | None:
+    """The claim a malformed table breaks when it is a pair learned twice (spec/cases/expect.py), on the text as the
+    trainer learned it (cut at the specials asked)."""
+    from spec.shapes import merges_of
+    from spec.table_ids import pair_learned_again
+
+    if not isinstance(text, str) or not isinstance(vocab_size, int) or not isinstance(result, Mapping):
+        return None
+    if (len(result) + 1) * len(text.encode("utf-8", "surrogatepass")) > REPLAY_BUDGET:
+        return None  # a corpus: left to the form's own claim
+    if kwargs.get("special_tokens"):
+        from spec.oracle.special import documents
+
+        text = documents(text, list(kwargs["special_tokens"]))
+    return pair_learned_again(text, merges_of(result), vocab_size, kwargs.get("pattern"))
 
 
 def check_encoded_call(args: tuple, kwargs: dict, result: object, encode: Any = None) -> None:

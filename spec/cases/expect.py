@@ -8,6 +8,7 @@ what to compare, not how a mismatch is worded or blamed.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,8 @@ from spec.blame import checking
 from spec.cases.registry import Case, Pair
 from spec.compare import CaseMismatch, describe, expect_equal, show_bytes
 from spec.patterns import PATTERNS
+from spec.shapes import merges_of
+from spec.table_ids import ids_claim, renumbered
 
 # --- Decoding the case format ---
 
@@ -91,13 +94,14 @@ def expect_merges(case: Case, result: list, expected: list, own_training: bool =
     own: whether some merge takes an earlier merge's token as a part, as in the expected table; regex.no-cross-chunk
     too (no merged token spans two chunks of the case's pattern). ``own_training``: the table is the
     implementation's, trained with its default tie rule (the ledger's tie-rule excuse may apply)."""
+    given = case["input"]
     table_claims = [c for c in case["claims"] if c not in ("train.merged-again", "regex.no-cross-chunk")]
     narrow = [c for c in table_claims if c in OWN_OBSERVABLES]
     table_claims = [c for c in table_claims if c not in OWN_OBSERVABLES]
     # the pairs learned, in order, are the table claims' observable (the ids renumbered 256, 257, ... in table
     # order, so a wrong numbering does not change them); the ids themselves are train.ids-from-256's
     by_id = _in_id_order(result)
-    learned = by_id or _renumbered(result)
+    learned = by_id or renumbered(result)
     label = ("merges (read in id order)" if by_id else "merges" if learned == result
              else "merges (ids renumbered from 256)")
     checks = [(claim, learned, expected, label) for claim in table_claims]
@@ -107,11 +111,11 @@ def expect_merges(case: Case, result: list, expected: list, own_training: bool =
     if narrow and not table_claims and learned != expected:
         # no claim of the case is about every merge: an invalid table is the classifier's claim's, a valid one
         # that differs the case's own
-        given = case["input"]
         broken = _invalid_table_claim(given, result) if "text" in given else None
         checks += [(claim, learned, expected, label) for claim in ([broken] if broken else narrow)]
-    checks.append(("train.ids-from-256", [idx for _, idx in result], list(range(256, 256 + len(result))),
-                   "ids of the merges, in order"))
+    checks.append((ids_claim(given.get("text"), result, given.get("vocab_size"), given.get("pattern")),
+                   [idx for _, idx in result],
+                   list(range(256, 256 + len(result))), "ids of the merges, in order"))
     if "train.merged-again" in case["claims"]:
         checks.append(("train.merged-again", _merges_a_merge(result), _merges_a_merge(expected),
                        "some merge takes an earlier merge's token as a part"))
@@ -134,33 +138,63 @@ def _crossing_tokens(text: str, merges: list, pattern: str) -> list[bytes]:
 def normalisation_explains(text: str, merges: list, vocab_size: int, pattern: str | None = None) -> bool:
     """The table is not valid training on ``text`` as given, but is on the text normalised (NFC, CRLF and CR to
     LF): the trainer normalised, bytes.no-normalization's observable. Any other invalid table is another claim's."""
+    return normalisation_found(text, merges, vocab_size, pattern) is not None
+
+
+def normalisation_found(text: str, merges: list, vocab_size: int, pattern: str | None = None) -> str | None:
+    """How the text was changed when the table is valid training on it changed (see ``normalisation_explains``):
+    said with the failure, so a learner sees which bytes their code changed ("CRLF to LF", "NFC"); else None."""
     import unicodedata
 
     if not isinstance(text, str) or oracle.valid_training.violation(text, merges, vocab_size, pattern) is None:
-        return False  # a list of documents (cut at specials asked): no normalisation is looked for
-    lines = {text.replace("\r\n", "\n"), text.replace("\r\n", "\n").replace("\r", "\n")}
-    folded = {form for line in lines for form in (line, unicodedata.normalize("NFC", line))} - {text}
-    return any(oracle.valid_training.violation(other, merges, vocab_size, pattern) is None for other in folded)
+        return None  # a list of documents (cut at specials asked): no normalisation is looked for
+    crlf = text.replace("\r\n", "\n")
+    both = crlf.replace("\r", "\n")
+    nfc = functools.partial(unicodedata.normalize, "NFC")
+    tried = {text}
+    for how, other in (("NFC", nfc(text)), ("CRLF to LF", crlf), ("CRLF and CR to LF", both),
+                       ("CRLF to LF, then NFC", nfc(crlf)), ("CRLF and CR to LF, then NFC", nfc(both))):
+        if other not in tried and oracle.valid_training.violation(other, merges, vocab_size, pattern) is None:
+            return how
+        tried.add(other)
+    return None
 
 
 #: Special tokens' strings a trainer may have hard-coded (a CS336 habit): with none asked, they are plain text.
 WELL_KNOWN_SPECIALS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 
 
-def specials_explain(text: str, merges: list, vocab_size: int, pattern: str | None = None) -> bool:
+def specials_explain(text: str, merges: list, vocab_size: int, pattern: str | None = None,
+                     train_on: Callable[[str, int], object] | None = None) -> bool:
     """The table is not valid training on ``text``, but is once a well-known special token's string is cut out,
     made a boundary, or kept whole as a document of its own: the trainer had it hard-coded, though none was
-    asked (train.no-implicit-specials). An empty table (nothing learned) is explained by no cut."""
+    asked (train.no-implicit-specials). An empty table (nothing learned) matches any text the cut leaves without a
+    pair, and an early stop alike: it is the cut's only with the trainer's evidence (``train_on``, as the split's
+    is), that it learns the pair beside a special string and none inside it (held out: a trainer whose cut left
+    nothing to learn was charged train.no-early-stop too)."""
     if not isinstance(text, str):
         return False  # documents already cut at the specials asked
     present = [special for special in WELL_KNOWN_SPECIALS if special in text]
-    if not merges or not present or oracle.valid_training.violation(text, merges, vocab_size, pattern) is None:
+    if not present or oracle.valid_training.violation(text, merges, vocab_size, pattern) is None:
+        return False
+    if not merges and not any(_cuts_special(special, train_on) for special in present):
         return False
     boundary = re.compile("|".join(map(re.escape, present)))
     documents = [part for part in boundary.split(text) if part]
     kept = [part for part in re.split(f"({boundary.pattern})", text) if part]
     variants = [boundary.sub("", text), documents, kept]
     return any(oracle.valid_training.violation(variant, merges, vocab_size, pattern) is None for variant in variants)
+
+
+def _cuts_special(special: str, train_on: Callable[[str, int], object] | None) -> bool:
+    """The trainer, given the special's string twice then "ab" and room for one merge, learns (97, 98), seen once,
+    where whole training learns a pair inside the string, seen twice under any split."""
+    if train_on is None:
+        return False
+    try:
+        return merges_of(train_on(special * 2 + "ab", 257)) == [((97, 98), 256)]
+    except Exception:  # noqa: BLE001  no answer is no evidence
+        return False
 
 
 def training_claim(text: str, merges: list, vocab_size: int, pattern: str | None = None,
@@ -183,8 +217,10 @@ def training_claim(text: str, merges: list, vocab_size: int, pattern: str | None
     if oracle.valid_training.ids_wrong(merges, vocab_size):
         ids = [idx for _, idx in merges]
         in_order = sorted(ids) != ids and sorted(ids) == list(range(256, 256 + len(ids)))
-        return "train.tie-recorded" if in_order else "train.ids-from-256"  # each id right, the table reordered
-    if specials_explain(text, merges, vocab_size, pattern):  # valid, even exhausted, on the text a cut leaves
+        if in_order:
+            return "train.tie-recorded"  # each id right, the table reordered
+        return ids_claim(text, merges, vocab_size, pattern)
+    if specials_explain(text, merges, vocab_size, pattern, train_on):  # valid, even exhausted, on what a cut leaves
         return "train.no-implicit-specials"
     explained = _evidenced_split(text, merges, vocab_size, pattern, train_on)
     if explained is not None:  # right training, under another split than the one asked or declared, and shown
@@ -240,6 +276,10 @@ def fail_invalid_training(text: str, merges: list, vocab_size: int, problem: str
     if explained is not None and explained[0] == claim:
         note += (f" (the table is right training under another split, {explained[1].name}: the trainer does not "
                  f"cut the text as the pattern asked does)")
+    elif claim == "bytes.no-normalization":
+        how = normalisation_found(text, merges, vocab_size, pattern)
+        note += (f" (the table is right training on the text normalised, {how}: the trainer changed the text's "
+                 "bytes; a text-mode file read folds line ends so)")
     with checking(claim):
         raise AssertionError(problem + note)
 
@@ -252,12 +292,6 @@ def _in_id_order(merges: list) -> list[tuple[Pair, int]] | None:
     if ids == sorted(ids) or sorted(ids) != list(range(256, 256 + len(ids))):
         return None
     return sorted(merges, key=lambda merge: merge[1])
-
-
-def _renumbered(merges: list) -> list[tuple[Pair, int]]:
-    """The table with each id it gave renumbered 256, 257, ... in table order (its pairs renamed to match)."""
-    new = {idx: 256 + k for k, (_, idx) in enumerate(merges)}
-    return [((new.get(left, left), new.get(right, right)), 256 + k) for k, ((left, right), _) in enumerate(merges)]
 
 
 def _merges_a_merge(merges: list) -> bool:

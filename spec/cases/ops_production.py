@@ -33,7 +33,7 @@ def _split(impl, case: Case, fixtures: Fixtures) -> None:
     """With merges to spare, every chunk ends as one token, and no token joins two chunks."""
     text, pattern = case["input"]["text"], PATTERNS[case["input"]["pattern"]]
     merges = impl.train(text, 256 + len(text.encode("utf-8")), pattern=pattern)
-    vocab = vocab_of_trained(merges)
+    vocab = vocab_of_trained(merges, text, 256 + len(text.encode("utf-8")), pattern)
     # a token that is not whole characters is shown, escaped, and differs: an assertion, not the suite's error
     tokens = [vocab[i].decode("utf-8", "backslashreplace") for i in ids_of(impl.encode(text, merges, pattern=pattern))]
     expect_equal(tokens, case["expected"]["chunks"], "tokens")

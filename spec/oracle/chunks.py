@@ -57,13 +57,32 @@ def covering_chunks(text: str, pattern: str) -> list[str]:
     return chunks(repaired, pattern)
 
 
+#: A pattern that begins with this regex comment is matched against the text's UTF-8 bytes, not its characters: a
+#: split code has in place of a published pattern (spec/split_variants.py) when it compiles the pattern as bytes
+#: (``rb"..."``), where ``\p{L}`` and ``\p{N}`` match ASCII only and a letter's bytes leave the word before them.
+ON_BYTES = "(?#on UTF-8 bytes)"
+
+
+def byte_chunks(text: str, pattern: str) -> list[bytes]:
+    """The chunks of the repaired text's UTF-8 bytes under ``pattern`` matched against bytes (``ON_BYTES``)."""
+    data = core.utf8(text)
+    found = [match.group() for match in regex.finditer(pattern.encode("utf-8"), data) if match.group()]
+    if sum(map(len, found)) != len(data):
+        raise UncoveredCharacter(0)  # the published patterns cover every byte; a pattern of one's own may not
+    return found
+
+
 def chunk_bytes(text: str, pattern: str) -> list[list[int]]:
     """What training with a pattern starts from: the UTF-8 bytes of each chunk, in text order."""
+    if pattern.startswith(ON_BYTES):
+        return [list(chunk) for chunk in byte_chunks(text, pattern)]
     return [list(chunk.encode("utf-8")) for chunk in covering_chunks(text, pattern)]
 
 
 def encode_chunks(text: str, merges: dict[Pair, int], pattern: str) -> list[int]:
     """Each chunk encoded on its own by the core, the ids joined."""
+    if pattern.startswith(ON_BYTES):
+        return [i for chunk in byte_chunks(text, pattern) for i in core.encode_ids(list(chunk), merges)]
     return [i for chunk in covering_chunks(text, pattern) for i in core.encode(chunk, merges)]
 
 

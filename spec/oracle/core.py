@@ -98,7 +98,11 @@ def decode(ids: list[int], vocab: dict[int, bytes]) -> str:
 
 def encode(text: str, merges: dict[Pair, int]) -> list[int]:
     """Repeatedly merge the present pair learned earliest (lowest id) until none applies."""
-    ids = list(utf8(text))
+    return encode_ids(list(utf8(text)), merges)
+
+
+def encode_ids(ids: list[int], merges: dict[Pair, int]) -> list[int]:
+    """``encode`` from the bytes on: a chunk that is bytes, not text (a pattern matched against the bytes)."""
     while len(ids) >= 2:
         stats = get_stats(ids)
         pair = min(stats, key=lambda p: merges.get(p, float("inf")))
