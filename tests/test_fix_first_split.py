@@ -7,6 +7,9 @@ The rule is tested on its own: any broken claim whose failed checks called train
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from bpe_kata.verdict import composition, fix_first, judging
@@ -71,3 +74,36 @@ def test_a_claim_whose_failed_checks_called_neither_train_nor_encode_keeps_its_p
     """A decode failure says nothing of the split: decode.replace-128 (a lower level) still comes first."""
     failed = {"t::split": (SPLIT, ("train",)), "t::decode": ("decode.replace-128", ("decode",))}
     assert _order(_results(failed, "GPT2"))[0] == "decode.replace-128"
+
+
+#: A fixed-split implementation with two defects: every character its own chunk, and no ValueError below 256.
+EVERY_CHARACTER_FIXED = '''
+from spec import oracle
+from spec.oracle import StreamDecoder, build_vocab, decode, get_stats, merge, segment_word, train_words  # noqa: F401
+from spec.patterns import GPT2_SPLIT_PATTERN
+
+FIXED_PATTERN = "gpt2"
+
+
+def train(text, vocab_size):
+    if vocab_size < 256:
+        return {}  # WRONG: no ValueError
+    return oracle.train(text, vocab_size, pattern=r"(?s).")  # WRONG: every character its own chunk
+
+
+def encode(text, merges, **options):
+    return oracle.encode(text, merges, pattern=GPT2_SPLIT_PATTERN, **options)
+'''
+
+
+@pytest.mark.heavy
+def test_the_command_fixes_the_split_first_for_code_that_declares_one(tmp_path):
+    """End to end, as a learner runs it (the command, its worker processes): the split the implementation declares
+    must reach the process that orders the claims (held out: it did not, and fix first named train.min-vocab)."""
+    impl = tmp_path / "every_character_fixed.py"
+    impl.write_text(EVERY_CHARACTER_FIXED, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "bpe_kata.cli", "check", str(impl), "--claim", SPLIT, "--claim",
+                           "train.min-vocab", "-m", "not corpus", "-p", "no:cacheprovider"],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert "claims broken (2)" in done.stdout, done.stdout[-3000:] + done.stderr[-2000:]
+    assert f"fix first: {SPLIT}:" in done.stdout, done.stdout[-3000:]

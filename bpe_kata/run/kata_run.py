@@ -299,8 +299,18 @@ class KataRun:
             self.diagnosed = True
             self.results.reproduced = crash_probes.probe(self.results, self.implementation)
             self.results.pattern_fixed = pattern_probe.probe(self.results, self.implementation)
-            self.results.fixed_split = self.split.pattern if self.split is not None else None
+            self.results.fixed_split = self._declared_split()
             self.results.diagnoses = teaching.diagnose(self.results.broken_claims(), self.implementation)
+
+    def _declared_split(self) -> str | None:
+        """The split the implementation declares, read here: under xdist the controller never runs a test's
+        fixtures, so the split the workers put in force is not known to it (held out: fix first ignored it)."""
+        if self.split is not None:
+            return self.split.pattern
+        try:
+            return fixed_pattern.fixed_pattern(self.implementation) if self.implementation is not None else None
+        except fixed_pattern.BadFixedPattern:
+            return None
 
     def _write_expectations(self) -> None:
         target = self.config.getoption("--write-expect")
