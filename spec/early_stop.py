@@ -96,7 +96,7 @@ def _normalised(text: str, table: list, vocab_size: int, pattern: str | None,
     """The table is whole training of the text normalised, or cut at a hard-coded special: those claims' own."""
     from spec.cases.expect import normalisation_explains, specials_explain
 
-    return (normalisation_explains(text, table, vocab_size, pattern)
+    return (normalisation_explains(text, table, vocab_size, pattern, train_on)
             or specials_explain(text, table, vocab_size, pattern, train_on))
 
 

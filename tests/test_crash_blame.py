@@ -291,8 +291,9 @@ def test_the_recorder_notes_the_form_of_each_call_that_returned():
     exec("def train(text, vocab_size, **options):\n    return {}\n", vars(module))
     recorder = recording.Recorder(module)
     recording.reset()
-    recorder.train("", 256, special_tokens=[])
-    recorder.train("", 256, special_tokens=["<s>"], pattern=None)
+    recorder.train("ab", 256, special_tokens=[])
+    recorder.train("ab", 256, special_tokens=["<s>"], pattern=None)
+    recorder.train("", 256, pattern="x")  # an empty input's answer says nothing of the call
     assert recording.answered() == ("train", "train+special_tokens")
 
 
@@ -336,3 +337,33 @@ def test_a_crash_is_probed_in_the_form_it_happened_in():
     assert by_exception["ValueError"]["likely_claim"] == "train.exhausted", by_exception["ValueError"]
     assert "special_tokens=['<|s|>']" in by_exception["ValueError"]["probe"]
     assert by_exception["IndexError"].get("every_call") is True, by_exception["IndexError"]
+
+
+def test_an_answer_on_empty_input_does_not_make_a_crash_of_every_other_call_an_inputs():
+    """Held out (a minbpe-style class): encode('') returned [] and every other text raised AttributeError, so the
+    crash was not every call's and was charged to encode.lowest-rank, whose test drew it. An empty input's answer
+    says nothing of whether the call works: the crash is every call's, charged to no claim."""
+    from bpe_kata.verdict import causes
+    from bpe_kata.verdict.outcomes import Outcome
+
+    module = types.ModuleType("empty_only")
+    exec("def encode(text, merges, **options):\n"
+         "    if not text:\n"
+         "        return []\n"
+         "    return text.no_such_method()\n", vars(module))
+    recorder = recording.Recorder(module)
+    results = Results()
+    recording.reset()
+    assert recorder.encode("", {}) == []
+    results.answered.update(recording.answered())
+    for number in range(2):
+        recording.reset()
+        try:
+            recorder.encode("ab", {})
+        except AttributeError as error:
+            results.verdicts[f"t::x{number}"] = judging.judge(error, ("encode.lowest-rank",), module, "")
+        results.by_test[f"t::x{number}"] = ("encode", ("encode.lowest-rank",), Outcome.FAILED)
+    assert results.answered == set()
+    results.reproduced = crash_probes.probe(results, module, run=lambda function, shown: function())
+    [cause] = causes.root_causes(results)
+    assert cause["likely_claim"] is None and cause.get("every_call") is True, cause

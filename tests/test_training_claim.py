@@ -362,3 +362,15 @@ def test_ids_that_start_late_or_skip_are_still_the_ids_claim():
     for ids in ([257, 258, 259], [256, 258, 259]):
         shifted = [(pair, idx) for (pair, _), idx in zip(learned, ids)]
         assert training_claim("aaabdaaabac", shifted, 262) == "train.ids-from-256"
+
+
+def test_nothing_learned_is_a_fold_of_the_text_only_with_the_trainers_evidence():
+    """Held out: a trainer that learned nothing on '\\r\\r\\n0' (under GPT-2's split the text with CRLF folded has no
+    pair left) was told it folds line ends, and fix first said so. An empty table fits any text without a pair, an
+    early stop too: it is the fold's only when the trainer learns, on the fold's probe, what folding learns."""
+    gpt2 = PATTERNS["gpt2"]
+    learns_nothing = lambda other, size: {}  # noqa: E731
+    folds = lambda other, size: oracle.train(other.replace("\r\n", "\n"), size, pattern=gpt2)  # noqa: E731
+    assert training_claim("\r\r\n0", [], 260, gpt2, learns_nothing) == "train.no-early-stop"
+    assert training_claim("\r\r\n0", [], 260, gpt2) == "train.no-early-stop"
+    assert training_claim("\r\r\n0", [], 260, gpt2, folds) == "bytes.no-normalization"

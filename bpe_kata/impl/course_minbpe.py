@@ -106,14 +106,14 @@ def _load_through_model_file(tok, merges, pattern: str, specials) -> bool:
 def functions_over(cls: type) -> dict[str, object]:
     """The contract's functions over a class in minbpe's shape (or renamed into it: bpe_kata/impl/declared_build.py)."""
     name = cls.__name__
-    takes_pattern = minbpe_finding.takes(cls.__init__, "pattern")
+    pattern_keyword = minbpe_finding.keyword_for(cls.__init__, "pattern")  # pattern=, split_pattern=, ...
     takes_verbose = minbpe_finding.takes(cls.train, "verbose")
-    has_specials = (callable(getattr(cls, "register_special_tokens", None))
-                    and minbpe_finding.takes(cls.encode, "allowed_special"))
+    allowed_keyword = minbpe_finding.keyword_for(cls.encode, "allowed_special")
+    has_specials = callable(getattr(cls, "register_special_tokens", None)) and allowed_keyword is not None
 
     def make(pattern):
-        if takes_pattern:
-            return cls(pattern=WHOLE_TEXT if pattern is None else pattern)
+        if pattern_keyword:
+            return cls(**{pattern_keyword: WHOLE_TEXT if pattern is None else pattern})
         if pattern is not None:
             raise NotImplementedError(f"{name}() takes no split pattern")
         return cls()
@@ -155,7 +155,7 @@ def functions_over(cls: type) -> dict[str, object]:
                                               f"{sorted(refused)[0]!r} in one call")
         policy = ("none_raise" if refused else "all" if allowed == set(special_tokens) else
                   set(allowed) if allowed else "none")
-        return list(built[key].encode(text, allowed_special=policy))
+        return list(built[key].encode(text, **{allowed_keyword: policy}))
 
     def build_vocab(merges, special_tokens=None):
         if special_tokens and not has_specials:

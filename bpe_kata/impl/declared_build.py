@@ -41,7 +41,7 @@ def build(path: Path, value: str) -> types.ModuleType:
     pattern = declared.pattern
     if declared.cls:
         cls = _renamed(_own(module, declared.cls["name"], declared, "[class] name", inspect.isclass), declared)
-        if pattern is not None and minbpe_finding.takes(cls.__init__, "pattern"):
+        if pattern is not None and minbpe_finding.keyword_for(cls.__init__, "pattern"):
             raise shape_parts.ShapeError(f"{declared.file}: [split] pattern: {cls.__name__}(pattern=...) takes its "
                                          "split, so it is not fixed; leave [split] pattern out")
         pattern = pattern or minbpe_finding.fixed_pattern(cls)

@@ -21,6 +21,30 @@ __bpe_kata_adapter__ = True
 NOT_PACKAGES = ("tests", "test", "docs", "examples", "scripts")
 
 
+#: The names people give the keywords the shape passes, by the name minbpe gives them (held out: a class whose
+#: constructor takes ``split_pattern`` and whose encode takes ``allowed_special_tokens`` was taken for a class with
+#: a fixed split and no special tokens, and 101 tests never started).
+KEYWORD_NAMES: dict[str, tuple[str, ...]] = {
+    "pattern": ("pattern", "split_pattern", "regex_pattern", "pattern_str", "pat_str"),
+    "allowed_special": ("allowed_special", "allowed_special_tokens"),
+}
+
+
+def keyword_for(function, role: str) -> str | None:
+    """The keyword ``function`` takes for ``role`` (a key of ``KEYWORD_NAMES``), under the first of the names people
+    use that it has (``role`` itself when it takes any keyword); None when it takes none of them."""
+    if function is object.__init__:
+        return None
+    try:
+        parameters = {p.name: p for p in inspect.signature(function).parameters.values()}
+    except (TypeError, ValueError):
+        return None
+    found = next((name for name in KEYWORD_NAMES.get(role, (role,)) if name in parameters), None)
+    if found is None and any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return role
+    return found
+
+
 def takes(function, name: str) -> bool:
     """Whether ``function`` accepts the keyword ``name`` (or any keyword). A class with no ``__init__`` of its own has
     ``object.__init__``, whose ``**kwargs`` takes nothing (held out: a minbpe class without ``__init__`` was built
@@ -86,7 +110,7 @@ def find_class(module: types.ModuleType, name: str | None, value: str) -> type:
                 f"--impl {value}: {owner.__name__} has no class {attribute!r} with train, encode and decode")
         return found
     candidates = [thing for thing in vars(module).values() if _is_tokenizer(thing)]
-    best = [c for c in candidates if takes(c.__init__, "pattern")] or candidates
+    best = [c for c in candidates if keyword_for(c.__init__, "pattern")] or candidates
     if len(best) != 1:
         names = ", ".join(sorted(c.__name__ for c in best)) or "none"
         raise shape_parts.ShapeError(f"--impl {value}: cannot tell which tokenizer class to use (found: {names}); "
@@ -118,7 +142,7 @@ def find_helper(names: tuple[str, ...], *owners: object):
 def fixed_pattern(cls: type) -> str | None:
     """The regex a class whose constructor takes no pattern always splits with (its instance's ``pattern``,
     or its compiled pattern's), or None: such a class is pattern-fixed (spec/fixed_pattern.py)."""
-    if takes(cls.__init__, "pattern"):
+    if keyword_for(cls.__init__, "pattern"):
         return None
     try:
         tok = cls()

@@ -18,8 +18,9 @@ such crashes were charged to whichever claim's tests were most numerous). "Every
 probes' form: the operation with the same keyword arguments given (``recording.call_form``): a train that reads
 ``special_tokens[0]`` raises on every call without special tokens while its calls with them return, and its
 crash is that form's, said with the forms that returned (held out: it was charged to whichever training claim's
-test drew it). A train that crashes only when it merges answers ``train('', 300)``: its crash keeps the claim
-its tests point to. A probe that raises
+test drew it). An answer on empty input (``encode('')``) says nothing of whether the call works, so it does not
+count as one (held out: an encode that raised on every text but '' had its crash charged to encode.lowest-rank);
+a train that crashes whenever it merges crashes on every call that is not empty. A probe that raises
 something else, or nothing, says nothing: the cause keeps the claim its tests point to.
 
 Each probe runs once per run, after the last test, with a time limit (bpe_kata/verdict/teaching.py's
@@ -136,7 +137,7 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
         verdict = run(lambda direct=direct: _raised(direct, direct.args, implementation), direct.shown())
         if verdict is False:
             break  # still running: the implementation is busy, no later probe can be trusted
-        if verdict is None:
+        if verdict is None and not recording.is_trivial(direct.args):  # an answer on empty input says nothing
             answered.add(recording.call_form(direct.call, dict(direct.keywords)))  # not every call's crash
         if verdict is None or (key := causes.cause_key(verdict)) not in keys or key in found:
             continue

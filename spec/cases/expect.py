@@ -135,15 +135,26 @@ def _crossing_tokens(text: str, merges: list, pattern: str) -> list[bytes]:
     return [vocab[idx] for _, idx in merges if not any(vocab[idx] in piece for piece in pieces)]
 
 
-def normalisation_explains(text: str, merges: list, vocab_size: int, pattern: str | None = None) -> bool:
+def normalisation_explains(text: str, merges: list, vocab_size: int, pattern: str | None = None,
+                           train_on: Callable[[str, int], object] | None = None) -> bool:
     """The table is not valid training on ``text`` as given, but is on the text normalised (NFC, CRLF and CR to
     LF): the trainer normalised, bytes.no-normalization's observable. Any other invalid table is another claim's."""
-    return normalisation_found(text, merges, vocab_size, pattern) is not None
+    return normalisation_found(text, merges, vocab_size, pattern, train_on) is not None
 
 
-def normalisation_found(text: str, merges: list, vocab_size: int, pattern: str | None = None) -> str | None:
+#: Texts on whose first merge folding changes the answer: (the fold's mark in ``normalisation_found``'s words, the
+#: probe, the one merge a trainer that folds so learns). CRLF: (13, 10) three times as given, (10, 10) twice folded;
+#: NFC: (101, 204) first counted as given, (195, 169) three times composed.
+FOLD_PROBES = (("CR", "\r\n\r\n\r\nab", [((10, 10), 256)]), ("NFC", "e\u0301e\u0301e\u0301", [((195, 169), 256)]))
+
+
+def normalisation_found(text: str, merges: list, vocab_size: int, pattern: str | None = None,
+                        train_on: Callable[[str, int], object] | None = None) -> str | None:
     """How the text was changed when the table is valid training on it changed (see ``normalisation_explains``):
-    said with the failure, so a learner sees which bytes their code changed ("CRLF to LF", "NFC"); else None."""
+    said with the failure, so a learner sees which bytes their code changed ("CRLF to LF", "NFC"); else None. An
+    empty table (nothing learned) is valid on any changed text that has no pair left, as an early stop is: it is
+    the fold's only with the trainer's evidence (``train_on``), that it learns what folding learns on
+    ``FOLD_PROBES`` (held out: a trainer that learned nothing on '\\r\\r\\n0' was told it folds line ends)."""
     import unicodedata
 
     if not isinstance(text, str) or oracle.valid_training.violation(text, merges, vocab_size, pattern) is None:
@@ -154,10 +165,21 @@ def normalisation_found(text: str, merges: list, vocab_size: int, pattern: str |
     tried = {text}
     for how, other in (("NFC", nfc(text)), ("CRLF to LF", crlf), ("CRLF and CR to LF", both),
                        ("CRLF to LF, then NFC", nfc(crlf)), ("CRLF and CR to LF, then NFC", nfc(both))):
-        if other not in tried and oracle.valid_training.violation(other, merges, vocab_size, pattern) is None:
+        if other not in tried and oracle.valid_training.violation(other, merges, vocab_size, pattern) is None \
+                and (merges or _folds(how, train_on)):
             return how
         tried.add(other)
     return None
+
+
+def _folds(how: str, train_on: Callable[[str, int], object] | None) -> bool:
+    """The trainer's evidence that it folds as ``how`` says: on each fold's probe, it learns what folding learns."""
+    if train_on is None:
+        return False
+    try:
+        return all(merges_of(train_on(probe, 257)) == folded for mark, probe, folded in FOLD_PROBES if mark in how)
+    except Exception:  # noqa: BLE001  no answer is no evidence
+        return False
 
 
 #: Special tokens' strings a trainer may have hard-coded (a CS336 habit): with none asked, they are plain text.
@@ -212,7 +234,7 @@ def training_claim(text: str, merges: list, vocab_size: int, pattern: str | None
     on '000000' under GPT-2's split, a table GPT-4's split would give, and was charged regex.gpt2-chunks). Without
     ``train_on`` no split is charged here; every table train returns is checked for one, with the trainer at hand, the
     moment it is returned (bpe_kata/verdict/recording.py, spec/early_stop.py)."""
-    if normalisation_explains(text, merges, vocab_size, pattern):
+    if normalisation_explains(text, merges, vocab_size, pattern, train_on):
         return "bytes.no-normalization"
     if oracle.valid_training.ids_wrong(merges, vocab_size):
         ids = [idx for _, idx in merges]
@@ -277,7 +299,7 @@ def fail_invalid_training(text: str, merges: list, vocab_size: int, problem: str
         note += (f" (the table is right training under another split, {explained[1].name}: the trainer does not "
                  f"cut the text as the pattern asked does)")
     elif claim == "bytes.no-normalization":
-        how = normalisation_found(text, merges, vocab_size, pattern)
+        how = normalisation_found(text, merges, vocab_size, pattern, train_on)
         note += (f" (the table is right training on the text normalised, {how}: the trainer changed the text's "
                  "bytes; a text-mode file read folds line ends so)")
     with checking(claim):
