@@ -94,10 +94,11 @@ def _merges_a_merge_given_a_repeat(train_on: Callable[[str, int], object]) -> bo
 def _normalised(text: str, table: list, vocab_size: int, pattern: str | None,
                 train_on: Callable[[str, int], object] | None = None) -> bool:
     """The table is whole training of the text normalised, or cut at a hard-coded special: those claims' own."""
-    from spec.cases.expect import normalisation_explains, specials_explain
+    from spec.cases.expect import normalisation_explains, special_string_matters, specials_explain
 
     return (normalisation_explains(text, table, vocab_size, pattern, train_on)
-            or specials_explain(text, table, vocab_size, pattern, train_on))
+            or specials_explain(text, table, vocab_size, pattern, train_on)
+            or special_string_matters(text, vocab_size, pattern, train_on))
 
 
 def _short(text: str) -> str:

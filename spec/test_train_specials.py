@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from spec import oracle, strategies
 from spec.blame import checking
+from spec.cases import expect
 from spec.patterns import PATTERNS
 from spec.shapes import merges_of
 from spec.table_ids import ids_claim
@@ -40,6 +41,9 @@ def _check(bpe, text: str, vocab_size: int, specials: list[str], pieces: list[st
     # ids not 256, 257, ... are their own claim's, whichever test drew the table (a pair learned twice, issue 37)
     claim = ids_claim(pieces, merges, vocab_size, pattern) if problem is not None \
         and oracle.valid_training.ids_wrong(merges, vocab_size) else CLAIM
+    if problem is not None and not specials:  # no special asked: plain training, its claim the classifier's
+        claim = expect.training_claim(text, merges, vocab_size, pattern, lambda other, size: bpe.train(
+            other, size, special_tokens=[], **keywords))
     with checking(claim):
         assert problem is None, (f"train({text!r}, {vocab_size}, special_tokens={specials!r}"
                                  f"{'' if pattern is None else ', pattern=...'}) must learn from {pieces!r} as "

@@ -374,3 +374,24 @@ def test_nothing_learned_is_a_fold_of_the_text_only_with_the_trainers_evidence()
     assert training_claim("\r\r\n0", [], 260, gpt2, learns_nothing) == "train.no-early-stop"
     assert training_claim("\r\r\n0", [], 260, gpt2) == "train.no-early-stop"
     assert training_claim("\r\r\n0", [], 260, gpt2, folds) == "bytes.no-normalization"
+
+
+def test_a_table_right_once_the_special_string_is_altered_is_the_hard_coded_specials():
+    """Held out: a trainer that cut its text at hard-coded <|endoftext|> boundaries of its own making (not one of the
+    three cuts specials_explain knows) stopped a merge short on a text holding the string, charged
+    train.no-early-stop. Retrained on the text with the string's case changed, it is right: the string is why."""
+    def cuts_oddly(other: str, size: int) -> dict:
+        return dict(table(other.replace("<|endoftext|>", "<|"), size))  # keeps a piece of the string
+
+    text = "<|endoftext|>.*+?<|endoftext|>"
+    merges = list(cuts_oddly(text, 271).items())
+    assert oracle.valid_training.violation(text, merges, 271) is not None
+    assert training_claim(text, merges, 271, train_on=cuts_oddly) == "train.no-implicit-specials"
+    assert training_claim(text, merges, 271) != "train.no-implicit-specials"  # no trainer to ask: no evidence
+
+
+def test_a_repeated_pair_in_a_table_another_defect_also_broke_is_still_a_merge_at_count_zero():
+    """Held out: a trainer that also cut overlapping specials wrongly repeated its last pair ([256, ..., 262, 299]):
+    its renumbered table is not right training, but the repeat is a merge at count 0 all the same."""
+    wrong_then_repeated = [((98, 97), 256), ((97, 98), 257), ((256, 97), 259)]  # the last pair learned again
+    assert training_claim("abab", wrong_then_repeated, 260) == "train.exhausted"

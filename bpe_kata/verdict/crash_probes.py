@@ -168,8 +168,8 @@ def _of_form(shown: Reproduced, form: str, answered: set[str]) -> Reproduced:
     if not others:
         return shown
     keywords = form.split("+")[1:]
-    crashing = f"with {', '.join(keywords)}" if keywords else "without keyword arguments"
-    returned = " or ".join(", ".join(other.split("+")[1:]) or "no keyword argument" for other in others)
+    crashing = f"with {' and '.join(keywords)}" if keywords else "without keyword arguments"
+    returned = "; ".join(" and ".join(other.split("+")[1:]) or "no keyword argument" for other in others)
     return Reproduced(shown.claim, shown.probe, f" {crashing} (calls with {returned} returned)")
 
 
