@@ -390,9 +390,3 @@ def test_a_table_right_once_the_special_string_is_altered_is_the_hard_coded_spec
     assert training_claim(text, merges, 271, train_on=cuts_oddly) == "train.no-implicit-specials"
     assert training_claim(text, merges, 271) != "train.no-implicit-specials"  # no trainer to ask: no evidence
 
-
-def test_a_repeated_pair_in_a_table_another_defect_also_broke_is_still_a_merge_at_count_zero():
-    """Held out: a trainer that also cut overlapping specials wrongly repeated its last pair ([256, ..., 262, 299]):
-    its renumbered table is not right training, but the repeat is a merge at count 0 all the same."""
-    wrong_then_repeated = [((98, 97), 256), ((97, 98), 257), ((256, 97), 259)]  # the last pair learned again
-    assert training_claim("abab", wrong_then_repeated, 260) == "train.exhausted"
