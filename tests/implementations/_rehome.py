@@ -40,9 +40,11 @@ def oracle_with(namespace: dict[str, Any]) -> dict[str, Any]:
     helpers = {
         name: namespace.get(name, getattr(core, name)) for name in ("get_stats", "merge", "most_frequent", "utf8")
     }
-    core_encode = rehome(core.encode, helpers)
+    core_encode_ids = rehome(core.encode_ids, helpers)  # encode's loop over the bytes: the helpers it calls
+    core_encode = rehome(core.encode, {**helpers, "encode_ids": core_encode_ids})
     core_train = rehome(core.train, helpers)
-    core_shim = types.SimpleNamespace(**{**vars(core), **helpers, "encode": core_encode, "train": core_train})
+    core_shim = types.SimpleNamespace(**{**vars(core), **helpers, "encode": core_encode, "encode_ids": core_encode_ids,
+                                         "train": core_train})
     train_pieces = namespace.get("train_pieces") or rehome(ties.train_pieces, {"merge": helpers["merge"]})
     ties_shim = types.SimpleNamespace(**{**vars(ties), "train_pieces": train_pieces})
     # the chunker: ``covering_chunks`` changes how train and encode cut, ``train_covering_chunks`` train's alone
