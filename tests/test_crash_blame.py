@@ -206,6 +206,20 @@ def test_a_call_that_crashes_whatever_the_input_is_blamed_on_no_claim():
     assert cause["likely_claim"] is None and cause["every_call"] is True, cause
 
 
+#: The rest of a trainer whose ``pieces`` are set: greedy merges, taking the max of the counts even when none is left.
+MAX_OF_NO_COUNTS = ("    merges = {}\n"
+                    "    for idx in range(256, vocab_size):\n"
+                    "        counts = {}\n"
+                    "        for ids in pieces:\n"
+                    "            for pair in zip(ids, ids[1:]):\n"
+                    "                counts[pair] = counts.get(pair, 0) + 1\n"
+                    "        best = max(counts, key=counts.get)\n"
+                    "        merges[best] = idx\n"
+                    "        pieces = [[idx if tuple(ids[i:i + 2]) == best else x for i, x in enumerate(ids)]"
+                    " for ids in pieces]\n"
+                    "    return merges\n")
+
+
 def test_a_trainer_that_crashes_on_ascii_only_keeps_the_claim_its_tests_point_to():
     """Every character its own chunk (a CS336 habit) leaves no pair in ASCII text, and a trainer that takes the
     max of no counts crashes there: on the probe, its control and an ASCII call alike. It answers a text with a
@@ -217,16 +231,7 @@ def test_a_trainer_that_crashes_on_ascii_only_keeps_the_claim_its_tests_point_to
     module = types.ModuleType("every_character")
     exec("def train(text, vocab_size, **options):\n"
          "    pieces = [list(character.encode('utf-8')) for character in text]\n"
-         "    merges = {}\n"
-         "    for idx in range(256, vocab_size):\n"
-         "        counts = {}\n"
-         "        for ids in pieces:\n"
-         "            for pair in zip(ids, ids[1:]):\n"
-         "                counts[pair] = counts.get(pair, 0) + 1\n"
-         "        best = max(counts, key=counts.get)\n"
-         "        merges[best] = idx\n"
-         "        pieces = [[idx if tuple(ids[i:i + 2]) == best else x for i, x in enumerate(ids)] for ids in pieces]\n"
-         "    return merges\n", vars(module))
+         + MAX_OF_NO_COUNTS, vars(module))
     results = Results()
     for number, claim in enumerate(("train.exhausted", "train.exhausted")):
         try:
@@ -309,16 +314,7 @@ def test_a_crash_is_probed_in_the_form_it_happened_in():
     exec("def train(text, vocab_size, special_tokens=()):\n"
          "    first = list(special_tokens)[0]\n"
          "    pieces = [list(part.encode()) for part in text.split(first)]\n"
-         "    merges = {}\n"
-         "    for idx in range(256, vocab_size):\n"
-         "        counts = {}\n"
-         "        for ids in pieces:\n"
-         "            for pair in zip(ids, ids[1:]):\n"
-         "                counts[pair] = counts.get(pair, 0) + 1\n"
-         "        best = max(counts, key=counts.get)\n"
-         "        merges[best] = idx\n"
-         "        pieces = [[idx if tuple(ids[i:i + 2]) == best else x for i, x in enumerate(ids)] for ids in pieces]\n"
-         "    return merges\n", vars(module))
+         + MAX_OF_NO_COUNTS, vars(module))
     recorder = recording.Recorder(module)
     results = Results()
     for nodeid, claim, kwargs in (("t::plain", "train.prefix", {}),
