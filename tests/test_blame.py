@@ -428,3 +428,31 @@ def test_an_encode_by_fewest_tokens_is_not_blamed_on_merging_from_the_left(tmp_p
     assert run.report is not None and run.returncode == 1, run.output[-3000:]
     statuses = {cid: row["status"] for cid, row in run.report["claims"].items()}
     assert statuses["encode.lowest-rank"] == "failed" and statuses["merge.left-to-right"] != "failed"
+
+
+# --- a declared tie rule: a property checks the rule, a worked case the claim it states ----------------------
+
+def _refused(reason: str):
+    raise AssertionError(reason)
+
+
+def test_under_a_declared_rule_only_a_worked_case_keeps_a_first_counted_claim_as_stated():
+    from spec.oracle import split
+
+    declared = split.Split("gpt2", "gpt2", _refused, tie_rule="bytes-greatest")
+    claims = ("train.wikipedia-walkthrough", "train.ids-from-256")
+    with split.splitting_with(declared):
+        assert blame.as_checked(claims) == ("ties.bytes-greatest", "train.ids-from-256")
+        assert blame.as_checked(claims, stated=True) == claims
+        with blame.as_stated():
+            assert blame.as_checked(claims) == claims
+            error = _raised(lambda: _fail_in(blame.checking("train.wikipedia-walkthrough", own_training=True)))
+    assert blame.blamed_claims(error) == ("train.wikipedia-walkthrough",)
+    # the ledger's first-counted excuse is for a rule the oracle does not know; the declared one it ties by
+    assert not blame.checked_own_training(error)
+    assert blame.as_checked(claims) == claims  # no rule declared: nothing to restate
+
+
+def _fail_in(check) -> None:
+    with check:
+        raise AssertionError("the table differs")

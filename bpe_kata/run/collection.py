@@ -14,6 +14,7 @@ import pytest
 
 from bpe_kata.verdict.selection import matches
 from spec.blame import as_checked
+from spec.cases.collect import is_case_test
 from spec.levels import BY_NAME, levels_up_to
 
 #: pytest-xdist groups (``--dist loadgroup``) of tests that share an expensive session fixture
@@ -28,8 +29,10 @@ def level_of(item: pytest.Item) -> str | None:
 
 def claims_of(item: pytest.Item) -> tuple[str, ...]:
     """The test's claims; those holding only under the default tie rule are the declared rule's claim when one
-    is in force (a course's own rule, ``DEFAULT_TIE_RULE``: the oracle then ties by it, spec/oracle/split.py)."""
-    return as_checked(tuple(claim for marker in item.iter_markers("claim") for claim in marker.args))
+    is in force (a course's own rule, ``DEFAULT_TIE_RULE``: the oracle then ties by it, spec/oracle/split.py),
+    except in a worked case, which runs only where its stated value holds (``spec.blame.as_stated``)."""
+    return as_checked(tuple(claim for marker in item.iter_markers("claim") for claim in marker.args),
+                      stated=is_case_test(item))
 
 
 def _claim_selected(claims: tuple[str, ...], patterns: list[str]) -> bool:

@@ -73,6 +73,11 @@ MODULES: frozenset[str] = frozenset(test.module for test in CASE_TESTS)
 MADE: weakref.WeakSet[Callable] = weakref.WeakSet()
 
 
+def is_case_test(item: pytest.Item) -> bool:
+    """Whether ``item`` is one worked case, a parameter of a test this collector made."""
+    return getattr(item, "obj", None) in MADE
+
+
 def cases_run_by(test: CaseTest) -> list[dict]:
     """The cases ``test`` runs, in their file's order."""
     return [case for case in cases.cases_of(test.file.removesuffix(".json"), test.operation)

@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 
 from spec import corpus_values, oracle
+from spec.blame import as_stated
 from spec.cases import ops_core, ops_production  # noqa: F401  registers their operations (@operation)
 from spec.cases.registry import OPERATIONS, Case, Fixtures, Pair
 from spec.compare import CaseMismatch
@@ -108,7 +109,8 @@ def run(case: Case, impl: object, fixtures: Fixtures | pytest.FixtureRequest | N
     elif isinstance(fixtures, pytest.FixtureRequest):
         fixtures = PytestFixtures(fixtures)
     try:
-        OPERATIONS[case["operation"]](impl, case, fixtures)
+        with as_stated():
+            OPERATIONS[case["operation"]](impl, case, fixtures)
     except Exception as error:
         error.add_note(case_note(case, file, error))
         raise
