@@ -14,7 +14,7 @@ import pytest
 from bpe_kata.child import client as isolated_client
 from bpe_kata.data import corpora, corpus_tables, pretrained, tiktoken_tables
 from bpe_kata.run import mutmut_calls, progress_line
-from bpe_kata.verdict import malformed, recording, substitution
+from bpe_kata.verdict import equivalent_forms, malformed, recording, substitution
 from spec import fast_chunk_train, oracle, replay, shapes
 from spec import pieces as spec_pieces
 
@@ -61,13 +61,13 @@ def trained(implementation, progress):
         if key not in corpora.CORPORA:
             oracle.split.holds_as_stated(f"the table train learns from {key}", lambda: oracle.train(text, vocab_size))
         size = max(vocab_size, LEARNER_TABLE_SIZES.get(key, vocab_size))
-        entry = (key, size, *substitution.active())  # a swapped train's table is another table
+        entry = (key, size, *substitution.active(), *equivalent_forms.active())  # a swapped train's is another
         if entry not in cache:
             what = f"training {key} to vocab_size {size} with the implementation's train"
             with calls.computing(entry):
                 try:
                     with progress(what if key in corpora.CORPORA else "training a case text"):
-                        learned = implementation.train(text, size)
+                        learned = equivalent_forms.call(implementation, "train", text, size)
                         malformed.note_trained(learned)  # a table it cannot read fails its claim, not this line
                         cache[entry] = list(learned.items())
                 except Exception as error:  # remember failures: a slow wrong train runs once
@@ -148,12 +148,12 @@ def encoded(implementation, corpus_table, corpus, progress):
     calls = mutmut_calls.SharedCalls()
 
     def encode(name: str, vocab_size: int, text: str | None = None) -> list[int]:
-        key = (name, vocab_size, text, *substitution.active())
+        key = (name, vocab_size, text, *substitution.active(), *equivalent_forms.active())
         if key not in cache:
             with calls.computing(key):
                 merges = corpus_table(name, vocab_size)
                 if text is not None:
-                    cache[key] = shapes.ids_of(implementation.encode(text, merges))
+                    cache[key] = shapes.ids_of(equivalent_forms.call(implementation, "encode", text, merges))
                 elif vocab_size <= LEARNER_TABLE_SIZES.get(name, 0):
                     cache[key] = replayed(name, "implementation", merges)
                 else:
@@ -187,7 +187,7 @@ def encoded(implementation, corpus_table, corpus, progress):
                     with contextlib.closing(implementation.encode_each(texts, merges)) as answers:
                         for ids in answers:
                             yield shapes.ids_of(ids)
-            return spec_pieces.encode_checked(lambda text: shapes.ids_of(implementation.encode(text, merges)), pieces,
+            return spec_pieces.encode_checked(lambda text: shapes.ids_of(equivalent_forms.call(implementation, "encode", text, merges)), pieces,
                                               f"a piece of {name}, at vocab_size {vocab_size}", merges, tick, each)
 
     return encode

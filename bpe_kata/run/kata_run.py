@@ -20,6 +20,7 @@ from bpe_kata.run.collection import claims_of, level_of
 from bpe_kata.verdict import (
     bounded_diff,
     crash_probes,
+    equivalent_forms,
     expectations,
     failure_verdict,
     fault_verdicts,
@@ -112,15 +113,31 @@ class KataRun:
                 raise
             outcomes.skip(item, Outcome.FEATURE_NOT_STARTED, item.stash[fixed_split.REFUSED])
         except (Exception, pytest.fail.Exception) as error:
-            if not isinstance(self.implementation, isolated_client.IsolatedImplementation):
-                def rerun() -> None:  # its failed asserts explained as the first run's are: a diff of two
-                    with bounded_diff.bounded_explanations(item.config):  # 100,000-id lists took minutes
-                        item.runtest()
+            def rerun() -> None:  # its failed asserts explained as the first run's are: a diff of two
+                with bounded_diff.bounded_explanations(item.config):  # 100,000-id lists took minutes
+                    item.runtest()
 
+            if not isinstance(self.implementation, isolated_client.IsolatedImplementation):
                 found = substitution.after_failure(self.pattern_fixed(self.implementation), claims_of(item), error,
                                                    rerun)
                 self.evidence[item.nodeid] = found
+            behind = self._behind_the_crash(item, error, rerun)
+            if behind is not None:
+                raise behind from None
             raise
+
+    def _behind_the_crash(self, item: pytest.Item, error: BaseException, rerun) -> BaseException | None:
+        """A crash in a call without special tokens: the failed check met behind it, with the calls in their
+        equivalent form (bpe_kata/verdict/equivalent_forms.py), or None. The test's own record is kept."""
+        def is_check(found: BaseException) -> bool:
+            return judging.judge(found, claims_of(item), self.implementation, "").kind == judging.BROKEN
+
+        record = recording.saved()
+        try:
+            return equivalent_forms.behind_the_crash(error, rerun, is_check, recording.raised_form(),
+                                                     recording.raised())
+        finally:
+            recording.restore(record)
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if isinstance(self.implementation, isolated_client.IsolatedImplementation):

@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from bpe_kata.verdict import malformed
+from bpe_kata.verdict import equivalent_forms, malformed
 
 #: The contract's operations whose calls are recorded (spec/CONTRACT.md).
 OPERATIONS = frozenset({"get_stats", "merge", "train", "build_vocab", "decode", "encode", "encode_iterable", "save",
@@ -34,6 +34,8 @@ SHOWN_CHARS = 200
 _count = [0]
 #: The call forms that returned in this test (``call_form``; a crash on "every call" of a form needs none to have).
 _answered: set[str] = set()
+#: The call form (``call_form``) of the last call that raised in this test ("" none).
+_raised_form = [""]
 
 
 def reset() -> None:
@@ -41,6 +43,7 @@ def reset() -> None:
     _calls.clear()
     _raised.clear()
     _answered.clear()
+    _raised_form[0] = ""
     _count[0] = 0
 
 
@@ -137,14 +140,23 @@ def count() -> int:
     return _count[0]
 
 
-def saved() -> tuple[tuple[str, ...], int]:
-    """The record so far, to put back after a run that must not count (a rerun under a swap)."""
-    return tuple(_calls), _count[0]
+def raised_form() -> str:
+    """The form (``call_form``) of the last call that raised in this test, "" when none did."""
+    return _raised_form[0]
 
 
-def restore(record: tuple[tuple[str, ...], int]) -> None:
+def saved() -> tuple:
+    """The record so far, to put back after a run that must not count (a rerun under a swap or another form)."""
+    return tuple(_calls), _count[0], tuple(_raised), frozenset(_answered), _raised_form[0]
+
+
+def restore(record: tuple) -> None:
     _calls[:] = record[0]
     _count[0] = record[1]
+    _raised[:] = record[2]
+    _answered.clear()
+    _answered.update(record[3])
+    _raised_form[0] = record[4]
 
 
 class Recorder:
@@ -169,13 +181,19 @@ class Recorder:
             if name in malformed.FED:  # a malformed table train returned is train's failure, not this call's
                 malformed.refuse_fed(name, args, kwargs)
             note(name)
+            rewritten = equivalent_forms.rewrite(name, args, kwargs)  # only in a rerun behind a crash
+            if rewritten is not None:
+                args, kwargs, read = rewritten
             try:
                 result = value(*args, **kwargs)
             except BaseException as error:
                 kind = getattr(error, "bpe_kata_type", None) or type(error).__name__  # a child's, through the client
                 _raised.append((shown_call(name, args, kwargs), kind, _plain_keywords(kwargs)))
+                _raised_form[0] = call_form(name, kwargs)
                 del _raised[:-8]  # the last few are enough to find the cause's own
                 raise
+            if rewritten is not None:
+                result = read(result)
             if not is_trivial(args):
                 _answered.add(call_form(name, kwargs))
             if name == "train":  # a table that stopped short is one claim's failure, whatever test drew it

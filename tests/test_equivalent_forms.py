@@ -1,0 +1,61 @@
+"""The defects behind a crash (issue 37, kind 2): a test that crashed in a call without special tokens is run again
+with every such call given a special token that never occurs in the text, its equivalent form
+(bpe_kata/verdict/equivalent_forms.py); a check that then fails is charged to its claim, the crash stays a root
+cause, and a rerun never turns a crash into a pass."""
+
+from __future__ import annotations
+
+from bpe_kata.verdict import equivalent_forms
+from bpe_kata.verdict.equivalent_forms import ABSENT, rewrite
+from tests.support import run_spec_inline
+
+
+def test_only_a_rerun_rewrites_and_only_calls_without_specials():
+    assert rewrite("train", ("ab", 257), {}) is None  # outside a rerun: the call as made
+    with equivalent_forms.rewriting():
+        args, kwargs, read = rewrite("train", ("ab", 257), {"pattern": None})
+        assert (args, kwargs, read({(97, 98): 256})) == (("ab", 257), {"pattern": None, "special_tokens": [ABSENT]},
+                                                          {(97, 98): 256})
+        assert rewrite("train", ("ab", 257), {"special_tokens": ["<s>"]}) is None
+        assert rewrite("train", (f"a{ABSENT}b", 257), {}) is None  # a text that holds it: not equivalent
+        assert rewrite("decode", ([97], {97: b"a"}), {}) is None
+        _, kwargs, _ = rewrite("encode", ("ab", {(97, 98): 256, (256, 99): 300}), {})
+        assert kwargs == {"special_tokens": {ABSENT: 301}, "allowed_special": {ABSENT}}  # beyond every id
+        _, kwargs, read = rewrite("build_vocab", ({(97, 98): 256},), {})
+        assert kwargs["special_tokens"] == {ABSENT: 257}
+        assert read({97: b"a", 257: ABSENT.encode()}) == {97: b"a"}  # the absent special's id is taken out again
+        assert rewrite("encode_iterable", (iter(["ab"]), {}), {}) is None  # a stream cannot be looked through
+
+
+def test_a_crash_without_specials_alone_names_the_forms_a_rerun_takes():
+    assert equivalent_forms.crashed_without_specials("train")
+    assert equivalent_forms.crashed_without_specials("encode+allowed_special")
+    assert not equivalent_forms.crashed_without_specials("train+special_tokens")
+    assert not equivalent_forms.crashed_without_specials("decode")
+    assert not equivalent_forms.crashed_without_specials("")
+
+
+NEEDS_A_SPECIAL = '''
+"""Reads special_tokens[0] (written for a course that always passes one), and never refuses a vocab_size below 256."""
+import reference
+from reference import build_vocab, decode, encode, encode_iterable, get_stats, merge  # noqa: F401
+
+
+def train(text, vocab_size, *, special_tokens=None, pattern=None, tie_rule=None):
+    first = special_tokens[0]  # IndexError (or TypeError) without a special
+    assert first
+    return reference.train(text, max(vocab_size, 256), special_tokens=special_tokens, pattern=pattern)
+'''
+
+
+def test_a_defect_behind_a_crash_without_specials_fails_its_claim_and_the_crash_stays_a_root_cause(tmp_path, capsys):
+    impl = tmp_path / "needs_a_special.py"
+    impl.write_text(NEEDS_A_SPECIAL, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus",
+                          "-k", "below_256 or consecutive or case", files=["spec/test_train.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    failed = {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"}
+    assert failed == {"train.min-vocab"}, failed  # the only defect behind the crash; the rest passes behind it
+    assert "found behind a crash" in run.output
+    causes = run.report["root_causes"]
+    assert any(cause["exception"].startswith(("IndexError", "TypeError")) for cause in causes), causes
