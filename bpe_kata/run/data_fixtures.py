@@ -187,7 +187,11 @@ def encoded(implementation, corpus_table, corpus, progress):
                     with contextlib.closing(implementation.encode_each(texts, merges)) as answers:
                         for ids in answers:
                             yield shapes.ids_of(ids)
-            return spec_pieces.encode_checked(lambda text: shapes.ids_of(equivalent_forms.call(implementation, "encode", text, merges)), pieces,
+
+            def encoded(text: str) -> list[int]:
+                return shapes.ids_of(equivalent_forms.call(implementation, "encode", text, merges))
+
+            return spec_pieces.encode_checked(encoded, pieces,
                                               f"a piece of {name}, at vocab_size {vocab_size}", merges, tick, each)
 
     return encode
