@@ -173,6 +173,13 @@ def _render_failures(results: Results) -> list[str]:
             by_level[claim_level(cid) or "?"].append(cid)
         for level in sorted(by_level, key=level_rank):
             lines.append(f"  {level}: {', '.join(by_level[level])}")
+    unchecked = sorted(cid for cid, r in per_claim.items() if r[ClaimOutcome.NOT_CHECKED] and not any(
+        r[status] for status in (Outcome.FAILED, ClaimOutcome.COULD_NOT_RUN, Outcome.PASSED, Outcome.NOT_STARTED,
+                                 Outcome.NOT_RUN)) and cid not in resting and cid not in likely)
+    if unchecked:  # they were printed nowhere and read as "not started" (held out, fifth round)
+        lines += ["", f"claims not checked ({len(unchecked)}): each of their tests failed first on another claim's "
+                      "check above, before reaching theirs; fix that one and they are checked",
+                  "  " + ", ".join(unchecked)]
     return lines
 
 
