@@ -80,6 +80,12 @@ def as_checked(claims: tuple[str, ...], stated: bool = False) -> tuple[str, ...]
         for claim in claims))
 
 
+def charge(failure: BaseException, claims: tuple[str, ...]) -> None:
+    """Blame ``failure`` on ``claims`` instead, with evidence the runner found (a rerun in another call form)."""
+    setattr(failure, _BLAMED, tuple(claims))
+    setattr(failure, _OWN_TRAINING, False)
+
+
 def blamed_claims(failure: BaseException) -> tuple[str, ...] | None:
     """The claims the failing check was about (``checking``), or None for an unmarked failure."""
     return getattr(failure, _BLAMED, None)

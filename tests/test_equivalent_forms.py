@@ -59,3 +59,29 @@ def test_a_defect_behind_a_crash_without_specials_fails_its_claim_and_the_crash_
     assert "found behind a crash" in run.output
     causes = run.report["root_causes"]
     assert any(cause["exception"].startswith(("IndexError", "TypeError")) for cause in causes), causes
+
+
+LEARNS_NOTHING_WITHOUT_SPECIALS = '''
+"""Without special tokens its workers fail and the pool swallows the error: it learns nothing (held out)."""
+import reference
+from reference import build_vocab, decode, encode, encode_iterable, get_stats, merge  # noqa: F401
+
+
+def train(text, vocab_size, *, special_tokens=None, pattern=None, tie_rule=None):
+    if not special_tokens:
+        if vocab_size < 256:
+            raise ValueError("vocab_size below 256")
+        return {}
+    return reference.train(text, vocab_size, special_tokens=special_tokens, pattern=pattern)
+'''
+
+
+def test_a_check_that_passes_once_training_is_given_an_absent_special_is_training_without_specials(tmp_path, capsys):
+    impl = tmp_path / "learns_nothing.py"
+    impl.write_text(LEARNS_NOTHING_WITHOUT_SPECIALS, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", "-k", "not hanzi",
+                          files=["spec/test_train.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    failed = {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"}
+    assert failed == {"train.no-implicit-specials"}, failed
+    assert "training without special tokens is what fails" in run.output

@@ -39,7 +39,7 @@ from bpe_kata.verdict import (
 )
 from bpe_kata.verdict.outcomes import Outcome
 from bpe_kata.verdict.tallies import Results
-from spec import fixed_pattern
+from spec import blame, fixed_pattern
 from spec.oracle import split
 
 
@@ -128,12 +128,21 @@ class KataRun:
 
     def _behind_the_crash(self, item: pytest.Item, error: BaseException, rerun) -> BaseException | None:
         """A crash in a call without special tokens: the failed check met behind it, with the calls in their
-        equivalent form (bpe_kata/verdict/equivalent_forms.py), or None. The test's own record is kept."""
+        equivalent form (bpe_kata/verdict/equivalent_forms.py), or None. A failed check that passes in that form is
+        charged to training without special tokens. The test's own record is kept."""
         def is_check(found: BaseException) -> bool:
             return judging.judge(found, claims_of(item), self.implementation, "").kind == judging.BROKEN
 
         record = recording.saved()
         try:
+            if equivalent_forms.only_without_specials(error, rerun, is_check, recording.answered()):
+                for leaf in judging.leaves(error):
+                    if is_check(leaf):
+                        blame.charge(leaf, (equivalent_forms.WITHOUT_SPECIALS_CLAIM,))
+                error.add_note(f"this check passes once every call of train without special tokens is given "
+                               f"{equivalent_forms.ABSENT!r}, which never occurs in the text: training without special "
+                               f"tokens is what fails ({equivalent_forms.WITHOUT_SPECIALS_CLAIM})")
+                return None
             return equivalent_forms.behind_the_crash(error, rerun, is_check, recording.raised_form(),
                                                      recording.raised())
         finally:

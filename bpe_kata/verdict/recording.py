@@ -140,6 +140,11 @@ def count() -> int:
     return _count[0]
 
 
+def answered_form(form: str) -> None:
+    """A call of ``form`` returned for this test outside the recorder (a session fixture's table)."""
+    _answered.add(form)
+
+
 def raised_form() -> str:
     """The form (``call_form``) of the last call that raised in this test, "" when none did."""
     return _raised_form[0]
