@@ -20,7 +20,6 @@ from bpe_kata.run.collection import claims_of, level_of
 from bpe_kata.verdict import (
     bounded_diff,
     crash_probes,
-    equivalent_forms,
     expectations,
     failure_verdict,
     fault_verdicts,
@@ -31,15 +30,15 @@ from bpe_kata.verdict import (
     pattern_probe,
     recording,
     report,
+    reruns,
     run_status,
-    substitution,
     summary,
     teaching,
     tracebacks,
 )
 from bpe_kata.verdict.outcomes import Outcome
 from bpe_kata.verdict.tallies import Results
-from spec import blame, fixed_pattern
+from spec import fixed_pattern
 from spec.oracle import split
 
 
@@ -104,8 +103,7 @@ class KataRun:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item):
         """A property whose every example called with another split is "not started" with that reason. A failed
-        test is run again with each prerequisite's operation swapped for the oracle's, in process
-        (bpe_kata/verdict/substitution.py): its verdict then says which swaps made the failure go away."""
+        test is run again for evidence (bpe_kata/verdict/reruns.py): swaps of operations, calls in another form."""
         try:
             return (yield)
         except (hypothesis.errors.Unsatisfiable, hypothesis.errors.FailedHealthCheck):
@@ -117,36 +115,12 @@ class KataRun:
                 with bounded_diff.bounded_explanations(item.config):  # 100,000-id lists took minutes
                     item.runtest()
 
-            if not isinstance(self.implementation, isolated_client.IsolatedImplementation):
-                found = substitution.after_failure(self.pattern_fixed(self.implementation), claims_of(item), error,
-                                                   rerun)
+            found, behind = reruns.after_failure(self.implementation, self.pattern_fixed, claims_of(item), error, rerun)
+            if found is not None:
                 self.evidence[item.nodeid] = found
-            behind = self._behind_the_crash(item, error, rerun)
-            if behind is not None:
+            if behind is not None:  # a failed check behind a crash (bpe_kata/verdict/equivalent_forms.py)
                 raise behind from None
             raise
-
-    def _behind_the_crash(self, item: pytest.Item, error: BaseException, rerun) -> BaseException | None:
-        """A crash in a call without special tokens: the failed check met behind it, with the calls in their
-        equivalent form (bpe_kata/verdict/equivalent_forms.py), or None. A failed check that passes in that form is
-        charged to training without special tokens. The test's own record is kept."""
-        def is_check(found: BaseException) -> bool:
-            return judging.judge(found, claims_of(item), self.implementation, "").kind == judging.BROKEN
-
-        record = recording.saved()
-        try:
-            if equivalent_forms.only_without_specials(error, rerun, is_check, recording.answered()):
-                for leaf in judging.leaves(error):
-                    if is_check(leaf):
-                        blame.charge(leaf, (equivalent_forms.WITHOUT_SPECIALS_CLAIM,))
-                error.add_note(f"this check passes once every call of train without special tokens is given "
-                               f"{equivalent_forms.ABSENT!r}, which never occurs in the text: training without special "
-                               f"tokens is what fails ({equivalent_forms.WITHOUT_SPECIALS_CLAIM})")
-                return None
-            return equivalent_forms.behind_the_crash(error, rerun, is_check, recording.raised_form(),
-                                                     recording.raised())
-        finally:
-            recording.restore(record)
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if isinstance(self.implementation, isolated_client.IsolatedImplementation):

@@ -1,0 +1,55 @@
+"""A failed test run again, to find evidence of what failed: with a prerequisite's operation swapped for the oracle's
+(bpe_kata/verdict/substitution.py, in process only), and with its calls without special tokens in their equivalent
+form (bpe_kata/verdict/equivalent_forms.py, in process or through the protocol)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bpe_kata.child import client as isolated_client
+from bpe_kata.verdict import judging, recording, substitution
+from bpe_kata.verdict.equivalent_forms import (
+    ABSENT,
+    WITHOUT_SPECIALS_CLAIM,
+    behind_the_crash,
+    only_without_specials,
+)
+from spec import blame
+
+#: (the swaps tried, those under which the test passed)
+Evidence = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def after_failure(implementation: object, as_tested: Callable[[object], object], claims: tuple[str, ...],
+                  error: BaseException, rerun: Callable[[], None]) -> tuple[Evidence | None, BaseException | None]:
+    """(the swaps' evidence, None through the protocol; the failed check to raise instead of ``error``, or None).
+    ``as_tested``: the implementation as tests see it (behind its fixed split)."""
+    found = None
+    if not isinstance(implementation, isolated_client.IsolatedImplementation):
+        found = substitution.after_failure(as_tested(implementation), claims, error, rerun)
+
+    def is_check(leaf: BaseException) -> bool:
+        return judging.judge(leaf, claims, implementation, "").kind == judging.BROKEN
+
+    return found, in_equivalent_form(error, rerun, is_check)
+
+
+def in_equivalent_form(error: BaseException, rerun: Callable[[], None],
+                       is_check: Callable[[BaseException], bool]) -> BaseException | None:
+    """What a failed test's rerun in the equivalent form says: the failed check behind its crash (to raise instead),
+    or None; a failed check that passes in that form is charged to ``WITHOUT_SPECIALS_CLAIM`` on ``error`` itself.
+    The test's own record of calls is left as the failure made it."""
+    record = recording.saved()
+    try:
+        if only_without_specials(error, rerun, is_check, recording.answered()):
+            for leaf in judging.leaves(error):
+                if is_check(leaf):
+                    blame.charge(leaf, (WITHOUT_SPECIALS_CLAIM,))
+            error.add_note(f"this check passes once every call of train without special tokens is given {ABSENT!r}, "
+                           f"which never occurs in the text: training without special tokens is what fails "
+                           f"({WITHOUT_SPECIALS_CLAIM})")
+            return None
+        return behind_the_crash(error, rerun, is_check, recording.raised_form(), recording.raised())
+    finally:
+        recording.restore(record)
+
