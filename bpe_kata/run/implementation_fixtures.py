@@ -16,6 +16,7 @@ from bpe_kata.run.collection import level_of
 from bpe_kata.run.kata_run import KataRun
 from bpe_kata.verdict import outcomes, recording, substitution
 from bpe_kata.verdict.outcomes import Outcome
+from spec import trainer_at_hand
 from spec.levels import BY_NAME, feature_not_started, not_started_reason
 
 
@@ -39,7 +40,9 @@ def bpe(request: pytest.FixtureRequest, implementation):
             started[name] = not_started_reason(implementation, BY_NAME[name])
         if started[name]:
             outcomes.skip(request.node, Outcome.NOT_STARTED, started[name])
-    return recording.Recorder(implementation)  # which operations the test calls (report: "not judged")
+    at_hand = trainer_at_hand.put(getattr(implementation, "train", None))  # explanations' evidence, not a call
+    yield recording.Recorder(implementation)  # which operations the test calls (report: "not judged")
+    trainer_at_hand.reset(at_hand)
 
 
 @pytest.fixture

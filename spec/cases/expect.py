@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from spec import oracle, split_variants
+from spec import oracle, split_variants, trainer_at_hand
 from spec.blame import checking
 from spec.cases.registry import Case, Pair
 from spec.compare import CaseMismatch, describe, expect_equal, show_bytes
@@ -151,14 +151,16 @@ FOLD_PROBES = (("CR", "\r\n\r\n\r\nab", [((10, 10), 256)]), ("NFC", "e\u0301e\u0
 def normalisation_found(text: str, merges: list, vocab_size: int, pattern: str | None = None,
                         train_on: Callable[[str, int], object] | None = None) -> str | None:
     """How the text was changed when the table is valid training on it changed (see ``normalisation_explains``):
-    said with the failure, so a learner sees which bytes their code changed ("CRLF to LF", "NFC"); else None. An
-    empty table (nothing learned) is valid on any changed text that has no pair left, as an early stop is: it is
-    the fold's only with the trainer's evidence (``train_on``), that it learns what folding learns on
-    ``FOLD_PROBES`` (held out: a trainer that learned nothing on '\\r\\r\\n0' was told it folds line ends)."""
+    said with the failure, so a learner sees which bytes their code changed ("CRLF to LF", "NFC"); else None. A
+    table that fits a changed text may fit it by chance (an empty or short one fits many): it is the fold's only
+    with the trainer's evidence (``train_on``, else the trainer at hand, spec/trainer_at_hand.py), that it learns
+    what folding learns on ``FOLD_PROBES`` (held out: a trainer that learned nothing on '\\r\\r\\n0' was told it
+    folds line ends; a trainer that stopped at a count of 1 was charged a fold by a short table)."""
     import unicodedata
 
     if not isinstance(text, str) or oracle.valid_training.violation(text, merges, vocab_size, pattern) is None:
         return None  # a list of documents (cut at specials asked): no normalisation is looked for
+    train_on = trainer_at_hand.trainer(train_on, pattern)
     crlf = text.replace("\r\n", "\n")
     both = crlf.replace("\r", "\n")
     nfc = functools.partial(unicodedata.normalize, "NFC")
@@ -166,7 +168,7 @@ def normalisation_found(text: str, merges: list, vocab_size: int, pattern: str |
     for how, other in (("NFC", nfc(text)), ("CRLF to LF", crlf), ("CRLF and CR to LF", both),
                        ("CRLF to LF, then NFC", nfc(crlf)), ("CRLF and CR to LF, then NFC", nfc(both))):
         if other not in tried and oracle.valid_training.violation(other, merges, vocab_size, pattern) is None \
-                and (merges or _folds(how, train_on)):
+                and _folds(how, train_on):
             return how
         tried.add(other)
     return None
@@ -190,16 +192,20 @@ def specials_explain(text: str, merges: list, vocab_size: int, pattern: str | No
                      train_on: Callable[[str, int], object] | None = None) -> bool:
     """The table is not valid training on ``text``, but is once a well-known special token's string is cut out,
     made a boundary, or kept whole as a document of its own: the trainer had it hard-coded, though none was
-    asked (train.no-implicit-specials). An empty table (nothing learned) matches any text the cut leaves without a
-    pair, and an early stop alike: it is the cut's only with the trainer's evidence (``train_on``, as the split's
-    is), that it learns the pair beside a special string and none inside it (held out: a trainer whose cut left
-    nothing to learn was charged train.no-early-stop too)."""
+    asked (train.no-implicit-specials). A table may fit what the cut leaves by chance (an empty one fits any text
+    without a pair, a short one many): it is the cut's only with the trainer's evidence (``train_on``, else the
+    trainer at hand), that it learns the pair beside a special string and none inside it, or learns ``text`` right
+    once the string is altered (``special_string_matters``: a special kept whole as a document). Held out: a trainer
+    whose cut left nothing to learn was charged train.no-early-stop too; one that stopped at a count of 1 was
+    charged a cut by a short table."""
     if not isinstance(text, str):
         return False  # documents already cut at the specials asked
     present = [special for special in WELL_KNOWN_SPECIALS if special in text]
     if not present or oracle.valid_training.violation(text, merges, vocab_size, pattern) is None:
         return False
-    if not merges and not any(_cuts_special(special, train_on) for special in present):
+    train_on = trainer_at_hand.trainer(train_on, pattern)
+    if not any(_cuts_special(special, train_on) for special in present) and not special_string_matters(
+            text, vocab_size, pattern, train_on):
         return False
     boundary = re.compile("|".join(map(re.escape, present)))
     documents = [part for part in boundary.split(text) if part]
