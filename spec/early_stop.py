@@ -28,12 +28,14 @@ REPLAY_BUDGET = 5_000_000
 
 def check_trained(text: object, vocab_size: object, merges: object, pattern: str | None = None,
                   retrain: Callable[[int], object] | None = None,
-                  train_on: Callable[[str, int], object] | None = None) -> None:
+                  train_on: Callable[[str, int], object] | None = None,
+                  cut_from: tuple[str, list[str]] | None = None) -> None:
     """Fail ``train.no-early-stop`` when ``merges`` (what train returned for ``text``, ``vocab_size`` and
     ``pattern``) is a greedy table that stopped short of ``vocab_size`` while some pair was left. Anything else
     wrong with the table is left to the test. Also ``train.merged-again`` when only pairs with a merged token
     were left, no merge took one, and ``retrain`` (train on the same text with a larger vocab_size) does not
-    take one either: a trainer one merge short stops at the same place, but learns the merge given room."""
+    take one either: a trainer one merge short stops at the same place, but learns the merge given room.
+    ``cut_from``: the text and the specials asked, when ``text`` is the documents they cut (``train_on`` asks them)."""
     documents = isinstance(text, list) and all(isinstance(piece, str) for piece in text)  # cut at specials
     if not (isinstance(text, str) or documents) or not isinstance(vocab_size, int) or not isinstance(merges, Mapping):
         return
@@ -52,7 +54,7 @@ def check_trained(text: object, vocab_size: object, merges: object, pattern: str
     if valid_training.not_greedy(text, table, pattern) is not None:
         return  # a wrong choice of pair is what the training claims themselves are about
     stopped = valid_training.stopped_early(text, table, vocab_size, pattern)
-    if stopped is None or _normalised(text, table, vocab_size, pattern, train_on):
+    if stopped is None or _normalised(text, table, vocab_size, pattern, train_on, cut_from):
         return
     claims = ["train.no-early-stop"]
     if retrain is not None and _never_merges_a_merge(text, table, vocab_size, pattern, retrain, train_on):
@@ -92,10 +94,14 @@ def _merges_a_merge_given_a_repeat(train_on: Callable[[str, int], object]) -> bo
 
 
 def _normalised(text: str, table: list, vocab_size: int, pattern: str | None,
-                train_on: Callable[[str, int], object] | None = None) -> bool:
-    """The table is whole training of the text normalised, or cut at a hard-coded special: those claims' own."""
+                train_on: Callable[[str, int], object] | None = None,
+                cut_from: tuple[str, list[str]] | None = None) -> bool:
+    """The table is whole training of the text normalised, or cut at a hard-coded special: those claims' own (with
+    specials asked, a hard-coded one of its own is seen on the text before their cut: ``cut_from``)."""
     from spec.cases.expect import normalisation_explains, special_string_matters, specials_explain
 
+    if cut_from is not None:
+        return special_string_matters(cut_from[0], vocab_size, pattern, train_on, cut_from[1])
     return (normalisation_explains(text, table, vocab_size, pattern, train_on)
             or specials_explain(text, table, vocab_size, pattern, train_on)
             or special_string_matters(text, vocab_size, pattern, train_on))

@@ -44,6 +44,10 @@ def _check(bpe, text: str, vocab_size: int, specials: list[str], pieces: list[st
     if problem is not None and not specials:  # no special asked: plain training, its claim the classifier's
         claim = expect.training_claim(text, merges, vocab_size, pattern, lambda other, size: bpe.train(
             other, size, special_tokens=[], **keywords))
+    elif problem is not None and claim == CLAIM and expect.special_string_matters(
+            text, vocab_size, pattern, lambda other, size: bpe.train(
+                other, size, special_tokens=list(specials), **keywords), specials):
+        claim = "train.no-implicit-specials"  # a special of its own cut too, with others asked: right once altered
     with checking(claim):
         assert problem is None, (f"train({text!r}, {vocab_size}, special_tokens={specials!r}"
                                  f"{'' if pattern is None else ', pattern=...'}) must learn from {pieces!r} as "
@@ -70,6 +74,10 @@ WORKED = {
     "awkward-strings": ("ab\n\nab.*+?ab", ["\n\n", ".*+?"], ["ab", "ab", "ab"]),
     # no specials asked: the whole text, as train without the keyword
     "none-asked": ("ab<|s|>ab", [], ["ab<|s|>ab"]),
+    # a well-known special's string not asked is text, with other specials asked too: a trainer that has it
+    # hard-coded never learns (b, <) nor a pair inside it (train.no-implicit-specials)
+    "unasked-endoftext-is-text": ("ab<|endoftext|>ab<|s|>ab<|endoftext|>", ["<|s|>"],
+                                  ["ab<|endoftext|>ab", "ab<|endoftext|>"]),
 }
 
 

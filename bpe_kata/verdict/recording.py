@@ -227,17 +227,19 @@ def check_trained_call(args: tuple, kwargs: dict, result: object, train: Any = N
     text = args[0] if args else kwargs.get("text")
     vocab_size = args[1] if len(args) > 1 else kwargs.get("vocab_size")
     malformed.note_trained(result, lambda: _pair_learned_again(text, vocab_size, result, kwargs))  # its claim's
+    cut_from = None
     if kwargs.get("special_tokens"):  # learned from the pieces between specials: those are what it is checked on
         try:
             from spec.oracle.special import documents
 
-            text = documents(text, list(kwargs["special_tokens"]))
+            cut_from = (text, list(kwargs["special_tokens"]))
+            text = documents(text, cut_from[1])
         except Exception:  # noqa: BLE001 - specials the oracle refuses: train.special-tokens's tests judge them
             return
     options = {key: value for key, value in kwargs.items() if key not in ("text", "vocab_size")}
     retrain = (lambda size: train(text, size, **options)) if train is not None else None
     train_on = (lambda other, size: train(other, size, **options)) if train is not None else None
-    check_trained(text, vocab_size, result, kwargs.get("pattern"), retrain, train_on)
+    check_trained(text, vocab_size, result, kwargs.get("pattern"), retrain, train_on, cut_from)
 
 
 def _pair_learned_again(text: object, vocab_size: object, result: object, kwargs: dict) -> str | None:

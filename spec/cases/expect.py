@@ -215,14 +215,18 @@ def specials_explain(text: str, merges: list, vocab_size: int, pattern: str | No
 
 
 def special_string_matters(text: str, vocab_size: int, pattern: str | None = None,
-                           train_on: Callable[[str, int], object] | None = None) -> bool:
+                           train_on: Callable[[str, int], object] | None = None, specials: list[str] = ()) -> bool:
     """The trainer, given ``text`` with each well-known special's string altered by one letter's case (so it is no
     special token's), trains it right: its wrong table on ``text`` is the string's doing, a hard-coded special cut
     in some way of its own (train.no-implicit-specials; held out: a trainer that cut the file at hard-coded
-    boundaries from its middle stopped one merge short on such a text, charged train.no-early-stop)."""
+    boundaries from its middle stopped one merge short on such a text, charged train.no-early-stop). With
+    ``specials`` asked (``train_on`` asks them too), only a well-known string none of them holds or is held by is
+    altered, and right means right on the documents the asked specials cut (held out: the same trainer, met with
+    another special asked, was charged train.special-tokens)."""
     if not isinstance(text, str) or train_on is None:
         return False
-    present = [special for special in WELL_KNOWN_SPECIALS if special in text]
+    present = [special for special in WELL_KNOWN_SPECIALS if special in text
+               and not any(special in asked or asked in special for asked in specials)]
     if not present:
         return False
     altered = text
@@ -232,7 +236,8 @@ def special_string_matters(text: str, vocab_size: int, pattern: str | None = Non
         table = merges_of(train_on(altered, vocab_size))
     except Exception:  # noqa: BLE001  no answer is no evidence
         return False
-    return oracle.valid_training.violation(altered, table, vocab_size, pattern) is None
+    trained_on = oracle.special.documents(altered, list(specials)) if specials else altered
+    return oracle.valid_training.violation(trained_on, table, vocab_size, pattern) is None
 
 
 def _cuts_special(special: str, train_on: Callable[[str, int], object] | None) -> bool:
