@@ -76,6 +76,17 @@ def test_a_claim_whose_failed_checks_called_neither_train_nor_encode_keeps_its_p
     assert _order(_results(failed, "GPT2"))[0] == "decode.replace-128"
 
 
+@pytest.mark.parametrize("fixed_split", [None, "GPT2"])
+@pytest.mark.parametrize("claim", [c for c in TRAINING_CLAIMS[::3] if load_claims()[c].level in ("train", "ties")])
+def test_broken_training_without_specials_comes_before_any_claim_whose_checks_trained(claim, fixed_split):
+    """Held out: a no-specials path that learned nothing was charged to its own claim in 49 tests and to the early
+    stop in two, and fix first named the early stop; training without specials is composed into every such call."""
+    failed = {"t::form": (composition.WITHOUT_SPECIALS, ("train",)), "t::other": (claim, ("train",))}
+    assert _order(_results(failed, fixed_split))[0] == composition.WITHOUT_SPECIALS
+    failed["t::merge"] = ("merge.end-guard", ("merge",))  # a lower level's defect, which training says nothing of
+    assert _order(_results(failed, fixed_split))[0] == "merge.end-guard"
+
+
 #: A fixed-split implementation with two defects: every character its own chunk, and no ValueError below 256.
 EVERY_CHARACTER_FIXED = '''
 from spec import oracle
