@@ -55,11 +55,22 @@ def test_a_hard_coded_special_cut_out_made_a_boundary_or_kept_whole_is_train_no_
     text = "".join(parts)
     assume("<|endoftext|>" in text)
     documents = [part for part in text.split("<|endoftext|>") if part]
-    for merges in (table(text.replace("<|endoftext|>", ""), vocab_size),
-                   merges_of(oracle.ties.train_pieces([list(d.encode()) for d in documents], vocab_size,
-                                                      "first-counted"))):
+    for merges, trainer in ((table(text.replace("<|endoftext|>", ""), vocab_size), _cuts_endoftext),
+                            (merges_of(oracle.ties.train_pieces([list(d.encode()) for d in documents], vocab_size,
+                                                                "first-counted")), _ends_documents_at_endoftext)):
         if merges and invalid(text, merges, vocab_size):
-            assert training_claim(text, merges, vocab_size) == "train.no-implicit-specials"
+            assert training_claim(text, merges, vocab_size, train_on=trainer) == "train.no-implicit-specials"
+
+
+def _ends_documents_at_endoftext(other: str, vocab_size: int) -> dict:
+    """A trainer with <|endoftext|> hard-coded as a boundary: no pair counted across it, nor inside it."""
+    pieces = [part for part in other.split("<|endoftext|>") if part]
+    return oracle.ties.train_pieces([list(piece.encode()) for piece in pieces], vocab_size, "first-counted")
+
+
+def _right(other: str, vocab_size: int) -> dict:
+    """Folds nothing, cuts nothing: a table of another trainer's that fits a fold is no evidence of one."""
+    return oracle.train(other, vocab_size)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
@@ -69,7 +80,10 @@ def test_a_table_of_the_text_with_line_ends_folded_is_normalisation(text, vocab_
     folded = table(text.replace("\r\n", "\n"), vocab_size)
     assume(invalid(text, folded, vocab_size))
     assume(not oracle.valid_training.ids_wrong(folded, vocab_size))
-    assert training_claim(text, folded, vocab_size) == "bytes.no-normalization"
+    folds = lambda other, size: dict(table(other.replace("\r\n", "\n"), size))  # noqa: E731
+    assert training_claim(text, folded, vocab_size, train_on=folds) == "bytes.no-normalization"
+    # the same table from a trainer that folds nothing fits the fold by chance: not the fold's
+    assert training_claim(text, folded, vocab_size, train_on=_right) != "bytes.no-normalization"
 
 
 def test_a_table_with_right_ids_in_another_order_is_train_tie_recorded():
@@ -253,7 +267,8 @@ def test_a_table_both_a_cut_special_and_every_character_explain_is_the_splits_wi
     text = "— — <|endoftext|><|endoftext|><|endoftext|>"
     every_character = lambda other, size: oracle.train(other, size, pattern=split_variants.EVERY_CHARACTER)  # noqa: E731
     merges = dict(table_under(text, 257, split_variants.EVERY_CHARACTER))
-    assert training_claim(text, list(merges.items()), 257, PATTERNS["gpt2"]) == "train.no-implicit-specials"
+    cuts = lambda other, size: dict(table_under(other.replace("<|endoftext|>", ""), size, PATTERNS["gpt2"]))  # noqa: E731
+    assert training_claim(text, list(merges.items()), 257, PATTERNS["gpt2"], cuts) == "train.no-implicit-specials"
     with pytest.raises(AssertionError) as failed:
         check_trained(text, 257, merges, PATTERNS["gpt2"], train_on=every_character)
     assert blamed_claims(failed.value) == ("regex.gpt2-chunks",)
