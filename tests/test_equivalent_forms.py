@@ -85,3 +85,23 @@ def test_a_check_that_passes_once_training_is_given_an_absent_special_is_trainin
     failed = {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"}
     assert failed == {"train.no-implicit-specials"}, failed
     assert "training without special tokens is what fails" in run.output
+
+
+def test_a_time_limit_or_a_childs_fault_is_never_run_again(monkeypatch):
+    from bpe_kata.child.faults import TooSlow
+    from bpe_kata.verdict import recording, reruns
+
+    monkeypatch.setattr(recording, "raised_form", lambda: "train")  # the crash was in a call without specials
+    ran = []
+
+    def rerun() -> None:
+        ran.append(True)
+        raise AssertionError("a check fails behind the crash")
+
+    def is_check(found: BaseException) -> bool:
+        return isinstance(found, AssertionError)
+
+    assert reruns.in_equivalent_form(IndexError("list index out of range"), rerun, is_check) is not None
+    ran.clear()
+    assert reruns.in_equivalent_form(TooSlow("train('a' * 100000, 300) was still running"), rerun, is_check) is None
+    assert ran == []

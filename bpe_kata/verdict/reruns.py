@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bpe_kata.child import client as isolated_client
+from bpe_kata.child.faults import IsolationFault
 from bpe_kata.verdict import judging, recording, substitution
 from bpe_kata.verdict.equivalent_forms import (
     ABSENT,
@@ -38,7 +39,11 @@ def in_equivalent_form(error: BaseException, rerun: Callable[[], None],
                        is_check: Callable[[BaseException], bool]) -> BaseException | None:
     """What a failed test's rerun in the equivalent form says: the failed check behind its crash (to raise instead),
     or None; a failed check that passes in that form is charged to ``WITHOUT_SPECIALS_CLAIM`` on ``error`` itself.
-    The test's own record of calls is left as the failure made it."""
+    The test's own record of calls is left as the failure made it. A time limit or a child's fault is not run again:
+    the time is spent, and the child may be gone."""
+    if any(isinstance(leaf, IsolationFault) or judging.safety_net_seconds(leaf) is not None
+           for leaf in judging.leaves(error)):
+        return None
     record = recording.saved()
     try:
         if only_without_specials(error, rerun, is_check, recording.answered()):
