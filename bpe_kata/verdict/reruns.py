@@ -32,7 +32,9 @@ def after_failure(implementation: object, as_tested: Callable[[object], object],
     def is_check(leaf: BaseException) -> bool:
         return judging.judge(leaf, claims, implementation, "").kind == judging.BROKEN
 
-    return found, in_equivalent_form(error, rerun, is_check)
+    behind = in_equivalent_form(error, rerun, is_check)
+    # the swaps were tried on the crash, not on the check found behind it: they say nothing of that check
+    return (None, behind) if behind is not None else (found, None)
 
 
 def in_equivalent_form(error: BaseException, rerun: Callable[[], None],
