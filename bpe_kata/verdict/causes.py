@@ -43,6 +43,16 @@ def about_call(claim: str, call: str) -> bool:
     return not call or calls is None or call in calls
 
 
+#: The claims whose operation is not their level's (the special level's train and encode_iterable claims): two
+#: claims of one level about different operations are told apart by a swap, like claims of two levels.
+CLAIM_CALLS: dict[str, tuple[str, ...]] = {"encode.iterable": ("encode_iterable",), "train.special-tokens": ("train",)}
+
+
+def claim_calls(cid: str) -> tuple[str, ...]:
+    """The operations a claim is about: its own (``CLAIM_CALLS``), else its level's."""
+    return CLAIM_CALLS.get(cid) or LEVEL_CALLS.get(claim_level(cid) or "", ())
+
+
 def too_slow(verdict: Verdict) -> bool:
     """A test over its budget (bpe_kata/child/launch.py): a root cause charged to no claim."""
     return verdict.root_cause.startswith("too slow: ")
@@ -138,7 +148,8 @@ def not_judged_claims(results: Results) -> dict[str, tuple[str, ...]]:
         return calls is None or any(v is None or not v.calls or set(v.calls) & set(calls) for v in verdicts)
 
     def explains(cid: str, other: str, nodeids: list[str]) -> bool:
-        return called(other, nodeids) if claim_level(other) == claim_level(cid) else cleared(other, nodeids)
+        same = claim_level(other) == claim_level(cid) and bool(set(claim_calls(cid)) & set(claim_calls(other)))
+        return called(other, nodeids) if same else cleared(other, nodeids)
 
     per_claim = results.per_claim()
     explaining: dict[str, set[str]] = {}
