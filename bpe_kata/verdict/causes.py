@@ -148,7 +148,8 @@ def not_judged_claims(results: Results) -> dict[str, tuple[str, ...]]:
         return calls is None or any(v is None or not v.calls or set(v.calls) & set(calls) for v in verdicts)
 
     def explains(cid: str, other: str, nodeids: list[str]) -> bool:
-        same = claim_level(other) == claim_level(cid) and bool(set(claim_calls(cid)) & set(claim_calls(other)))
+        own, theirs = set(claim_calls(cid)), set(claim_calls(other))  # unknown (a level's without calls): the same
+        same = claim_level(other) == claim_level(cid) and (not own or not theirs or bool(own & theirs))
         return called(other, nodeids) if same else cleared(other, nodeids)
 
     per_claim = results.per_claim()
