@@ -148,3 +148,13 @@ def test_a_defect_behind_a_crash_once_no_pair_is_left_fails_its_claim(tmp_path, 
     assert run.report["claims"]["train.special-tokens"]["status"] == "failed", run.output[-3000:]
     assert "found behind a crash" in run.output
 
+
+
+def test_a_crash_is_run_again_behind_for_a_few_tests_of_each_claim_only(monkeypatch):
+    from collections import Counter
+
+    from bpe_kata.verdict import reruns
+
+    monkeypatch.setattr(reruns, "_reruns", Counter())
+    assert [reruns._worth_a_rerun(("train.prefix",)) for _ in range(4)] == [True] * reruns.RERUNS_PER_CLAIM + [False]
+    assert reruns._worth_a_rerun(("train.prefix", "train.min-vocab"))  # one of its claims still has reruns left
