@@ -114,8 +114,8 @@ class KataRun:
             def rerun() -> None:  # its failed asserts explained as the first run's are: a diff of two
                 with bounded_diff.bounded_explanations(item.config):  # 100,000-id lists took minutes
                     item.runtest()
-
-            found, behind = reruns.after_failure(self.implementation, self.pattern_fixed, claims_of(item), error, rerun)
+            found, behind = reruns.after_failure(self.implementation, self.pattern_fixed, claims_of(item), error, rerun,
+                                                 property=getattr(item.obj, "is_hypothesis_test", False))
             if found is not None:
                 self.evidence[item.nodeid] = found
             if behind is not None:  # a failed check behind a crash (bpe_kata/verdict/equivalent_forms.py)
