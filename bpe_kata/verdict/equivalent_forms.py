@@ -146,11 +146,11 @@ def rerun_reaches(form: str) -> bool:
 
 
 def behind_the_crash(error: BaseException, rerun: Callable[[], None], is_check: Callable[[BaseException], bool],
-                     form: str, shown: str) -> BaseException | None:
+                     form: str, shown: str, worth: Callable[[], bool] = lambda: True) -> BaseException | None:
     """The failed check the test meets once its calls without specials take ``ABSENT``, or None (the crash stands).
-    ``form`` and ``shown``: the last call that raised, its form and as typed. The check carries a note saying how it
-    was reached and what crashed first."""
-    if is_check(error) or not rerun_reaches(form):
+    ``form`` and ``shown``: the last call that raised, its form and as typed; ``worth``: asked last, whether a rerun
+    is still worth its time. The check carries a note saying how it was reached and what crashed first."""
+    if is_check(error) or not rerun_reaches(form) or not worth():
         return None
     first = str(error).strip().splitlines()[0][:160] if str(error).strip() else ""
     crash = f"{type(error).__name__}: {first}" if first else type(error).__name__

@@ -16,7 +16,6 @@ from bpe_kata.verdict.equivalent_forms import (
     WITHOUT_SPECIALS_CLAIM,
     behind_the_crash,
     only_without_specials,
-    rerun_reaches,
 )
 from spec import blame
 
@@ -79,9 +78,8 @@ def in_equivalent_form(error: BaseException, rerun: Callable[[], None],
                            f"which never occurs in the text: training without special tokens is what fails "
                            f"({WITHOUT_SPECIALS_CLAIM})")
             return None
-        if is_check(error) or not rerun_reaches(recording.raised_form()) or not _worth_a_rerun(claims):
-            return None
-        return behind_the_crash(error, rerun, is_check, recording.raised_form(), recording.raised())
+        return behind_the_crash(error, rerun, is_check, recording.raised_form(), recording.raised(),
+                                lambda: _worth_a_rerun(claims))
     finally:
         recording.restore(record)
 
