@@ -293,12 +293,14 @@ def test_a_crash_of_every_call_of_one_form_is_that_forms_and_says_which_returned
 def test_the_recorder_notes_the_form_of_each_call_that_returned():
     """The keyword arguments given a value name the form; empty ones (special_tokens=[]) do not."""
     module = types.ModuleType("forms")
-    exec("def train(text, vocab_size, **options):\n    return {}\n", vars(module))
+    exec("def train(text, vocab_size, **options):\n    return {(97, 98): 256} if vocab_size > 256 else {}\n",
+         vars(module))
     recorder = recording.Recorder(module)
     recording.reset()
-    recorder.train("ab", 256, special_tokens=[])
-    recorder.train("ab", 256, special_tokens=["<s>"], pattern=None)
-    recorder.train("", 256, pattern="x")  # an empty input's answer says nothing of the call
+    recorder.train("ab", 257, special_tokens=[])
+    recorder.train("ab", 257, special_tokens=["<s>"], pattern=None)
+    recorder.train("", 257, pattern="x")  # an empty input's answer says nothing of the call
+    recorder.train("ab", 256, other="x")  # nor does a table that asks no merge
     assert recording.answered() == ("train", "train+special_tokens")
 
 
@@ -363,3 +365,44 @@ def test_an_answer_on_empty_input_does_not_make_a_crash_of_every_other_call_an_i
     results.reproduced = crash_probes.probe(results, module, run=lambda function, shown: function())
     [cause] = causes.root_causes(results)
     assert cause["likely_claim"] is None and cause.get("every_call") is True, cause
+
+
+#: A trainer that takes the max of counts it never fills (held out, sixth round: a minbpe exercise): every training
+#: asked for a merge raises, and one asked for none (vocab_size 256) returns an empty table.
+TRAIN_CRASHES_WHENEVER_IT_MERGES = '''
+from spec.oracle import build_vocab, decode, encode, get_stats, merge  # noqa: F401
+
+
+def train(text, vocab_size, **options):
+    if vocab_size < 256:
+        raise ValueError(f"vocab_size must be at least 256, got {vocab_size}")
+    ids, merges = list(text.encode("utf-8", "surrogatepass")), {}
+    for i in range(vocab_size - 256):
+        counts, stats = {}, get_stats(ids)
+        pair = max(counts, key=counts.get)
+        ids = merge(ids, pair, 256 + i)
+        merges[pair] = 256 + i
+    return merges
+'''
+
+
+def test_an_answer_that_asks_no_merge_does_not_show_that_training_works():
+    assert not recording.shows_it_works("train", ("abab", 256), {})
+    assert not recording.shows_it_works("train", ("", 300), {})
+    assert recording.shows_it_works("train", ("abab", 257), {(97, 98): 256})
+    assert recording.shows_it_works("encode", ("a", {}), [97]) and not recording.shows_it_works("encode", ("", {}), [])
+
+
+def test_a_trainer_that_crashes_whenever_it_merges_crashes_on_every_call_though_calls_asking_none_returned(
+        tmp_path, capsys):
+    """Held out, sixth round: the run's trainings at vocab_size 256 had returned, so the crash was taken for one of
+    training with no pair left, charged to train.exhausted, and fix first told the learner to stop when no pair is
+    left, which mends nothing."""
+    impl = tmp_path / "port.py"
+    impl.write_text(TRAIN_CRASHES_WHENEVER_IT_MERGES, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", "-k", "vocab_below or exhausted or 256",
+                          files=["spec/test_train.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    cause = _cause(run, "train")
+    assert cause.get("every_call") and not cause["likely_claim"], cause
+    assert "fix first: every call of train raises ValueError" in run.output

@@ -137,21 +137,21 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
         verdict = run(lambda direct=direct: _raised(direct, direct.args, implementation), direct.shown())
         if verdict is False:
             break  # still running: the implementation is busy, no later probe can be trusted
-        if verdict is None and not recording.is_trivial(direct.args):  # an answer on empty input says nothing
+        if isinstance(verdict, Returned) and verdict.works:  # an answer on empty input, or no merge, says nothing
             answered.add(recording.call_form(direct.call, dict(direct.keywords)))  # not every call's crash
-        if verdict is None or (key := causes.cause_key(verdict)) not in keys or key in found:
+        if not isinstance(verdict, judging.Verdict) or (key := causes.cause_key(verdict)) not in keys or key in found:
             continue
         control = run(lambda direct=direct: _raised(direct, direct.control, implementation), direct.shown())
         if control is False:
             break
-        if control is None or causes.cause_key(control) != key:  # the behaviour's own crash, not the call's
+        if not isinstance(control, judging.Verdict) or causes.cause_key(control) != key:  # the behaviour's own crash
             found[key] = Reproduced(direct.claim, direct.shown())
         elif key not in every_call and direct.call in ORDINARY:  # the smallest input and just past it: the call's
             ordinary = run(lambda direct=direct: _raised(direct, ORDINARY[direct.call], implementation),
                            recording.shown_call(direct.call, ORDINARY[direct.call]))
             if ordinary is False:
                 break
-            if ordinary is not None and causes.cause_key(ordinary) == key:  # and on an ordinary one: every call's
+            if isinstance(ordinary, judging.Verdict) and causes.cause_key(ordinary) == key:  # and on an ordinary one: every call's
                 shown = [recording.shown_call(direct.call, args, dict(direct.keywords))
                          for args in (direct.control, ORDINARY[direct.call])]
                 every_call[key] = (Reproduced("", f"{direct.shown()}, {shown[0]} and {shown[1]}"),
@@ -200,13 +200,21 @@ def _in_form(form: dict) -> list[DirectProbe]:
     return [dataclasses.replace(direct, keywords=tuple({**form, **dict(direct.keywords)}.items())) for direct in PROBES]
 
 
-def _raised(direct: DirectProbe, args: tuple, implementation) -> judging.Verdict | None:
-    """The verdict on what ``direct``'s call on ``args`` raised (judged as a spec test's error is), or None."""
+@dataclass(frozen=True)
+class Returned:
+    """A probe's call returned: ``works`` when the answer shows the call works at all (recording.shows_it_works)."""
+
+    works: bool
+
+
+def _raised(direct: DirectProbe, args: tuple, implementation) -> judging.Verdict | Returned | None:
+    """The verdict on what ``direct``'s call on ``args`` raised (judged as a spec test's error is), what it returned,
+    or None (no such call, or the contract's own error)."""
     function = getattr(implementation, direct.call, None)
     if not callable(function):
         return None
     try:
-        function(*_fresh(args), **dict(direct.keywords))
+        result = function(*_fresh(args), **dict(direct.keywords))
     except BaseException as error:  # noqa: BLE001  the client's faults are BaseException too
         from bpe_kata.child.client import IsolationFault
         from bpe_kata.verdict import fault_verdicts
@@ -217,7 +225,7 @@ def _raised(direct: DirectProbe, args: tuple, implementation) -> judging.Verdict
             return fault_verdicts.fault_verdict(error, (), call=direct.call,
                                                 input=recording.shown_call(direct.call, args, dict(direct.keywords)))
         return judging.judge(error, (), implementation, "")
-    return None
+    return Returned(recording.shows_it_works(direct.call, args, result))
 
 
 def _fresh(args: tuple) -> tuple:
