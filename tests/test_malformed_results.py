@@ -139,9 +139,43 @@ def test_the_course_shapes_translation_refuses_a_table_with_a_hole_saying_so():
     from bpe_kata.impl.loader import load_implementation
 
     hole = {(97, 98): 258, (97, 256): 257}  # [(a, b), (a, ab), (a, b)] learned, as the dict keeps it
-    with pytest.raises(ValueError, match=r"merge \(97, 256\) -> 257: id 256 is neither a byte nor"):
+    with pytest.raises(shape_parts.MalformedResult, match=r"merge \(97, 256\) -> 257: id 256 is neither a byte nor"):
         shape_parts.token_bytes(hole)
     cs336 = load_implementation("cs336:tests/course_shapes/cs336_wrong_remerge")
     assert cs336.train("aab", 259) == hole
     with pytest.raises(ValueError, match="id 256 is neither"):
         cs336.build_vocab(hole)
+
+
+def test_a_course_shapes_refusal_of_what_the_learner_returned_is_the_learners_failure_not_a_suite_error():
+    """Held out, sixth round: run_train_bpe returned the merge (b'', b''); the translation's refusal was raised in
+    the shape's frame and reported as a suite error, and the 24 claims behind it read "could not run" with no cause
+    listed. It is a root cause in the call that returned the value, with the learner's function named."""
+    from bpe_kata.impl import course_cs336
+    from bpe_kata.verdict import judging
+
+    with pytest.raises(shape_parts.MalformedResult) as refused:
+        course_cs336._contract_merges(({}, [(b"a", b"b"), (b"", b"")]))
+    verdict = judging.judge(refused.value, ("train.prefix",), None, "")
+    assert verdict.kind == judging.ERROR and verdict.call == "train", verdict
+    assert "run_train_bpe" in verdict.where and "bpe_kata" not in verdict.where, verdict
+    for malformed in (None, ({}, [b"ab"])):
+        with pytest.raises(shape_parts.MalformedResult):
+            course_cs336._contract_merges(malformed)
+
+
+def test_every_refusal_a_shape_raises_is_typed_as_whose_it_is():
+    """The rule, by inventory: in the shapes' code (bpe_kata/impl), a ValueError, TypeError or KeyError is raised only
+    as MalformedResult (the learner's value), ShapeError (the value naming the shape) or one of the few refusals of
+    the spec's own input listed here; a plain one would be reported as the suite's error or blamed on a claim."""
+    import ast
+
+    inputs = {("course_cs336.py", "TypeError")}  # train(text=...) given a non-str: the contract's own TypeError
+    plain = []
+    for path in sorted((REPO_ROOT / "bpe_kata" / "impl").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and isinstance(node.exc.func, ast.Name):
+                name = node.exc.func.id
+                if name in ("ValueError", "TypeError", "KeyError") and (path.name, name) not in inputs:
+                    plain.append(f"{path.name}:{node.lineno} raises {name}")
+    assert plain == [], plain

@@ -35,6 +35,7 @@ from __future__ import annotations
 import __future__
 
 import ast
+import functools
 import hashlib
 import os
 import sys
@@ -292,8 +293,9 @@ def _contract_merges(result) -> dict[tuple[int, int], int]:
     As a dict assignment makes it: a pair the course's list holds twice keeps its first place and takes its last
     id, so the table has a hole in its ids, as a dict trainer's would (the spec judges the hole as the mark of the
     repeat, a merge made at count 0: spec/table_ids.py, bpe_kata/verdict/malformed.py)."""
+    refuse = functools.partial(shape_parts.MalformedResult, function="run_train_bpe", call="train")
     if not (isinstance(result, tuple | list) and len(result) == 2):
-        raise TypeError(f"run_train_bpe must return (vocab, merges), got {type(result).__name__}")
+        raise refuse(f"run_train_bpe must return (vocab, merges), got {type(result).__name__}")
     _, merges = result
     ids = {bytes([b]): b for b in range(256)}
     table: dict[tuple[int, int], int] = {}
@@ -301,11 +303,11 @@ def _contract_merges(result) -> dict[tuple[int, int], int]:
         try:
             left, right = (bytes(part) for part in merge)
         except (TypeError, ValueError):
-            raise TypeError(f"run_train_bpe's merge {idx - 256} is {merge!r}, not a pair of bytes") from None
+            raise refuse(f"run_train_bpe's merge {idx - 256} is {merge!r}, not a pair of bytes") from None
         if left not in ids or right not in ids:
             unknown = left if left not in ids else right
-            raise ValueError(f"run_train_bpe's merge {idx - 256} ({left!r}, {right!r}): {unknown!r} is neither a "
-                             "byte nor the result of an earlier merge")
+            raise refuse(f"run_train_bpe's merge {idx - 256} ({left!r}, {right!r}): {unknown!r} is neither a "
+                         "byte nor the result of an earlier merge")
         table[ids[left], ids[right]] = idx
         ids.setdefault(left + right, idx)
     return table

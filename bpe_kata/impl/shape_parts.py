@@ -32,6 +32,17 @@ def is_refusal(error: BaseException) -> bool:
     return isinstance(error, NotImplementedError) and INEXPRESSIBLE in str(error)
 
 
+class MalformedResult(ValueError):
+    """A value the learner's code returned that the shape's translation cannot read (a merge of ``b''``, a result
+    that is no ``(vocab, merges)``): the failure of the call that returned it, never the suite's (held out, sixth
+    round: such a refusal was raised in the shape's frame and reported as a suite error, and the 24 claims behind
+    it read "could not run" with no cause listed). ``function`` is the learner's, ``call`` the contract's."""
+
+    def __init__(self, message: str, *, function: str, call: str) -> None:
+        super().__init__(message)
+        self.function, self.call = function, call
+
+
 class ShapeError(ValueError):
     """The value names a course shape the adapter cannot load; the message says how to fix it."""
 
@@ -117,8 +128,9 @@ def token_bytes(merges: Mapping[tuple[int, int], int]) -> dict[int, bytes]:
     for (left, right), idx in sorted(merges.items(), key=lambda item: item[1]):
         missing = next((part for part in (left, right) if part not in table), None)
         if missing is not None:
-            raise ValueError(f"merge ({left}, {right}) -> {idx}: id {missing} is neither a byte nor the id of an "
-                             "earlier merge (a table's ids run 256, 257, ... in training order)")
+            raise MalformedResult(f"merge ({left}, {right}) -> {idx}: id {missing} is neither a byte nor the id of "
+                                  "an earlier merge (a table's ids run 256, 257, ... in training order)",
+                                  function="train", call="train")
         table[idx] = table[left] + table[right]
     return table
 

@@ -170,6 +170,10 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
         return Verdict(BROKEN, tuple(blamed), "", "", _assertion_detail(error, longrepr_text, max_lines),
                        own_training=checked_own_training(error))
     message = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
+    if isinstance(error, shape_parts.MalformedResult):  # the learner's value, refused by the shape: the learner's
+        cause = f"malformed result: {message}"
+        where = f"{error.function} (the value it returned)"
+        return Verdict(ERROR, (), cause, where, f"{cause}\n  raised in {where}", call=error.call)
     suite_frame = _suite_raised(error, root, module)
     if suite_frame is not None:
         cause = f"{type(error).__name__}: {message}" if message else type(error).__name__
