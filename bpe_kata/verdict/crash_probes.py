@@ -151,7 +151,7 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
                            recording.shown_call(direct.call, ORDINARY[direct.call]))
             if ordinary is False:
                 break
-            if isinstance(ordinary, judging.Verdict) and causes.cause_key(ordinary) == key:  # and on an ordinary one: every call's
+            if isinstance(ordinary, judging.Verdict) and causes.cause_key(ordinary) == key:  # every call's
                 shown = [recording.shown_call(direct.call, args, dict(direct.keywords))
                          for args in (direct.control, ORDINARY[direct.call])]
                 every_call[key] = (Reproduced("", f"{direct.shown()}, {shown[0]} and {shown[1]}"),
