@@ -80,10 +80,23 @@ def as_checked(claims: tuple[str, ...], stated: bool = False) -> tuple[str, ...]
         for claim in claims))
 
 
-def charge(failure: BaseException, claims: tuple[str, ...]) -> None:
-    """Blame ``failure`` on ``claims`` instead, with evidence the runner found (a rerun in another call form)."""
+def charge(failure: BaseException, claims: tuple[str, ...], evidence: str = "") -> None:
+    """Blame ``failure`` on ``claims`` instead, with ``evidence`` the runner found (a rerun in another call form:
+    ``PASSED_IN_EQUIVALENT_FORM``)."""
     setattr(failure, _BLAMED, tuple(claims))
     setattr(failure, _OWN_TRAINING, False)
+    setattr(failure, _EVIDENCE, evidence)
+
+
+#: The evidence of a check that passed once the calls without special tokens were given an absent one: the same
+#: implementation, the same split, so the failure is training without specials', not the split's.
+PASSED_IN_EQUIVALENT_FORM = "passed in the equivalent form"
+_EVIDENCE = "_bpe_kata_evidence"
+
+
+def evidence_of(failure: BaseException) -> str:
+    """The evidence ``charge`` was given for the failure's claims ("" when the check named them itself)."""
+    return getattr(failure, _EVIDENCE, "")
 
 
 def blamed_claims(failure: BaseException) -> tuple[str, ...] | None:

@@ -7,6 +7,7 @@ The rule is tested on its own: any broken claim whose failed checks called train
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 
@@ -118,3 +119,55 @@ def test_the_command_fixes_the_split_first_for_code_that_declares_one(tmp_path):
                           capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert "claims broken (2)" in done.stdout, done.stdout[-3000:] + done.stderr[-2000:]
     assert f"fix first: {SPLIT}:" in done.stdout, done.stdout[-3000:]
+
+
+def _crashed(results: Results, claims: tuple[str, ...], call: str = "train") -> None:
+    """One test per claim that crashed in ``call`` with one error (a trainer that takes the max of no pairs)."""
+    for claim in claims:
+        nodeid = f"t::crash-{claim}"
+        results.by_test[nodeid] = (load_claims()[claim].level, (claim,), Outcome.FAILED)
+        results.verdicts[nodeid] = judging.Verdict(judging.ERROR, (), "ValueError: max() arg is an empty sequence",
+                                                   "train (impl.py:9)", "ValueError", call=call, calls=(call,))
+
+
+def _order_held(results: Results) -> list[str]:
+    return fix_first.order(results.broken_claims(), (), composition.run_prerequisites(results),
+                           composition.held_behind_crashes(results))
+
+
+HELD = ("train.exhausted", "train.prefix", "train.most-frequent", "encode.lowest-rank", "roundtrip.any-text")
+
+
+def test_a_root_holding_up_claims_behind_a_crash_comes_before_a_lower_levels_claim_holding_up_none():
+    """Sixth round (trungdt880, shuyangli): a split that cut every character apart left training no pair and crashed in
+    the tests of 23 claims, and fix first named decode.unknown-id, a lower level whose fix mends nothing else."""
+    results = _results({"t::split": (SPLIT, ("train",)), "t::decode": ("decode.unknown-id", ("decode",))}, "GPT2")
+    _crashed(results, HELD)
+    assert _order_held(results)[0] == SPLIT
+    # the same run without the crashes: nothing is held up, and the level order stands
+    assert _order_held(_results({"t::split": (SPLIT, ("train",)), "t::decode": ("decode.unknown-id", ("decode",))},
+                                "GPT2"))[0] == "decode.unknown-id"
+
+
+def test_without_a_split_a_crash_holding_up_claims_comes_before_a_lower_level_holding_up_none():
+    results = _results({"t::bytes": ("bytes.examples", ("encode",))}, None)
+    _crashed(results, HELD)
+    [likely] = [c["likely_claim"] for c in results.root_causes()]
+    assert likely in HELD and _order_held(results)[0] == likely
+    assert fix_first.order(results.broken_claims())[0] == "bytes.examples"  # no evidence given: the level order
+
+
+def test_a_check_that_passed_in_the_equivalent_form_does_not_rest_on_the_split():
+    """Sixth round (iddahmlauzi): a no-specials path that cut every byte apart and a split wrong on non-ASCII letters
+    were two defects; the checks charged to training without specials had passed once given an absent special, with
+    the same split, yet the split was named first."""
+    from spec.blame import PASSED_IN_EQUIVALENT_FORM
+
+    failed = {"t::split": (SPLIT, ("train",)), "t::plain": (composition.WITHOUT_SPECIALS, ("train",)),
+              "t::other": ("train.most-frequent", ("train",))}
+    results = _results(failed, "GPT2")
+    assert _order(results)[0] == SPLIT  # no evidence: the split may explain all three
+    results.verdicts["t::plain"] = dataclasses.replace(results.verdicts["t::plain"],
+                                                       evidence=PASSED_IN_EQUIVALENT_FORM)
+    assert _order(results)[0] == composition.WITHOUT_SPECIALS
+    assert SPLIT not in composition.run_prerequisites(results)[composition.WITHOUT_SPECIALS]

@@ -175,7 +175,7 @@ WITHOUT_SPECIALS_CLAIM = "train.no-implicit-specials"
 
 
 def trained_without_specials(forms: tuple[str, ...]) -> bool:
-    """Among the call forms that returned in the test (``recording.answered``), a train call with no special."""
+    """Among the call forms that returned in the test (``recording.returned``), a train call with no special."""
     return any(form.split("+")[0] == "train" and "special_tokens" not in form.split("+")[1:] for form in forms)
 
 

@@ -6,14 +6,20 @@ likely to mend the others, decided by, in turn:
 
 1. a root: none of the claims it rests on (spec/claims.toml ``rests_on``, followed through, and what it rests on in
    this run alone: the split, for code that splits every text, bpe_kata/verdict/composition.py) is broken;
-2. the level order (bytes before pairs before train ...): the kata is climbed level by level, and a likely
+2. its reach in this run, the claims its fix may mend by this run's evidence alone: those whose tests could not run
+   behind a crash it most likely is, or behind the crash of a broken claim resting on it, and the broken claims that
+   rest on it in this run only (composition.py). The ledger's graph alone says what may follow, this run's crashes
+   what did: a root that holds up twenty claims comes before a lower level's exception type that holds up none
+   (sixth round: decode.unknown-id was named first while training without special tokens crashed in 23 claims'
+   tests). Without such evidence every root's reach is nothing, and the order is the next keys';
+3. the level order (bytes before pairs before train ...): the kata is climbed level by level, and a likely
    mistake seen on a later level never hides a broken lower one (issue 37: a port whose bytes were wrong was
    told to fix its pair order first);
-3. a claim a confirmed likely mistake names (bpe_kata/verdict/teaching.py): the probe saw that bug;
-4. more claims resting on it (fixing train.exhausted may mend dozens; a missing input check such as
+4. a claim a confirmed likely mistake names (bpe_kata/verdict/teaching.py): the probe saw that bug;
+5. more claims resting on it (fixing train.exhausted may mend dozens; a missing input check such as
    train.min-vocab mends none: issue 37, where it led the list of most CS336 solutions);
-5. a contract claim before a fact or an informative one (a corpus figure follows from the contract);
-6. fewer prerequisites below it (closer to the bottom of the ledger's graph), then ledger order.
+6. a contract claim before a fact or an informative one (a corpus figure follows from the contract);
+7. fewer prerequisites below it (closer to the bottom of the ledger's graph), then ledger order.
 """
 
 from __future__ import annotations
@@ -61,24 +67,40 @@ def _resting_on() -> dict[str, int]:
 
 
 def order(broken: Iterable[str], diagnosed: Iterable[str] = (),
-          run_prerequisites: Mapping[str, frozenset[str]] | None = None) -> list[str]:
+          run_prerequisites: Mapping[str, frozenset[str]] | None = None,
+          held: Mapping[str, Iterable[str]] | None = None) -> list[str]:
     """``broken`` claim ids, the one to fix first leading (see the module's docstring); ``run_prerequisites``:
-    claim -> every claim it rests on in this run, in place of the ledger's (bpe_kata/verdict/composition.py)."""
+    claim -> every claim it rests on in this run, in place of the ledger's (bpe_kata/verdict/composition.py);
+    ``held``: claim -> the claims whose tests could not run behind a crash it most likely is."""
     broken = list(dict.fromkeys(broken))
     named, every = set(diagnosed), set(broken)
     ledger, below, resting = load_claims(), _below(), _resting_on()
     position = {cid: i for i, cid in enumerate(ledger)}
 
+    def under(cid: str) -> frozenset[str]:
+        return (run_prerequisites or {}).get(cid, below.get(cid, frozenset()))
+
     def key(cid: str) -> tuple:
         claim = ledger.get(cid)
         level = claim.level if claim else None
-        under = (run_prerequisites or {}).get(cid, below.get(cid, frozenset()))
-        return (bool(under & (every - {cid})),
+        return (bool(under(cid) & (every - {cid})), -len(reach(cid, every, under, held or {})),
                 ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES), cid not in named,
-                -resting.get(cid, 0), _KIND_RANK.get(claim.kind if claim else "", 3), len(under),
+                -resting.get(cid, 0), _KIND_RANK.get(claim.kind if claim else "", 3), len(under(cid)),
                 position.get(cid, len(position)))
 
     return sorted(broken, key=key)
+
+
+def reach(cid: str, broken: set[str], under, held: Mapping[str, Iterable[str]]) -> set[str]:
+    """The claims fixing ``cid`` may mend by this run's evidence (the module's docstring, key 2): those held up behind
+    its crash or the crash of a broken claim resting on it, and the broken claims resting on it in this run only."""
+    found = set(held.get(cid, ()))
+    for other in broken - {cid}:
+        if cid in under(other):
+            found |= set(held.get(other, ()))
+            if cid not in ledger_prerequisites(other):  # an edge of this run's composition: its evidence
+                found.add(other)
+    return found - {cid}
 
 
 def diagnosed_claims(diagnoses: Iterable) -> set[str]:

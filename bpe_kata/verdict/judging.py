@@ -22,7 +22,7 @@ import pytest
 from bpe_kata.impl import frames, shape_parts
 from bpe_kata.layout.paths import PACKAGE_DIR, SPEC_DIR
 from spec import fixed_pattern
-from spec.blame import blamed_claims, checked_own_training
+from spec.blame import blamed_claims, checked_own_training, evidence_of
 
 #: Isolated runs: the protocol client raises what the child answered; it is not the implementation's code.
 CLIENT_FILES = tuple(str(PACKAGE_DIR / name) for name in ("child/client.py", "child/process.py", "child/line_pipes.py",
@@ -68,6 +68,8 @@ class Verdict:
     substituted: tuple[str, ...] = ()
     #: of those, the ones under which it passed: the evidence that a prerequisite's operation is at fault
     cleared_by: tuple[str, ...] = ()
+    #: for BROKEN: the evidence a rerun gave for the claims blamed (spec/blame.py ``charge``), "" none
+    evidence: str = ""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -79,7 +81,8 @@ class Verdict:
                    call=data.get("call", ""), own_training=bool(data.get("own_training", False)),
                    calls=tuple(data.get("calls", ())), input=str(data.get("input", "")),
                    keywords=str(data.get("keywords", "")),
-                   substituted=tuple(data.get("substituted", ())), cleared_by=tuple(data.get("cleared_by", ())))
+                   substituted=tuple(data.get("substituted", ())), cleared_by=tuple(data.get("cleared_by", ())),
+                   evidence=str(data.get("evidence", "")))
 
 
 def leaves(error: BaseException) -> list[BaseException]:
@@ -168,7 +171,7 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
     if _is_spec_check(error, frame, root):
         blamed = blamed_claims(error) or claims
         return Verdict(BROKEN, tuple(blamed), "", "", _assertion_detail(error, longrepr_text, max_lines),
-                       own_training=checked_own_training(error))
+                       own_training=checked_own_training(error), evidence=evidence_of(error))
     message = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
     if isinstance(error, shape_parts.MalformedResult):  # the learner's value, refused by the shape: the learner's
         cause = f"malformed result: {message}"

@@ -32,8 +32,11 @@ REPLAY_BUDGET = 5_000_000
 #: At most this many characters of a call are kept: an input is shown, not stored.
 SHOWN_CHARS = 200
 _count = [0]
-#: The call forms that returned in this test (``call_form``; a crash on "every call" of a form needs none to have).
+#: The call forms that returned in this test with an answer that shows the call works (``shows_it_works``; a crash
+#: on "every call" of a form needs none to have).
 _answered: set[str] = set()
+#: The call forms that returned at all on a non-empty input (a rerun in an equivalent form needs one).
+_returned: set[str] = set()
 #: The call form (``call_form``) of the last call that raised in this test ("" none).
 _raised_form = [""]
 
@@ -43,6 +46,7 @@ def reset() -> None:
     _calls.clear()
     _raised.clear()
     _answered.clear()
+    _returned.clear()
     _raised_form[0] = ""
     _count[0] = 0
 
@@ -51,6 +55,11 @@ def answered() -> tuple[str, ...]:
     """The call forms that returned a result since ``reset`` (held out: a trainer that raised only without special
     tokens was said to raise on every call, though the run's trainings with them had returned)."""
     return tuple(sorted(_answered))
+
+
+def returned() -> tuple[str, ...]:
+    """The call forms that returned on a non-empty input since ``reset``, whatever they answered."""
+    return tuple(sorted(_returned))
 
 
 def call_form(name: str, kwargs: dict) -> str:
@@ -155,9 +164,12 @@ def count() -> int:
     return _count[0]
 
 
-def answered_form(form: str) -> None:
-    """A call of ``form`` returned for this test outside the recorder (a session fixture's table)."""
-    _answered.add(form)
+def answered_form(form: str, works: bool = True) -> None:
+    """A call of ``form`` returned for this test outside the recorder (a session fixture's table); ``works``: its
+    answer shows the call works (``shows_it_works``)."""
+    _returned.add(form)
+    if works:
+        _answered.add(form)
 
 
 def raised_form() -> str:
@@ -167,7 +179,7 @@ def raised_form() -> str:
 
 def saved() -> tuple:
     """The record so far, to put back after a run that must not count (a rerun under a swap or another form)."""
-    return tuple(_calls), _count[0], tuple(_raised), frozenset(_answered), _raised_form[0]
+    return tuple(_calls), _count[0], tuple(_raised), frozenset(_answered), _raised_form[0], frozenset(_returned)
 
 
 def restore(record: tuple) -> None:
@@ -177,6 +189,8 @@ def restore(record: tuple) -> None:
     _answered.clear()
     _answered.update(record[3])
     _raised_form[0] = record[4]
+    _returned.clear()
+    _returned.update(record[5])
 
 
 class Recorder:
@@ -214,6 +228,8 @@ class Recorder:
                 raise
             if rewritten is not None:
                 result = read(result)
+            if not is_trivial(args):
+                _returned.add(call_form(name, kwargs))
             if shows_it_works(name, args, result):
                 _answered.add(call_form(name, kwargs))
             if name == "train":  # a table that stopped short is one claim's failure, whatever test drew it

@@ -70,10 +70,10 @@ def in_equivalent_form(error: BaseException, rerun: Callable[[], None],
         return None
     record = recording.saved()
     try:
-        if only_without_specials(error, rerun, is_check, recording.answered()):
+        if only_without_specials(error, rerun, is_check, recording.returned()):
             for leaf in judging.leaves(error):
                 if is_check(leaf):
-                    blame.charge(leaf, (WITHOUT_SPECIALS_CLAIM,))
+                    blame.charge(leaf, (WITHOUT_SPECIALS_CLAIM,), blame.PASSED_IN_EQUIVALENT_FORM)
             error.add_note(f"this check passes once every call of train without special tokens is given {ABSENT!r}, "
                            f"which never occurs in the text: training without special tokens is what fails "
                            f"({WITHOUT_SPECIALS_CLAIM})")

@@ -44,7 +44,7 @@ def first_to_fix(results: Results) -> str | None:
     """The broken claim to fix first (bpe_kata/verdict/fix_first.py), or None when none is broken."""
     broken = results.broken_claims()
     ordered = fix_first.order(broken, fix_first.diagnosed_claims(results.diagnoses),
-                               composition.run_prerequisites(results))
+                               composition.run_prerequisites(results), composition.held_behind_crashes(results))
     return ordered[0] if ordered else None
 
 
@@ -131,7 +131,7 @@ def _render_failures(results: Results) -> list[str]:
     if broken:
         lines += ["", f"claims broken ({len(broken)}): an assertion about them failed"]
         for cid in fix_first.order(broken, fix_first.diagnosed_claims(results.diagnoses),
-                                   composition.run_prerequisites(results)):
+                                   composition.run_prerequisites(results), composition.held_behind_crashes(results)):
             r = broken[cid]
             claim = ledger.get(cid)
             statement = claim.statement if claim else "(not in the ledger)"
