@@ -356,6 +356,23 @@ def test_a_tokenizer_whose_own_import_failed_could_not_be_loaded_in_one_line(tmp
         load_implementation(value)
 
 
+def test_an_import_inside_run_train_bpe_that_needs_a_bypassed_init_could_not_be_loaded_in_one_line(tmp_path):
+    """Held out, sixth round: the package's __init__ imports torch and re-exports train_bpe; run_train_bpe imports it
+    from the package inside its body. With the __init__ bypassed, every call raised ImportError and every training
+    claim read "could not run"; it is one line naming the import and the bypassed __init__."""
+    value = _cs336_repo(tmp_path, "from cs336_basics.tokenizer import Tokenizer",
+                        "def make(vocab, merges, specials):\n    return Tokenizer(vocab, merges, specials)\n\n")
+    repo = tmp_path / "repo"
+    init = "import torch\nfrom .train_bpe import train_bpe as train_tokenizer\n"
+    (repo / "cs336_basics" / "__init__.py").write_text(init)
+    adapters = repo / "tests" / "adapters.py"
+    inside = "    from cs336_basics import train_tokenizer\n    return train_tokenizer(input_path"
+    adapters.write_text(adapters.read_text().replace("    return train_bpe(input_path", inside))
+    with pytest.raises(ImplementationNotFound, match=r"could not load: run_train_bpe \(tests/adapters.py line \d+\) "
+                       r"imports .*train_tokenizer.*bypassed at load: cs336_basics/__init__.py not run"):
+        load_implementation(value)
+
+
 def test_an_import_the_tokenizer_never_reads_is_still_skipped(tmp_path):
     value = _cs336_repo(tmp_path, "from cs336_basics.tokenizer import Tokenizer",
                         "def make(vocab, merges, specials):\n    return Tokenizer(vocab, merges, specials)\n\n")
