@@ -179,3 +179,44 @@ def test_every_refusal_a_shape_raises_is_typed_as_whose_it_is():
                 if name in ("ValueError", "TypeError", "KeyError") and (path.name, name) not in inputs:
                     plain.append(f"{path.name}:{node.lineno} raises {name}")
     assert plain == [], plain
+
+
+GET_STATS_RETURNS_NONE_WHEN_EMPTY = '''
+from reference import build_vocab, decode, encode, merge, train  # noqa: F401
+
+
+def get_stats(ids, counts=None):
+    counts = {} if counts is None else counts
+    for pair in zip(ids, ids[1:]):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts if ids else None
+'''
+
+
+def test_a_result_the_spec_cannot_read_is_the_calls_failure_and_names_no_file_of_the_suite(tmp_path, capsys):
+    """Held out, sixth round: a get_stats that returned None; reading it raised AttributeError in spec/shapes.py, and
+    the root cause was placed in bpe_kata/plugin.py, the first frame outside the spec."""
+    impl = tmp_path / "impl.py"
+    impl.write_text(GET_STATS_RETURNS_NONE_WHEN_EMPTY, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", files=["spec/test_pairs.py"],
+                          capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    assert not run.report.get("suite_errors"), run.report["suite_errors"]
+    assert _suite_places(run) == [], _suite_places(run)
+    [cause] = run.report["root_causes"]
+    assert cause["call"] == "get_stats" and cause["where"] == "get_stats (the value it returned)", cause
+    assert cause["exception"].startswith("malformed result: a mapping of pairs to counts cannot be read from the "
+                                         "NoneType returned"), cause
+
+
+def test_an_error_the_implementations_own_generator_raises_while_read_stays_its_own():
+    from spec import shapes
+
+    def ids():
+        yield 1
+        raise KeyError("inside the implementation")
+
+    with pytest.raises(KeyError, match="inside the implementation"):
+        shapes.ids_of(ids())
+    with pytest.raises(shapes.UnreadableResult):
+        shapes.ids_of(None)

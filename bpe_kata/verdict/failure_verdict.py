@@ -22,6 +22,10 @@ def of_failure(call: pytest.CallInfo, claims: tuple[str, ...], implementation, l
     tried, cleared = evidence
     raised_type = verdict.root_cause.partition(":")[0]
     error = verdict.kind == judging.ERROR
+    if error and verdict.where == judging.RETURNED and recording.calls():  # the last call returned the unreadable value
+        returned = recording.calls()[-1]
+        verdict = dataclasses.replace(verdict, call=returned, where=f"{returned} {judging.RETURNED}",
+                                      detail=verdict.detail.replace(judging.RETURNED, f"{returned} {judging.RETURNED}"))
     return dataclasses.replace(verdict, calls=recording.calls(), substituted=tried, cleared_by=cleared,
                                input=recording.raised(raised_type) if error else "",
                                keywords=recording.raised_keywords(raised_type) if error else "")

@@ -23,6 +23,7 @@ from bpe_kata.impl import frames, shape_parts
 from bpe_kata.layout.paths import PACKAGE_DIR, SPEC_DIR
 from spec import fixed_pattern
 from spec.blame import blamed_claims, checked_own_training, evidence_of
+from spec.shapes import UnreadableResult
 
 #: Isolated runs: the protocol client raises what the child answered; it is not the implementation's code.
 CLIENT_FILES = tuple(str(PACKAGE_DIR / name) for name in ("child/client.py", "child/process.py", "child/line_pipes.py",
@@ -36,6 +37,8 @@ LIBRARY_DIRS = tuple(
 SAFETY_NET = re.compile(r"Timeout \(>([0-9.]+)s\) from pytest-timeout")
 BROKEN = "broken"  # an assertion of the spec about the claim failed
 ERROR = "error"  # the code under test raised before the spec could check anything
+#: Where a malformed result was met, until the call that returned it is known (bpe_kata/verdict/failure_verdict.py).
+RETURNED = "(the value it returned)"
 SUITE = "suite"  # the suite's own code raised, not the implementation's: a suite error, charged to no claim
 
 #: Frames that are neither the implementation's nor the suite's own: the oracle (an implementation may borrow
@@ -117,9 +120,16 @@ def _innermost_frame(error: BaseException, implementation_root: Path | None) -> 
         own = [f for f in frames if Path(f.filename).resolve().is_relative_to(implementation_root)]
         if own:
             return own[-1]
-    outside = [f for f in frames if not _is_library(f.filename)
+    outside = [f for f in frames if not _is_library(f.filename) and not _is_runner(f.filename)
                and not Path(f.filename).name.startswith("test_")]
     return outside[-1] if outside else None
+
+
+def _is_runner(filename: str) -> bool:
+    """A file of the runner (bpe_kata/, its adapters aside): never the place the implementation raised (held out,
+    sixth round: a pytest hook's frame, the outermost one outside the spec, was named as the implementation's)."""
+    path = Path(filename).resolve()
+    return path.is_relative_to(PACKAGE_DIR) and not path.is_relative_to(PACKAGE_DIR / "adapters")
 
 
 def implementation_root(module) -> Path | None:
@@ -177,6 +187,9 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
         cause = f"malformed result: {message}"
         where = f"{error.function} (the value it returned)"
         return Verdict(ERROR, (), cause, where, f"{cause}\n  raised in {where}", call=error.call)
+    if isinstance(error, UnreadableResult):  # the value a call returned, unreadable: that call's (failure_verdict.py)
+        cause = f"malformed result: {message}"
+        return Verdict(ERROR, (), cause, RETURNED, f"{cause}\n  raised in {RETURNED}")
     suite_frame = _suite_raised(error, root, module)
     if suite_frame is not None:
         cause = f"{type(error).__name__}: {message}" if message else type(error).__name__
