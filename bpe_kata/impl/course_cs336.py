@@ -32,17 +32,15 @@ the model code is bypassed the same way.
 """
 
 from __future__ import annotations
-import __future__
 
-import ast
 import functools
-import hashlib
 import os
 import sys
 import tempfile
 import types
 from pathlib import Path
 
+from bpe_kata.impl import cs336_adapters_file as adapters_file
 from bpe_kata.impl import repository_tests, shape_parts
 
 #: Frames of this module are the adapter's, not the learner's (bpe_kata/impl/frames.py).
@@ -83,47 +81,6 @@ def _packages(repo: Path) -> list[str]:
     return notes
 
 
-class _GuardImports(ast.NodeTransformer):
-    """Each top-level import in a ``try``: a failed one is noted, not fatal (torch for the model code)."""
-
-    def visit_Module(self, node: ast.Module) -> ast.Module:
-        body = []
-        for statement in node.body:
-            if isinstance(statement, (ast.Import, ast.ImportFrom)) and getattr(statement, "module", "") != "__future__":
-                bound = [(alias.asname or alias.name.partition(".")[0]) for alias in statement.names]
-                line = statement.lineno
-                note = ast.parse(f"__bpe_kata_skipped__.append('line {line}: ' + str(_error))\n"
-                                 f"__bpe_kata_unbound__.update({{name: {line} for name in {bound!r}}})").body
-                handler = ast.ExceptHandler(type=ast.Name("ImportError", ast.Load()), name="_error", body=note)
-                guarded = ast.Try(body=[statement], handlers=[handler], orelse=[], finalbody=[])
-                body.append(ast.fix_missing_locations(ast.copy_location(guarded, statement)))
-            else:
-                body.append(statement)
-        node.body = body
-        return node
-
-
-def _load_adapters(adapters: Path) -> types.ModuleType:
-    """The learner's tests/adapters.py as a module of its own name (never ``tests.adapters``: the suite
-    has a ``tests`` package of its own), its failing imports skipped; annotations are not evaluated."""
-    source = adapters.read_text(encoding="utf-8")
-    tree = _GuardImports().visit(ast.parse(source, str(adapters)))
-    name = "bpe_kata_cs336_adapters_" + hashlib.sha256(str(adapters).encode()).hexdigest()[:10]
-    module = types.ModuleType(name)
-    module.__file__ = str(adapters)
-    module.__bpe_kata_skipped__ = []
-    module.__bpe_kata_unbound__ = {}  # name a skipped import would have bound -> its line
-    sys.modules[name] = module
-    code = compile(tree, str(adapters), "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
-    try:
-        exec(code, module.__dict__)
-    except Exception as error:
-        del sys.modules[name]
-        raise shape_parts.ShapeError(
-            f"--impl cs336:{adapters}: running it raised {type(error).__name__}: {error}") from error
-    return module
-
-
 def build(path: Path, value: str) -> types.ModuleType:
     """The contract's module over the CS336 solution at ``path``."""
     repo, adapters = find(path)
@@ -131,13 +88,13 @@ def build(path: Path, value: str) -> types.ModuleType:
         sys.path.append(str(repo))  # at the end: a file of the repository never hides the suite's modules
     with repository_tests.imported_from(repo):
         notes = _packages(repo)
-        learner = _load_adapters(adapters)
+        learner = adapters_file.load(adapters)
     missing = [name for name in NEEDED if not callable(getattr(learner, name, None))]
     if missing:
         raise shape_parts.ShapeError(f"--impl {value}: {adapters} defines no {' and no '.join(missing)} "
                                        "(the course's names: run_train_bpe and get_tokenizer)")
-    _require_what_the_tokenizer_uses(learner, adapters, value)
-    _require_the_imports_inside(learner, adapters, value, notes)
+    adapters_file.require_what_the_tokenizer_uses(learner, NEEDED, adapters, value)
+    adapters_file.require_the_imports_inside(learner, NEEDED, adapters, value, notes)
     failed: dict[str, list[str]] = {}
     for line in learner.__bpe_kata_skipped__:  # "line N: No module named 'torch'"
         where, _, why = line.partition(": ")
@@ -148,61 +105,6 @@ def build(path: Path, value: str) -> types.ModuleType:
     return shape_parts.contract_module(value, repo, adapters, __doc__, _functions(learner),
                                          FIXED_PATTERN="gpt2", COURSE_SHAPE="cs336",
                                          DEFAULT_TIE_RULE="bytes-greatest")
-
-
-def _require_the_imports_inside(learner: types.ModuleType, adapters: Path, value: str, notes: list[str]) -> None:
-    """An import inside run_train_bpe or get_tokenizer (or a function of adapters.py they call) that fails now would
-    fail on every call: the solution could not be loaded, said in one line with the package ``__init__`` the load
-    bypassed (held out, sixth round: ``from cs336_basics import train_bpe`` inside run_train_bpe needed the
-    ``__init__`` that imports torch, and every training claim read "could not run" behind an ImportError)."""
-    used = set(NEEDED).union(*(_names_used(getattr(learner, name), learner) for name in NEEDED))
-    tree = ast.parse(adapters.read_text(encoding="utf-8"), str(adapters))
-    functions = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in used]
-    for function in functions:
-        for node in ast.walk(function):
-            if not isinstance(node, (ast.Import, ast.ImportFrom)) or getattr(node, "level", 0):
-                continue
-            try:
-                exec(compile(ast.Module([node], []), str(adapters), "exec"), {"__name__": learner.__name__})
-            except ImportError as error:
-                bypassed = f"; bypassed at load: {'; '.join(notes)}" if notes else ""
-                raise shape_parts.ShapeError(
-                    f"--impl {value}: could not load: {function.name} (tests/adapters.py line {node.lineno}) "
-                    f"imports what cannot be imported here: {error}{bypassed}") from None
-
-
-def _names_used(function: object, module: types.ModuleType) -> set[str]:
-    """The global names ``function`` reads, and those of the module's own functions it reads, transitively."""
-    seen: set[str] = set()
-    todo = [getattr(function, "__code__", None)]
-    while todo:
-        code = todo.pop()
-        if code is None:
-            continue
-        for name in code.co_names:
-            if name in seen:
-                continue
-            seen.add(name)
-            value = module.__dict__.get(name)
-            if getattr(value, "__module__", None) == module.__name__ and hasattr(value, "__code__"):
-                todo.append(value.__code__)
-        todo.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
-    return seen
-
-
-def _require_what_the_tokenizer_uses(learner: types.ModuleType, adapters: Path, value: str) -> None:
-    """A skipped import is harmless only when the tokenizer's functions never read what it would have bound
-    (torch for the model code); when they do, every call would be a NameError blamed on a claim: the solution
-    could not be loaded, and that is said in one line instead (issue 37 kind 3)."""
-    unbound = {name: line for name, line in learner.__bpe_kata_unbound__.items() if name not in learner.__dict__}
-    needed = set().union(*(_names_used(getattr(learner, name), learner) for name in NEEDED))
-    missing = sorted((line, name) for name, line in unbound.items() if name in needed)
-    if missing:
-        why = {line: text.partition(": ")[2] for text in learner.__bpe_kata_skipped__
-               for line in [int(text.partition(": ")[0].removeprefix("line "))]}
-        shown = "; ".join(f"{name} (line {line}: {why.get(line, 'import failed')})" for line, name in missing)
-        raise shape_parts.ShapeError(f"--impl {value}: could not load: {adapters} could not import what "
-                                       f"run_train_bpe or get_tokenizer uses: {shown}")
 
 
 def _functions(learner: types.ModuleType) -> dict[str, object]:
