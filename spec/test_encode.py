@@ -115,3 +115,37 @@ def test_short_inputs_encode_without_error(bpe, text):
     # one byte or none is the short-input claim; a single character of several bytes is their UTF-8 bytes
     with checking("encode.short-input" if len(text.encode("utf-8")) <= 1 else "bytes.base-256"):
         expect_equal(ids_of(bpe.encode(text, {(97, 98): 256})), list(text.encode("utf-8")), f"ids of {text!r}")
+
+
+#: merge's own worked values, stated through encode with a table of that one merge (the new id 256, the lowest a
+#: table can give): such an encode makes exactly that merge's replacements, so code with no merge of its own (a
+#: course's tokenizer) is judged on them too. Each text is one chunk, or cut only where no pair of the merge spans,
+#: under every published split pattern. Each case names its own claim (test262's metadata: one clause a case).
+ONE_MERGE_CASES = [
+    pytest.param(claim, ids, pair, expected, id=name, marks=pytest.mark.claim(claim))
+    for claim, name, ids, pair, expected in (
+        ("merge.example-99", "example-99", [5, 6, 6, 7, 9, 1], (6, 7), [5, 6, 256, 9, 1]),
+        ("merge.end-guard", "pair-at-the-end", [97, 98], (97, 98), [256]),
+        ("merge.end-guard", "one-element", [97], (97, 98), [97]),
+        ("merge.end-guard", "last-two", [97, 97, 98], (97, 98), [97, 256]),
+        ("merge.end-guard", "last-one-copied", [97, 98, 97], (97, 98), [256, 97]),
+    )
+]
+
+
+@pytest.mark.parametrize("claim, ids, pair, expected", ONE_MERGE_CASES)
+def test_a_table_of_one_merge_encodes_as_that_merge_replaces(bpe, claim, ids, pair, expected):
+    text = bytes(ids).decode("utf-8")
+    result = ids_of(bpe.encode(text, {pair: 256}))
+    with checking(claim if result == expected or not _own_merge_gives(bpe, ids, pair, expected)
+                  else "encode.lowest-rank"):
+        expect_equal(result, expected, f"ids of encode({text!r}, {{{pair}: 256}}): merge({ids}, {pair}, 256)")
+
+
+def _own_merge_gives(bpe, ids: list[int], pair: tuple[int, int], expected: list[int]) -> bool:
+    """The implementation's own merge (where it has one) replaces the pair right: an encode that does not is
+    encode's failure (it never merges, or merges otherwise than its merge does), not merge's."""
+    try:
+        return ids_of(bpe.merge(list(ids), pair, 256)) == expected
+    except Exception:  # noqa: BLE001 - no merge of its own (a course shape), or a merge that fails: no evidence
+        return False
