@@ -59,7 +59,7 @@ def _finer_split_shown(text: str | list[str], table: list, vocab_size: int, patt
                 and valid_training.violation(text, table, vocab_size, variant.pattern) is None \
                 and (_cuts_every_character(train_on) if variant.pattern == split_variants.EVERY_CHARACTER
                      else _splits_as(variant, split.resolve(pattern), train_on)):
-            return split_variants.chunk_claim(pattern), variant
+            return split_variants.chunk_claim(pattern, variant), variant
     return None
 
 
@@ -143,7 +143,7 @@ def check_encoded(text: object, merges: object, ids: object, options: Mapping[st
         if variant.pattern == split_variants.EVERY_CHARACTER:
             continue  # an encoder that merges nothing gives those ids too: its own claim's failure, not a split's
         if encoded(variant.pattern) == list(ids) and _encodes_as(variant, pattern, encode_on):
-            with checking(split_variants.chunk_claim(pattern)):
+            with checking(split_variants.chunk_claim(pattern, variant)):
                 raise CaseMismatch(f"encode({short(text)}, ..., pattern=...) gave the ids the text has when cut "
                                    f"by another split than the pattern asked, {variant.name}: {list(ids)[:20]}")
 

@@ -14,7 +14,10 @@ Each entry is a way of splitting that real code has, with where it comes from, n
   ``regex`` crate, Go's RE2) make ports drop it, so a run of spaces keeps its last space;
 - the other published pattern (GPT-4's where GPT-2's was asked, and the reverse);
 - the asked pattern matched against the text's UTF-8 bytes (``rb"..."``, ``regex.findall(pattern, text.encode())``):
-  ``\\p{L}`` then matches ASCII letters only, so a non-ASCII letter's bytes leave the word they are in.
+  ``\\p{L}`` then matches ASCII letters only, so a non-ASCII letter's bytes leave the word they are in;
+- no split at all, the whole text one chunk: code that splits in one operation and not the other (a class whose
+  ``train`` splits with its pattern and whose ``encode`` merges over ``text.encode()``, seventh round). Its failure is
+  ``regex.no-cross-chunk``'s, which states exactly that no merge crosses a cut.
 """
 
 from __future__ import annotations
@@ -49,16 +52,25 @@ OTHER_PATTERN_PROBE = "SSs'SS'S"  # GPT-2's split: (83, 83); GPT-4's: (39, 83), 
 ON_BYTES_PROBE = "x\u00e9 x\u00e8 x\u00ea x\u00eb"
 
 
+#: The whole text one chunk: learned over it, "ab" then "ab " (a token across GPT-2's and GPT-4's cut before " ab");
+#: under either published pattern " ab" instead.
+NO_SPLIT = r"(?s).+"
+NO_SPLIT_PROBE = "ab ab ab"
+
+
 @dataclass(frozen=True)
 class Variant:
     name: str
     pattern: str
     probes: tuple[str, ...] = ()
+    #: the claim its failure breaks, when not the asked pattern's chunk claim
+    claim: str = ""
 
 
-def chunk_claim(asked: str) -> str:
-    """The claim a split other than ``asked`` (a published pattern) breaks: that pattern's chunks."""
-    return CHUNK_CLAIMS[asked]
+def chunk_claim(asked: str, variant: Variant | None = None) -> str:
+    """The claim a split other than ``asked`` (a published pattern) breaks: that pattern's chunks, or the variant's own
+    claim (no split at all: regex.no-cross-chunk)."""
+    return variant.claim if variant is not None and variant.claim else CHUNK_CLAIMS[asked]
 
 
 def variants(asked: str) -> list[Variant]:
@@ -76,6 +88,8 @@ def variants(asked: str) -> list[Variant]:
     found.append(Variant("the other published pattern", other, (OTHER_PATTERN_PROBE,)))
     found.append(Variant("the pattern matched against the UTF-8 bytes (rb\"...\"): \\p{L} matches ASCII letters only",
                          ON_BYTES + asked, (ON_BYTES_PROBE,)))
+    found.append(Variant("no split at all: the whole text one chunk", NO_SPLIT, (NO_SPLIT_PROBE,),
+                         "regex.no-cross-chunk"))
     return found
 
 
@@ -98,7 +112,7 @@ def all_explaining(text: str | list[str], merges: Merges, vocab_size: int, patte
     if not merges or asked is None or violation(text, merges, vocab_size, asked) is None:
         return []
     stop_only = not_greedy(text, merges, asked) is None  # each merge right, the table short: maybe an early stop
-    return [(chunk_claim(asked), variant) for variant in variants(asked)
+    return [(chunk_claim(asked, variant), variant) for variant in variants(asked)
             if not (stop_only and runs_out_sooner(variant))  # a stop alone is no evidence of it
             and violation(text, merges, vocab_size, variant.pattern) is None]
 
