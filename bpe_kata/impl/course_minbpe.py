@@ -118,13 +118,21 @@ def functions_over(cls: type) -> dict[str, object]:
             raise NotImplementedError(f"{name}() takes no split pattern")
         return cls()
 
-    def train(text, vocab_size, *, pattern=None):
-        tok = make(pattern)
+    def trained(tok, text, vocab_size):
         tok.train(text, vocab_size, **({"verbose": False} if takes_verbose else {}))
         merges = tok.merges
         if isinstance(merges, Mapping):
             return merges
         return {tuple(pair): idx for idx, pair in enumerate(merges, start=256)}  # a list of pairs, in order
+
+    def train(text, vocab_size, *, pattern=None):
+        return trained(make(pattern), text, vocab_size)
+
+    def train_again(first, second, vocab_size, *, pattern=None):
+        """One object trained twice, as a user retrains a tokenizer (claim train.starts-afresh): the second table."""
+        tok = make(pattern)
+        trained(tok, first, vocab_size)
+        return trained(tok, second, vocab_size)
 
     def loaded(merges, pattern, specials):
         tok = make(pattern)
@@ -185,7 +193,8 @@ def functions_over(cls: type) -> dict[str, object]:
     absent = "the minbpe shape has no {}"
     persist = ("the minbpe shape saves with save(prefix) and loads with load(model_file) in minbpe's own "
                ".model format, not the contract's bpe-kata v1 file")
-    functions: dict[str, object] = {"train": train, "encode": encode, "build_vocab": build_vocab, "decode": decode}
+    functions: dict[str, object] = {"train": train, "train_again": train_again, "encode": encode,
+                                    "build_vocab": build_vocab, "decode": decode}
     functions.update(
         get_stats=shape_parts.not_expressible("get_stats", f"{absent.format('get_stats')} beside {name}"),
         merge=shape_parts.not_expressible("merge", f"{absent.format('merge')} beside {name}"),
