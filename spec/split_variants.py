@@ -52,10 +52,10 @@ OTHER_PATTERN_PROBE = "SSs'SS'S"  # GPT-2's split: (83, 83); GPT-4's: (39, 83), 
 ON_BYTES_PROBE = "x\u00e9 x\u00e8 x\u00ea x\u00eb"
 
 
-#: The whole text one chunk: learned over it, "ab" then "ab " (a token across GPT-2's and GPT-4's cut before " ab");
-#: under either published pattern " ab" instead.
+#: The whole text one chunk: its first merge is (97, 32), 'a ', a token across GPT-2's and GPT-4's cut before ' a'
+#: (counted first of two pairs seen three times); under either published pattern (32, 97).
 NO_SPLIT = r"(?s).+"
-NO_SPLIT_PROBE = "ab ab ab"
+NO_SPLIT_PROBE = "a a a a"
 
 
 @dataclass(frozen=True)

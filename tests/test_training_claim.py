@@ -160,7 +160,7 @@ def test_a_table_right_under_another_split_is_the_asked_patterns_chunk_claim(ask
     merges = trained_under(text, vocab_size, variant.pattern)
     assume(merges and oracle.valid_training.violation(text, merges, vocab_size, PATTERNS[asked]) is not None)
     assume(not normalisation_explains(text, merges, vocab_size, PATTERNS[asked]))  # the classifier's first
-    claim = f"regex.{asked}-chunks"
+    claim = split_variants.chunk_claim(PATTERNS[asked], variant)  # the chunks' claim; no split: no-cross-chunk
     as_variant = lambda other, size: oracle.train(other, size, pattern=variant.pattern)  # noqa: E731
     assert training_claim(text, merges, vocab_size, PATTERNS[asked], as_variant) == claim
     assert training_claim(text, merges, vocab_size, PATTERNS[asked]) != claim  # no trainer to ask: no evidence
@@ -232,7 +232,7 @@ def test_ids_an_encoder_gets_by_cutting_otherwise_are_the_asked_patterns_chunk_c
     as_variant = lambda probe, table: oracle.encode(probe, table, pattern=variant.pattern)  # noqa: E731
     with pytest.raises(AssertionError) as failed:
         check_encoded(text, merges, other, {"pattern": PATTERNS[asked]}, as_variant)
-    assert blamed_claims(failed.value) == (f"regex.{asked}-chunks",)
+    assert blamed_claims(failed.value) == (split_variants.chunk_claim(PATTERNS[asked], variant),)
     as_asked = lambda probe, table: oracle.encode(probe, table, pattern=PATTERNS[asked])  # noqa: E731
     check_encoded(text, merges, other, {"pattern": PATTERNS[asked]}, as_asked)  # cuts as asked: a chance match
     check_encoded(text, merges, other, {"pattern": PATTERNS[asked]})  # no encoder to ask: no evidence

@@ -50,6 +50,7 @@ SERVER_MODULES = ("bpe_kata", "bpe_kata.child", "bpe_kata.child.protocol", "bpe_
                   "bpe_kata.child.handlers", "bpe_kata.child.signatures", "bpe_kata.child.iterable_memory",
                   "bpe_kata.child.gc_policy", "bpe_kata.impl", "bpe_kata.impl.frames", "bpe_kata.impl.loader",
                   "bpe_kata.impl.course_shapes", "bpe_kata.impl.shape_parts", "bpe_kata.impl.course_cs336",
+                  "bpe_kata.impl.cs336_adapters_file",
                   "bpe_kata.impl.course_minbpe", "bpe_kata.impl.minbpe_finding", "bpe_kata.impl.repository_tests",
                   "bpe_kata.impl.declared_shape", "bpe_kata.impl.declared_build",
                   "bpe_kata.impl.course_notebook", "bpe_kata.impl.notebook_cells", "bpe_kata.adapters")
