@@ -8,7 +8,9 @@ from spec.oracle.persist import load, save  # noqa: F401
 from spec.oracle.special import build_vocab, encode  # noqa: F401
 from spec.oracle.stream import StreamDecoder  # noqa: F401
 
-MISTAKE_CLAIMS: tuple[str, ...] = ("regex.no-cross-chunk", "regex.chunk-frequency")
+# One claim: a table learned over the whole text is "no split at all" (spec/split_variants.py), charged when train
+# returns to the claim that no merge crosses a cut, whatever test drew it (regex.chunk-frequency was charged too).
+MISTAKE_CLAIMS: tuple[str, ...] = ("regex.no-cross-chunk",)
 
 
 def train(text, vocab_size, *, pattern=None):
