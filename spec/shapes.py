@@ -28,11 +28,11 @@ def _reading(what: str) -> Callable[[Callable[..., _Read]], Callable[..., _Read]
         def read(result, *args):
             try:
                 return reader(result, *args)
-            except (TypeError, ValueError, AttributeError, KeyError, IndexError) as error:
+            except (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError) as error:
                 frames = error.__traceback__
                 while frames is not None and frames.tb_next is not None:
                     frames = frames.tb_next
-                if frames is None or Path(frames.tb_frame.f_code.co_filename) != Path(__file__):
+                if frames is None or Path(frames.tb_frame.f_code.co_filename).resolve() != Path(__file__).resolve():
                     raise  # the implementation's own code raised while it was read (a generator): its error
                 raise UnreadableResult(f"{what} cannot be read from the {type(result).__name__} returned: "
                                        f"{type(error).__name__}: {error}") from None

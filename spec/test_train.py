@@ -10,7 +10,7 @@ from spec import corpus_values, mistakes, oracle, replay, strategies
 from spec.blame import checking
 from spec.cases import expect
 from spec.compare import expect_equal
-from spec.shapes import merges_of
+from spec.shapes import merges_of, pairs_of
 from spec.table_ids import ids_claim
 from spec.trained_vocab import vocab_of_trained
 
@@ -216,7 +216,7 @@ def test_training_counts_overlapping_pairs(bpe):
     run_train_bpe has no get_stats): blamed on it only when the merge learned is the one counting without overlaps
     picks; any other first merge is train.most-frequent's."""
     pairs = [pair for pair, _ in merges_of(bpe.train(OVERLAPS_TEXT, 257))]  # the ids are train.ids-from-256's
-    without_overlaps = pairs == [(120, 121)]
+    without_overlaps = pairs == [(120, 121)] and not _own_get_stats_counts_overlaps(bpe)
     with checking("pairs.adjacent-overlapping" if without_overlaps else "train.most-frequent"):
         expect_equal(pairs, [(97, 97)], f"pairs merged by train({OVERLAPS_TEXT!r}, 257)"
                      + (" (what counting pairs without overlaps learns)" if without_overlaps else ""))
@@ -242,3 +242,12 @@ def test_training_again_gives_what_a_first_training_gives(bpe):
         table = bpe.train(SECOND_TEXT, 257)
     expect_equal(merges_of(table), fresh, f"merges of train({SECOND_TEXT!r}, 257) after train({FIRST_TEXT!r}, 257) "
                  "(what a first training of it gives)")
+
+
+def _own_get_stats_counts_overlaps(bpe) -> bool:
+    """The implementation's own get_stats (where it has one) counts (97, 97) four times in five 'a's: its training
+    then miscounts otherwise than through it, which is train.most-frequent's."""
+    try:
+        return dict(pairs_of(bpe.get_stats([97] * 5))) == {(97, 97): 4}
+    except Exception:  # noqa: BLE001 - no get_stats of its own (a course shape), or one that fails: no evidence
+        return False

@@ -373,6 +373,18 @@ def test_an_import_inside_run_train_bpe_that_needs_a_bypassed_init_could_not_be_
         load_implementation(value)
 
 
+def test_an_import_inside_run_train_bpe_whose_failure_it_handles_is_left_to_it(tmp_path):
+    """Only the imports every call runs are tried at load: one in a ``try`` the learner handles (an optional
+    accelerator) is not a reason to refuse the solution."""
+    value = _cs336_repo(tmp_path, "from cs336_basics.tokenizer import Tokenizer",
+                        "def make(vocab, merges, specials):\n    return Tokenizer(vocab, merges, specials)\n\n")
+    adapters = tmp_path / "repo" / "tests" / "adapters.py"
+    optional = ("    try:\n        import no_such_accelerator\n    except ImportError:\n        pass\n"
+                "    return train_bpe(input_path")
+    adapters.write_text(adapters.read_text().replace("    return train_bpe(input_path", optional))
+    assert load_implementation(value).train("abab", 257) == {(97, 98): 256}
+
+
 def test_an_import_the_tokenizer_never_reads_is_still_skipped(tmp_path):
     value = _cs336_repo(tmp_path, "from cs336_basics.tokenizer import Tokenizer",
                         "def make(vocab, merges, specials):\n    return Tokenizer(vocab, merges, specials)\n\n")
@@ -509,3 +521,14 @@ def test_a_minbpe_class_whose_keywords_have_other_names_is_judged_as_fully(tmp_p
     assert (run.level_status("regex"), run.level_status("special")) == ("green", "partly started"), \
         run.report["levels"]
     assert run.report["levels"]["special"]["passed"] > 20 and _failed(run) == {}
+
+
+def test_one_object_trained_twice_is_refused_through_the_protocol_not_passed():
+    """Through the child, the minbpe shape trains a new object per call: two calls would pass a class that keeps what
+    it learned, so the isolated client's train_again refuses (the test is "not started" with the reason)."""
+    from bpe_kata.child import client
+    from bpe_kata.impl import shape_parts
+
+    with pytest.raises(NotImplementedError) as refused:
+        client._one_object_twice("aaaa", "xyxyxy", 257)
+    assert shape_parts.is_refusal(refused.value) and "without --isolated" in str(refused.value)

@@ -149,12 +149,20 @@ def test_a_root_holding_up_claims_behind_a_crash_comes_before_a_lower_levels_cla
                                 "GPT2"))[0] == "decode.unknown-id"
 
 
-def test_without_a_split_a_crash_holding_up_claims_comes_before_a_lower_level_holding_up_none():
+def test_a_crash_shows_at_the_lowest_level_of_the_claims_it_holds_up():
+    """The kata is climbed level by level: a root is placed at the lowest level it shows at, its own or that of a
+    claim it holds up. A bytes claim holding up nothing still comes before a training crash holding up claims of the
+    train level and above; a crash holding up a claim of the bytes level comes before a training claim."""
     results = _results({"t::bytes": ("bytes.examples", ("encode",))}, None)
     _crashed(results, HELD)
     [likely] = [c["likely_claim"] for c in results.root_causes()]
-    assert likely in HELD and _order_held(results)[0] == likely
-    assert fix_first.order(results.broken_claims())[0] == "bytes.examples"  # no evidence given: the level order
+    assert likely in HELD and _order_held(results)[0] == "bytes.examples"
+    results = _results({"t::min": ("train.min-vocab", ("train",))}, None)
+    _crashed(results, ("surrogates.repaired", "pretrained.reproduce"), call="encode")
+    assert _order_held(results)[0] == "train.min-vocab"  # seventh round: held up a pretrained claim only
+    results = _results({"t::min": ("train.min-vocab", ("train",))}, None)
+    _crashed(results, ("encode.short-input", "bytes.examples", "roundtrip.no-unk"), call="encode")
+    assert _order_held(results)[0] != "train.min-vocab"  # holds up the bytes level
 
 
 def test_a_check_that_passed_in_the_equivalent_form_does_not_rest_on_the_split():

@@ -6,15 +6,16 @@ likely to mend the others, decided by, in turn:
 
 1. a root: none of the claims it rests on (spec/claims.toml ``rests_on``, followed through, and what it rests on in
    this run alone: the split, for code that splits every text, bpe_kata/verdict/composition.py) is broken;
-2. its reach in this run, the claims its fix may mend by this run's evidence alone: those whose tests could not run
-   behind a crash it most likely is, or behind the crash of a broken claim resting on it, and the broken claims that
-   rest on it in this run only (composition.py). The ledger's graph alone says what may follow, this run's crashes
-   what did: a root that holds up twenty claims comes before a lower level's exception type that holds up none
-   (sixth round: decode.unknown-id was named first while training without special tokens crashed in 23 claims'
-   tests). Without such evidence every root's reach is nothing, and the order is the next keys';
-3. the level order (bytes before pairs before train ...): the kata is climbed level by level, and a likely
-   mistake seen on a later level never hides a broken lower one (issue 37: a port whose bytes were wrong was
-   told to fix its pair order first);
+2. the lowest level it shows at in this run: its own, or that of a claim its fix may mend by this run's evidence
+   alone (its reach: the claims whose tests could not run behind a crash it most likely is, or behind the crash of a
+   broken claim resting on it, and the broken claims resting on it in this run only, composition.py). The kata is
+   climbed level by level, so the defect that shows lowest is met first: a split that makes training crash in the
+   tests of two dozen training claims comes before a decode claim (sixth round: decode.unknown-id was named first),
+   and a bytes-level crash before a training crash that holds up more claims higher up (seventh round, development);
+   a crash that holds up only claims above another root's level does not pass it (train.min-vocab before a surrogate
+   crash that holds up a pretrained claim);
+3. its own level (bytes before pairs before train ...), then the size of its reach: a likely mistake seen on a later
+   level never hides a broken lower one (issue 37: a port whose bytes were wrong was told to fix its pair order first);
 4. a claim a confirmed likely mistake names (bpe_kata/verdict/teaching.py): the probe saw that bug;
 5. more claims resting on it (fixing train.exhausted may mend dozens; a missing input check such as
    train.min-vocab mends none: issue 37, where it led the list of most CS336 solutions);
@@ -82,20 +83,25 @@ def order(broken: Iterable[str], diagnosed: Iterable[str] = (),
 
     def key(cid: str) -> tuple:
         claim = ledger.get(cid)
-        level = claim.level if claim else None
-        return (bool(under(cid) & (every - {cid})), -len(reach(cid, every, under, held or {})),
-                ALL_LEVEL_NAMES.index(level) if level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES), cid not in named,
-                -resting.get(cid, 0), _KIND_RANK.get(claim.kind if claim else "", 3), len(under(cid)),
-                position.get(cid, len(position)))
+        reached = reach(cid, every, under, held or {})
+        return (bool(under(cid) & (every - {cid})), min(map(_level_rank, reached | {cid})), _level_rank(cid),
+                -len(reached), cid not in named, -resting.get(cid, 0), _KIND_RANK.get(claim.kind if claim else "", 3),
+                len(under(cid)), position.get(cid, len(position)))
 
     return sorted(broken, key=key)
+
+
+def _level_rank(cid: str) -> int:
+    """The claim's level's place in the climb (a claim outside the ledger: after every level)."""
+    claim = load_claims().get(cid)
+    return ALL_LEVEL_NAMES.index(claim.level) if claim and claim.level in ALL_LEVEL_NAMES else len(ALL_LEVEL_NAMES)
 
 
 def reach(cid: str, broken: set[str], under, held: Mapping[str, Iterable[str]]) -> set[str]:
     """The claims fixing ``cid`` may mend by this run's evidence (the module's docstring, key 2): those held up behind
     its crash or the crash of a broken claim resting on it, and the broken claims resting on it in this run only."""
     found = set(held.get(cid, ()))
-    for other in broken - {cid}:
+    for other in (broken | set(held)) - {cid}:  # a crash's claim "not judged" behind this one holds claims up too
         if cid in under(other):
             found |= set(held.get(other, ()))
             if cid not in ledger_prerequisites(other):  # an edge of this run's composition: its evidence
