@@ -78,14 +78,15 @@ def variants(asked: str) -> list[Variant]:
     apart, the pattern without its look-ahead, the other published pattern. None for a pattern of the caller's
     own: a test that passes one checks its cuts in its own order (held-out corpus: a capture-group pattern's
     regex.covers-text test was preempted by this check)."""
-    if asked not in CHUNK_CLAIMS:
-        return []  # a pattern of the caller's own: its tests check its cuts in their own order (regex.covers-text)
+    no_split = Variant("no split at all: the whole text one chunk", NO_SPLIT, (NO_SPLIT_PROBE,),
+                       "regex.no-cross-chunk")
+    if asked not in CHUNK_CLAIMS:  # a pattern of the caller's own (or a class's fixed one): its tests check its cuts
+        return [no_split]  # in their own order (regex.covers-text); no split at all is no cut whatever the pattern
     found = [Variant("every character its own chunk", EVERY_CHARACTER, (EVERY_CHARACTER_PROBE,))]
     if _LOOK_AHEAD in asked:
         found.append(Variant("the pattern without its look-ahead \\s+(?!\\S)", asked.replace(_LOOK_AHEAD, ""),
                              LOOK_AHEAD_PROBES))
-    found.append(Variant("no split at all: the whole text one chunk", NO_SPLIT, (NO_SPLIT_PROBE,),
-                         "regex.no-cross-chunk"))  # before the other pattern, which a whole-text table can match too
+    found.append(no_split)  # before the other pattern, which a whole-text table can match too
     other = GPT4_SPLIT_PATTERN if CHUNK_CLAIMS[asked] == "regex.gpt2-chunks" else GPT2_SPLIT_PATTERN
     found.append(Variant("the other published pattern", other, (OTHER_PATTERN_PROBE,)))
     found.append(Variant("the pattern matched against the UTF-8 bytes (rb\"...\"): \\p{L} matches ASCII letters only",

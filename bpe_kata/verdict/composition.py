@@ -14,6 +14,10 @@ claims no longer rest on it (the ledger has them rest on training, as the contra
 split composed into training the dependency runs the other way, and a cycle would leave neither a root). Only
 the order of fixing uses it (bpe_kata/verdict/fix_first.py); no claim is silenced by it.
 
+A crash a direct probe reproduced on an input of one chunk at most (bpe_kata/verdict/crash_probes.py: encode(''),
+train('a', 300)) is that behaviour's whatever the split, so its claim does not rest on the split (seventh round,
+development: an encode that crashed on '' was put behind a split claim, and fix first named the split).
+
 A check that passed once its calls without special tokens were given an absent one (bpe_kata/verdict/reruns.py) ran
 again with the same code and the same split: the split does not explain it, so the claim it was charged to
 (training without special tokens) does not rest on the split for it (sixth round: a no-specials path that cut every
@@ -96,6 +100,8 @@ def split_prerequisites(results: Results) -> dict[str, frozenset[str]]:
     composed = _blamed_where_called(results, SPLIT_CALLS, broken, kept_split=True) - SPLIT_CLAIMS
     for cause in results.root_causes():  # a crash in train or encode: the split may be what led it there
         claim = cause.get("likely_claim")
+        if cause.get("probe") and not cause.get("every_call"):
+            continue  # a direct probe of one chunk at most raised it (encode(''), train('a', 300)): not the split's
         if cause.get("call") in SPLIT_CALLS and claim in broken and claim not in SPLIT_CLAIMS:
             composed.add(claim)
     found = {claim: ledger_prerequisites(claim) | split_broken for claim in composed}
