@@ -84,7 +84,7 @@ def follow_the_claim_recipe(root: Path, skip: str = "") -> None:
         text = re.sub(r"\*\*(\d+) of (\d+)\*\*", lambda m: f"**{int(m[1]) + 1} of {int(m[2]) + 1}**", text)
         text = re.sub(r"\*\*(\d+) of", lambda m: f"**{int(m[1]) - 1} of", text, count=1)
         courses.write_text(text, encoding="utf-8")
-        _replace(courses, "`merge.end-guard`, `merge.pure` |", f"`merge.end-guard`, `merge.pure`, `{CLAIM}` |")
+        _replace(courses, "`merge.the-tree`, `merge.pure` |", f"`merge.the-tree`, `merge.pure`, `{CLAIM}` |")
 
 
 def _run(root: Path, *args: str) -> subprocess.CompletedProcess:
