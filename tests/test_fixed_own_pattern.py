@@ -11,7 +11,8 @@ from tests.support import run_spec_inline
 
 #: karpathy/minbpe's GPT4_SPLIT_PATTERN: tiktoken's earlier cl100k pattern, not the published one character for
 #: character.
-OLD_GPT4 = r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+"""
+OLD_GPT4 = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*|"""
+            r"""\s*[\r\n]|\s+(?!\S)|\s+""")
 
 IMPLEMENTATION = f'''
 from spec import oracle
