@@ -134,7 +134,11 @@ class TestBudgets:
         if entry is None and self.root is not None:
             signal.setitimer(signal.ITIMER_PROF, RECHECK)
             return
-        signal.setitimer(signal.ITIMER_PROF, 0)
+        # Armed again while the implementation's code can run: code that swallows the error (a logging handler's
+        # handleError, a bare ``except``) and goes on computing meets it again (seventh round: a member's logging
+        # lock swallowed it, and the test ran on to the wall-clock net). With no known root, once: it could fire
+        # in the suite's own code.
+        signal.setitimer(signal.ITIMER_PROF, RECHECK if self.root is not None else 0)
         running = call_text.shown_call(entry.f_code.co_name, _arguments(entry)) if entry is not None else \
             "the implementation"
         raise TooSlow(f"{running} was still running when the test's budget ran out: {self.seconds:g} s of CPU time "
