@@ -184,18 +184,13 @@ def test_a_check_that_passed_in_the_equivalent_form_does_not_rest_on_the_split()
 def test_a_crash_a_direct_probe_reproduced_does_not_rest_on_the_split():
     """Seventh round, development: an encode that raised on '' (encode.short-input, reproduced by the direct probe) was
     put behind a broken split claim, and fix first named the split. No split cuts one character."""
-    from bpe_kata.verdict import crash_probes
+    from bpe_kata.verdict import causes, crash_probes
 
     results = _results({"t::split": ("regex.no-cross-chunk", ("encode",))}, "GPT2")
     _crashed(results, ("encode.short-input", "bytes.examples", "roundtrip.no-unk"), call="encode")
-    key = next(iter({causes_key(v) for v in results.verdicts.values() if v.kind == judging.ERROR}))
+    key = next(iter({causes.cause_key(v) for v in results.verdicts.values() if v.kind == judging.ERROR}))
     assert _order_held(results)[0] == "regex.no-cross-chunk"  # no probe: the split may have led it there
     results.reproduced[key] = crash_probes.Reproduced("encode.short-input", "encode('', {})")
     assert "regex.no-cross-chunk" not in composition.run_prerequisites(results).get("encode.short-input", ())
     assert _order_held(results)[0] == "encode.short-input"
 
-
-def causes_key(verdict):
-    from bpe_kata.verdict import causes
-
-    return causes.cause_key(verdict)

@@ -183,13 +183,13 @@ def judge(error: BaseException, claims: tuple[str, ...], module, longrepr_text: 
         return Verdict(BROKEN, tuple(blamed), "", "", _assertion_detail(error, longrepr_text, max_lines),
                        own_training=checked_own_training(error), evidence=evidence_of(error))
     message = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
-    if isinstance(error, shape_parts.MalformedResult):  # the learner's value, refused by the shape: the learner's
+    if isinstance(error, (shape_parts.MalformedResult, UnreadableResult)):  # a value the learner's code returned,
+        # refused by a shape or unreadable by the spec: the call's that returned it (unknown until failure_verdict.py
+        # names the last call, for a value the spec read)
         cause = f"malformed result: {message}"
-        where = f"{error.function} (the value it returned)"
-        return Verdict(ERROR, (), cause, where, f"{cause}\n  raised in {where}", call=error.call)
-    if isinstance(error, UnreadableResult):  # the value a call returned, unreadable: that call's (failure_verdict.py)
-        cause = f"malformed result: {message}"
-        return Verdict(ERROR, (), cause, RETURNED, f"{cause}\n  raised in {RETURNED}")
+        function, call = (error.function, error.call) if isinstance(error, shape_parts.MalformedResult) else ("", "")
+        where = f"{function} {RETURNED}".strip()
+        return Verdict(ERROR, (), cause, where, f"{cause}\n  raised in {where}", call=call)
     suite_frame = _suite_raised(error, root, module)
     if suite_frame is not None:
         cause = f"{type(error).__name__}: {message}" if message else type(error).__name__

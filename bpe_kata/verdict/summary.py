@@ -42,10 +42,14 @@ FIX_FIRST_LINES = 4
 
 def first_to_fix(results: Results) -> str | None:
     """The broken claim to fix first (bpe_kata/verdict/fix_first.py), or None when none is broken."""
-    broken = results.broken_claims()
-    ordered = fix_first.order(broken, fix_first.diagnosed_claims(results.diagnoses),
-                               composition.run_prerequisites(results), composition.held_behind_crashes(results))
+    ordered = _fix_order(results, results.broken_claims())
     return ordered[0] if ordered else None
+
+
+def _fix_order(results: Results, broken) -> list[str]:
+    """``broken`` in the order of fixing, with what this run shows (bpe_kata/verdict/fix_first.py)."""
+    return fix_first.order(broken, fix_first.diagnosed_claims(results.diagnoses),
+                           composition.run_prerequisites(results), composition.held_behind_crashes(results))
 
 
 def _render_fix_first(results: Results) -> list[str]:
@@ -130,8 +134,7 @@ def _render_failures(results: Results) -> list[str]:
     broken = {cid: r for cid, r in per_claim.items() if r[Outcome.FAILED] and cid not in resting}
     if broken:
         lines += ["", f"claims broken ({len(broken)}): an assertion about them failed"]
-        for cid in fix_first.order(broken, fix_first.diagnosed_claims(results.diagnoses),
-                                   composition.run_prerequisites(results), composition.held_behind_crashes(results)):
+        for cid in _fix_order(results, broken):
             r = broken[cid]
             claim = ledger.get(cid)
             statement = claim.statement if claim else "(not in the ledger)"
