@@ -36,6 +36,7 @@ texts = st.lists(st.sampled_from(UNITS), max_size=24).map("".join)
 POLICIES = ({}, {"special_tokens": SPECIALS, "allowed_special": "all"},
             {"special_tokens": SPECIALS, "allowed_special": {"<|im|>"}, "disallowed_special": ()},
             {"special_tokens": SPECIALS, "disallowed_special": ()})
+POLICY_IDS = ["no-specials", "specials-allowed", "one-allowed", "specials-as-text"]
 
 
 @functools.cache
@@ -78,8 +79,11 @@ def test_the_ids_are_those_of_the_joined_text(bpe, iterable, text, cuts, pattern
 ], ids=["inside-a-special", "crlf-and-spaces", "multi-byte", "contraction-and-digits", "overlapping-specials",
         "one-character-pieces"])
 @pytest.mark.parametrize("pattern", [None, "gpt2", "gpt4"])
-def test_worked_cuts(bpe, iterable, pieces, pattern):
-    keywords = {"pattern": PATTERNS.get(pattern), "special_tokens": SPECIALS, "allowed_special": "all"}
+@pytest.mark.parametrize("policy", POLICIES, ids=POLICY_IDS)
+def test_worked_cuts(bpe, iterable, pieces, pattern, policy):
+    """Every cut under every policy the property draws from: a streamer that is right only with specials given
+    (it cuts after the last special, and yields each piece alone when there is none) fails without them."""
+    keywords = {"pattern": PATTERNS.get(pattern), **policy}
     expect_equal(_streamed(bpe, pieces, _table(), **keywords), ids_of(bpe.encode("".join(pieces), _table(),
                                                                                  **keywords)),
                  f"the ids of encode_iterable({pieces!r})", merges=_table())

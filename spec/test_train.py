@@ -113,6 +113,23 @@ def test_text_that_looks_like_a_special_token_is_plain_text_when_none_is_asked(b
                                  note=f" (no special tokens were asked: {special!r} is text like any other)")
 
 
+#: A trainer that cuts its text at a hard-coded <|endoftext|> only where its boundary search lands (CS336's chunk
+#: boundaries for parallel pre-tokenization: the first one at or after a guessed offset) loses one pair: the one
+#: across that cut. Each text has its one such string after its middle, where any search lands, and the pair before
+#: it, (32, 60), is the most frequent by one, under any split; cut, it ties with (32, 33) or (32, 126), and one of
+#: the two texts makes each documented tie rule take the other pair.
+CUT_BEFORE_A_SPECIAL = ("abcdefghijklm ! ! <a <a <|endoftext|>", "abcdefghijklm ~ ~ <a <a <|endoftext|>")
+
+
+@pytest.mark.claim("train.no-implicit-specials", "train.tie-recorded", "train.ids-from-256", "train.no-early-stop")
+@pytest.mark.parametrize("text", CUT_BEFORE_A_SPECIAL, ids=["tie-below", "tie-above"])
+def test_no_pair_is_lost_at_a_special_tokens_string_when_none_is_asked(bpe, text):
+    merges = merges_of(bpe.train(text, 257))
+    expect.fail_invalid_training(text, merges, 257, oracle.valid_training.violation(text, merges, 257),
+                                 note=" (no special tokens were asked: no cut at '<|endoftext|>', whatever the file's "
+                                 "size or the number of processes)")
+
+
 @pytest.mark.claim("train.prefix")
 @given(strategies.tie_heavy_texts, strategies.vocab_sizes, st.integers(0, 20))
 def test_smaller_vocab_is_a_prefix_of_larger(bpe, text, vocab_size, extra):
