@@ -181,7 +181,9 @@ PROBES = ["wrong_merge_duplicates_symbol", "wrong_merge_overlapping_runs", "wron
           # a hard-coded special and a merge at count 0: each one claim, by the one classifier of invalid tables
           "wrong_train_endoftext_boundary", "wrong_train_merges_at_count_zero",
           # a split other than the asked one: the asked pattern's chunk claim, at train's or encode's return
-          "wrong_regex_train_splits_every_character", "wrong_regex_no_look_ahead", "wrong_regex_pattern_on_bytes"]
+          "wrong_regex_train_splits_every_character", "wrong_regex_no_look_ahead", "wrong_regex_pattern_on_bytes",
+          # a text-mode read: one claim on every level, whichever test meets the folded line ends
+          "wrong_text_mode_everywhere"]
 PROBE_LEVELS = [name for name in ALL_LEVEL_NAMES if name not in ("pretrained", "persist", "words", "facts")]
 
 
