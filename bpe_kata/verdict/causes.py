@@ -91,8 +91,8 @@ def root_causes(results: Results) -> list[dict]:
             cause["probe"] = reproduced.probe
             if not reproduced.claim:  # its control raised it too: every call crashes, no behaviour is to blame
                 cause["every_call"] = True
-                if reproduced.scope:  # of one form: calls of others returned
-                    cause["every_call_scope"] = reproduced.scope.strip()
+            if reproduced.scope:  # of one form: calls of others returned (a claim only when they name it)
+                cause["every_call_scope"] = reproduced.scope.strip()
         causes.append(cause)
         if causes[-1]["likely_claim"]:
             taken[first.call].add(causes[-1]["likely_claim"])

@@ -18,7 +18,8 @@ such crashes were charged to whichever claim's tests were most numerous). "Every
 probes' form: the operation with the same keyword arguments given (``recording.call_form``): a train that reads
 ``special_tokens[0]`` raises on every call without special tokens while its calls with them return, and its
 crash is that form's, said with the forms that returned (held out: it was charged to whichever training claim's
-test drew it). An answer on empty input (``encode('')``) says nothing of whether the call works, so it does not
+test drew it); train's crash without special tokens, where its calls with them returned, is training without
+specials' (train.no-implicit-specials), the one form whose claim the others' answers name. An answer on empty input (``encode('')``) says nothing of whether the call works, so it does not
 count as one (held out: an encode that raised on every text but '' had its crash charged to encode.lowest-rank);
 a train that crashes whenever it merges crashes on every call that is not empty. A probe that raises
 something else, or nothing, says nothing: the cause keeps the claim its tests point to.
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bpe_kata.verdict import judging, recording
+from bpe_kata.verdict.equivalent_forms import WITHOUT_SPECIALS_CLAIM
 from spec import oracle
 from spec.patterns import PATTERNS
 
@@ -170,7 +172,19 @@ def _of_form(shown: Reproduced, form: str, answered: set[str]) -> Reproduced:
     keywords = form.split("+")[1:]
     crashing = f"with {' and '.join(keywords)}" if keywords else "without keyword arguments"
     returned = "; ".join(" and ".join(other.split("+")[1:]) or "no keyword argument" for other in others)
-    return Reproduced(shown.claim, shown.probe, f" {crashing} (calls with {returned} returned)")
+    return Reproduced(_form_claim(operation, keywords, others), shown.probe,
+                      f" {crashing} (calls with {returned} returned)")
+
+
+def _form_claim(operation: str, keywords: list[str], others: list[str]) -> str:
+    """The claim of a crash on every call of one form, when the forms that returned say which behaviour it is:
+    train without special tokens, while calls with them returned, is training without specials (the same
+    evidence as a check that passes once an absent special is given: ``equivalent_forms.only_without_specials``;
+    held out, seventh round: a trainer that reads ``special_tokens[0]`` was charged no claim). "" otherwise."""
+    with_specials = any("special_tokens" in other.split("+")[1:] for other in others)
+    if operation == "train" and "special_tokens" not in keywords and with_specials:
+        return WITHOUT_SPECIALS_CLAIM
+    return ""
 
 
 #: At most this many forms (keyword arguments of crashing calls) are probed besides the probes' own.

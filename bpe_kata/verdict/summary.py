@@ -90,6 +90,9 @@ def _crash_inputs(cause: dict) -> list[str]:
     if cause.get("every_call"):
         lines.append(f"      {cause['probe']} raise it too: {cause.get('call') or 'the call'}{_form_scope(cause)} "
                      "crashes whatever the input, so no claim is charged; make it run at all first")
+    elif cause.get("every_call_scope"):
+        lines.append(f"      {cause['probe']} raise it too: {cause.get('call') or 'the call'}{_form_scope(cause)} "
+                     f"crashes whatever the input, so the crash is that form's ({cause['likely_claim']})")
     elif cause.get("probe"):
         lines.append(f"      {cause['probe']} raises it too: the crash is that behaviour's")
     return lines
