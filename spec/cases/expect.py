@@ -105,6 +105,12 @@ def expect_merges(case: Case, result: list, expected: list, own_training: bool =
     learned = by_id or renumbered(result)
     label = ("merges (read in id order)" if by_id else "merges" if learned == result
              else "merges (ids renumbered from 256)")
+    if table_claims and learned != expected and "text" in given:
+        # an invalid table is no statement's value: its defect is the classifier's claim's, whichever worked case
+        # met it (held out, seventh round: a recount that merged a pair of count 0 after a run's first merge was
+        # charged to the chunk-frequency case whose text was one run)
+        broken = _invalid_table_claim(given, result)
+        table_claims = table_claims if broken is None or broken in table_claims else [broken]
     checks = [(claim, learned, expected, label) for claim in table_claims]
     for claim in narrow:
         what, observe = OWN_OBSERVABLES[claim]
