@@ -45,19 +45,25 @@ def merged_when_exhausted(text: str, merges: Merges, pattern: str | None = None)
     return bad[1] if bad is not None and bad[0] == "exhausted" else None
 
 
-def _first_bad_merge(text: str, merges: Merges, pattern: str | None, merge) -> tuple[str, str] | None:
-    """("exhausted" or "not-most-frequent", in words) for the first merge that was not greedy, or None."""
+def first_bad_step(text: str | list[str], merges: Merges, pattern: str | None = None) -> int | None:
+    """The index of the first merge, replayed in table order, that was not greedy, or None."""
+    bad = _first_bad_merge(text, merges, pattern, textbook_merge)
+    return bad[2] if bad is not None else None
+
+
+def _first_bad_merge(text: str, merges: Merges, pattern: str | None, merge) -> tuple[str, str, int] | None:
+    """("exhausted" or "not-most-frequent", in words, its step) for the first merge that was not greedy, or None."""
     pieces = _pieces(text, pattern)
     for step, (pair, idx) in enumerate(merges):
         stats = _counts(pieces)
         if not stats:
-            return "exhausted", f"merge {step} {pair}→{idx} was made after no adjacent pair was left"
+            return "exhausted", f"merge {step} {pair}→{idx} was made after no adjacent pair was left", step
         best = max(stats.values())
         if stats.get(pair, 0) != best:
             leader = next(p for p, n in stats.items() if n == best)
             return "not-most-frequent", (
                 f"merge {step} {pair}→{idx}: replayed in table order, that pair occurs {stats.get(pair, 0)} "
-                f"time(s) at that step, but {leader} occurs {best} times")
+                f"time(s) at that step, but {leader} occurs {best} times"), step
         pieces = [merge(ids, pair, idx) for ids in pieces]
     return None
 
