@@ -89,6 +89,21 @@ def test_worked_cuts(bpe, iterable, pieces, pattern, policy):
                  f"the ids of encode_iterable({pieces!r})", merges=_table())
 
 
+#: Long enough to pass any batch size seen (a few thousand characters to 64 KiB), in pieces that end mid-word.
+LONG_TEXT = "the cat sat on the mat, 12345 times. " * 2000
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "gpt4"])
+def test_a_long_input_in_short_pieces_gives_the_ids_of_the_joined_text(bpe, iterable, pattern):
+    """An encoder that joins its input into batches and encodes each batch alone cuts a word at each batch's end
+    (eighth round, development: batches of 5,000 characters); short inputs never reach a batch's end."""
+    pieces = [LONG_TEXT[start:start + 7] for start in range(0, len(LONG_TEXT), 7)]
+    keywords = {"pattern": PATTERNS[pattern]}
+    expect_equal(_streamed(bpe, pieces, _table(), **keywords), ids_of(bpe.encode(LONG_TEXT, _table(), **keywords)),
+                 f"the ids of encode_iterable of {len(LONG_TEXT):,} characters in pieces of 7 against encode of the "
+                 "joined text", merges=_table())
+
+
 class _Lines:
     """An endless text of short lines, counting how much of it has been read."""
 
