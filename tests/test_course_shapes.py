@@ -470,6 +470,19 @@ def test_a_minbpe_class_without_an_init_of_its_own_is_built_without_a_pattern(tm
     assert module.train("aaabdaaabac", 258) == {(97, 97): 256, (256, 97): 257}
 
 
+def test_a_module_file_of_a_folder_without_an_init_is_loaded_with_its_relative_imports(tmp_path):
+    """Eighth round, development (a minbpe exercise): ``minbpe/regex_.py`` imports ``from .base import ...`` from a
+    folder with no ``__init__.py`` (a namespace package, imported as ``from minbpe.regex_ import ...``). Loaded as a
+    lone file it could not be loaded at all ("attempted relative import with no known parent package")."""
+    folder = tmp_path / "nspkg_minbpe"
+    folder.mkdir()
+    (folder / "base.py").write_text(PLAIN_CLASS, encoding="utf-8")
+    (folder / "regex_.py").write_text("from .base import Plain\n\n\nclass Mine(Plain):\n    pass\n",
+                                      encoding="utf-8")
+    module = load_implementation(f"minbpe:{folder / 'regex_.py'}:Mine")
+    assert module.train("aaabdaaabac", 258) == {(97, 97): 256, (256, 97): 257}
+
+
 PLAIN_CLASS = """
 from collections import Counter
 

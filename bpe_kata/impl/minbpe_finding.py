@@ -7,6 +7,7 @@ the shape is loaded, and reads the learner's code; those translate every call th
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import sys
@@ -76,6 +77,11 @@ def import_solution(path: Path, value: str) -> tuple[types.ModuleType, Path]:
                 parent = shape_parts.bare_package(path.parent)
             return (parent if path.name == "__init__.py" else
                     importlib.import_module(f"{parent.__name__}.{path.stem}")), path.parent
+        if path.parent.name.isidentifier() and _imports_relatively(path):
+            # a module of a namespace package (a folder without __init__.py): its relative imports need the folder
+            # as its package, as `from folder.module import Class` gives it (eighth round: minbpe/regex_.py)
+            parent = shape_parts.bare_package(path.parent)
+            return importlib.import_module(f"{parent.__name__}.{path.stem}"), path.parent
         dotted = shape_parts.dotted_name_under_sys_path(path)
         if dotted:
             return importlib.import_module(dotted), path.parent
@@ -94,6 +100,15 @@ def import_solution(path: Path, value: str) -> tuple[types.ModuleType, Path]:
     if str(path) not in sys.path:
         sys.path.append(str(path))
     return package(found[0]), path
+
+
+def _imports_relatively(path: Path) -> bool:
+    """The file has a relative import (``from .base import Tokenizer``): it needs a package around it."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return False  # its own import reports what is wrong with it
+    return any(isinstance(node, ast.ImportFrom) and node.level for node in ast.walk(tree))
 
 
 def _is_tokenizer(thing: object) -> bool:
