@@ -1,0 +1,46 @@
+"""``bpe-kata check`` stopped by a SIGTERM (``timeout``, a CI job's limit) says what it finished, as Ctrl-C does.
+
+Eighth round, development: a member whose every training started a pool of 32 processes was killed by a 1,500 s
+limit and left nothing: no level table, no report. Stopped so now, the levels that finished are printed and the
+report is written, marked incomplete (never a pass)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from tests.support import REPO_ROOT
+
+SLOW = '''
+"""The reference, with a train that sleeps a while on each call."""
+import time
+
+import reference
+from reference import build_vocab, decode, encode, get_stats, merge  # noqa: F401
+
+
+def train(*args, **kwargs):
+    time.sleep(0.3)
+    return reference.train(*args, **kwargs)
+'''
+
+
+def test_a_check_stopped_by_sigterm_prints_what_finished_and_writes_an_incomplete_report(tmp_path):
+    impl, report = tmp_path / "slow.py", tmp_path / "report.json"
+    impl.write_text(SLOW, encoding="utf-8")
+    check = subprocess.Popen(
+        [sys.executable, "-c", "from bpe_kata.cli import main; raise SystemExit(main())", "check", str(impl),
+         "-m", "not corpus", "-p", "no:randomly", "--bpe-report", str(report)],
+        cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    time.sleep(5)  # some levels finish; training's tests, each asleep, are still running
+    check.send_signal(signal.SIGTERM)
+    output, _ = check.communicate(timeout=120)
+    assert check.returncode not in (0, -signal.SIGTERM), output[-3000:]
+    assert "INCOMPLETE run" in output and "level        passed" in output, output[-3000:]
+    written = json.loads(report.read_text(encoding="utf-8"))
+    assert written["complete"] is False and written["exit_status"] != 0, written["exit_status"]
