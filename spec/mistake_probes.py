@@ -34,7 +34,7 @@ def _whole_given_a_special(impl) -> bool:
     it is a vocabulary slot taken by a special it adds itself (held out, seventh round: a CS336 trainer with
     <|endoftext|> written in was said to have ``range(256, vocab_size - 1)``). False when it cannot tell."""
     try:
-        got = shapes.merges_of(getattr(impl, "train")(UNEXHAUSTED, 258, special_tokens=["<|endoftext|>"]))
+        got = shapes.merges_of(impl.train(UNEXHAUSTED, 258, special_tokens=["<|endoftext|>"]))
     except Exception:  # noqa: BLE001  no answer, or no special_tokens: no evidence
         return False
     return got == list(oracle.train(UNEXHAUSTED, 258).items())

@@ -19,8 +19,8 @@ probes' form: the operation with the same keyword arguments given (``recording.c
 ``special_tokens[0]`` raises on every call without special tokens while its calls with them return, and its
 crash is that form's, said with the forms that returned (held out: it was charged to whichever training claim's
 test drew it); train's crash without special tokens, where its calls with them returned, is training without
-specials' (train.no-implicit-specials), the one form whose claim the others' answers name. An answer on empty input (``encode('')``) says nothing of whether the call works, so it does not
-count as one (held out: an encode that raised on every text but '' had its crash charged to encode.lowest-rank);
+specials' (train.no-implicit-specials), the one form whose claim the others' answers name. An answer on
+empty input (``encode('')``) says nothing of whether the call works, so it does not count as one (held out: an encode that raised on every text but '' had its crash charged to encode.lowest-rank);
 a train that crashes whenever it merges crashes on every call that is not empty. A probe that raises
 something else, or nothing, says nothing: the cause keeps the claim its tests point to.
 
