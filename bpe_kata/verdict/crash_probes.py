@@ -1,28 +1,27 @@
 """A crash is blamed on the behaviour that crashed, not on the claim whose test drew the input (issue 37, kind 2).
 
-A property draws an empty text for ``train.prefix``; a corpus curve encodes a one-letter chunk; an
-implementation that cannot train an empty text, or encode one character, raises there. Which claim's test
-happened to draw the input says nothing: the crash belongs to the smallest behaviour it is an instance of.
-So, once the run is over, each root cause raised in a contract call is put to DIRECT PROBES: that call on the
-smallest inputs the contract defines (training with no pair left or no text at all, encoding nothing or one
-character, get_stats of nothing, merge of nothing, decoding an id no table has). A probe that raises the
-same exception at the same place (``causes.cause_key``: type, place, call and, where the place is unknown,
-the message's shape) reproduces the crash, unless its control (the same call just past the behaviour: one
-merge with pairs left, two characters) raises it too, which makes it the call's crash, not the behaviour's
-(a train that cannot merge at all); the cause is then blamed on the probe's claim, with the probe's input
-printed beside the test's shrunk call. A cause raised by a probe, its control AND an ordinary call
-(``ORDINARY``), where no probe of that call was answered, is the call's on every input (an ``encode``
-written without ``self``, a body that fails before reading its input): it is blamed on no claim, since
-nothing says which behaviour is wrong, and the report says the call crashes whatever the input (issue 37:
-such crashes were charged to whichever claim's tests were most numerous). "Every call" is every call of the
-probes' form: the operation with the same keyword arguments given (``recording.call_form``): a train that reads
-``special_tokens[0]`` raises on every call without special tokens while its calls with them return, and its
-crash is that form's, said with the forms that returned (held out: it was charged to whichever training claim's
-test drew it); train's crash without special tokens, where its calls with them returned, is training without
-specials' (train.no-implicit-specials), the one form whose claim the others' answers name. An answer on
-empty input (``encode('')``) says nothing of whether the call works, so it does not count as one (held out: an encode that raised on every text but '' had its crash charged to encode.lowest-rank);
-a train that crashes whenever it merges crashes on every call that is not empty. A probe that raises
-something else, or nothing, says nothing: the cause keeps the claim its tests point to.
+A property draws an empty text for ``train.prefix``; a corpus curve encodes a one-letter chunk; an implementation that
+cannot train an empty text, or encode one character, raises there. Which claim's test happened to draw the input says
+nothing: the crash belongs to the smallest behaviour it is an instance of. So, once the run is over, each root cause
+raised in a contract call is put to DIRECT PROBES: that call on the smallest inputs the contract defines (training
+with no pair left or no text at all, encoding nothing or one character, get_stats of nothing, merge of nothing,
+decoding an id no table has). A probe that raises the same exception at the same place (``causes.cause_key``: type,
+place, call and, where the place is unknown, the message's shape) reproduces the crash, unless its control (the same
+call just past the behaviour: one merge with pairs left, two characters) raises it too, which makes it the call's
+crash, not the behaviour's (a train that cannot merge at all); the cause is then blamed on the probe's claim, with the
+probe's input printed beside the test's shrunk call. A cause raised by a probe, its control AND an ordinary call
+(``ORDINARY``), where no probe of that call was answered, is the call's on every input (an ``encode`` written without
+``self``, a body that fails before reading its input): it is blamed on no claim, since nothing says which behaviour is
+wrong, and the report says the call crashes whatever the input (issue 37: such crashes were charged to whichever
+claim's tests were most numerous). "Every call" is every call of the probes' form: the operation with the same keyword
+arguments given (``recording.call_form``): a train that reads ``special_tokens[0]`` raises on every call without
+special tokens while its calls with them return, and its crash is that form's, said with the forms that returned (held
+out: it was charged to whichever training claim's test drew it); train's crash without special tokens, where its calls
+with them returned, is training without specials' (train.no-implicit-specials), the one form whose claim the others'
+answers name. An answer on empty input (``encode('')``) says nothing of whether the call works, so it does not count
+as one (held out: an encode that raised on every text but '' had its crash charged to encode.lowest-rank); a train
+that crashes whenever it merges crashes on every call that is not empty. A probe that raises something else, or
+nothing, says nothing: the cause keeps the claim its tests point to.
 
 Each probe runs once per run, after the last test, with a time limit (bpe_kata/verdict/teaching.py's
 ``run_callable``); nothing runs on a run with no error.
