@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 from tests.support import REPO_ROOT
@@ -37,9 +38,20 @@ def test_a_check_stopped_by_sigterm_prints_what_finished_and_writes_an_incomplet
          "-m", "not corpus", "-p", "no:randomly", "--bpe-report", str(report)],
         cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-    time.sleep(5)  # some levels finish; training's tests, each asleep, are still running
+    lines: list[str] = []
+    def read() -> None:
+        for line in check.stdout:
+            lines.append(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 300  # a loaded machine starts the workers slowly: wait for finished tests
+    while not any("%]" in line for line in lines) and time.monotonic() < deadline and check.poll() is None:
+        time.sleep(0.2)
     check.send_signal(signal.SIGTERM)
-    output, _ = check.communicate(timeout=120)
+    check.wait(timeout=120)
+    reader.join(timeout=30)
+    output = "".join(lines)
     assert check.returncode not in (0, -signal.SIGTERM), output[-3000:]
     assert "INCOMPLETE run" in output and "level        passed" in output, output[-3000:]
     written = json.loads(report.read_text(encoding="utf-8"))
