@@ -68,7 +68,7 @@ def _spanning_tokens(text: str, merges, pattern: str) -> list[bytes]:
     """Learned tokens whose bytes lie inside no chunk of the text."""
     vocab = vocab_of_trained(dict(merges))
     pieces = [chunk.encode("utf-8") for chunk in oracle.chunks.chunks(text, pattern)]
-    return [vocab[idx] for _, idx in merges if not any(vocab[idx] in piece for piece in pieces)]
+    return [vocab[idx] for _, idx in merges if _spans_a_cut(vocab[idx], text, pieces)]
 
 
 @pytest.mark.claim(
@@ -127,7 +127,14 @@ def test_chunk_training_learns_the_bytes_as_given_never_normalised(bpe, text, vo
 def test_every_learned_token_lies_inside_one_chunk(bpe, text, vocab_size, pattern):
     vocab = vocab_of_trained(bpe.train(text, vocab_size, pattern=pattern), text, vocab_size, pattern)
     pieces = [chunk.encode("utf-8") for chunk in oracle.chunks.chunks(text, pattern)]
-    assert [idx for idx in range(256, len(vocab)) if not any(vocab[idx] in piece for piece in pieces)] == []
+    assert [idx for idx in range(256, len(vocab)) if _spans_a_cut(vocab[idx], text, pieces)] == []
+
+
+def _spans_a_cut(token: bytes, text: str, pieces: list[bytes]) -> bool:
+    """The token's bytes occur in the text, but inside no chunk: only a merge across a cut makes it. A token whose
+    bytes occur nowhere in the text (a merge of a pair that never occurred) is no split's doing: the training
+    claims' (eighth round, development: corrupted counts made such a token, charged here)."""
+    return token in oracle.core.utf8(text) and not any(token in piece for piece in pieces)
 
 
 #: Invented verse in the manner of the tiny Shakespeare corpus, full of words that end in e.
