@@ -120,7 +120,8 @@ def test_text_that_looks_like_a_special_token_is_plain_text_when_none_is_asked(b
 #: text got one); the words before it hold each pair once. The pair before it, (32, 60), is the most frequent by one,
 #: under any split; cut, it ties with (32, 33) or (32, 126), and one of the two texts makes each documented tie rule
 #: take the other pair.
-_NO_PAIR_TWICE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ acegikmoqsuwyBDFHJLNPRTVX bdfhjlnprtvxACEGIKMOQSUWY"
+_NO_PAIR_TWICE = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ acegikmoqsuwyBDFHJLNPRTVX "
+                  "bdfhjlnprtvxACEGIKMOQSUWY")
 CUT_BEFORE_A_SPECIAL = tuple(f"{_NO_PAIR_TWICE} {q} {q} <a <a <|endoftext|>" for q in "!~")
 
 
