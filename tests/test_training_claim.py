@@ -426,3 +426,17 @@ def test_a_table_right_once_the_special_string_is_altered_is_the_hard_coded_spec
     assert training_claim(text, merges, 271, train_on=cuts_oddly) == "train.no-implicit-specials"
     assert training_claim(text, merges, 271) != "train.no-implicit-specials"  # no trainer to ask: no evidence
 
+
+
+@pytest.mark.parametrize("tokens, chunks, cut", [
+    (["   ", "    ", " x", " =", " 1"], ["       ", " x", " =", " 1"], True),  # a chunk in pieces, every cut kept
+    (["       ", " x", " =", " 1"], ["       ", " x", " =", " 1"], True),
+    (["      ", "  x", " =", " 1"], ["       ", " x", " =", " 1"], False),  # a token spans a cut
+    (["       x", " =", " 1"], ["       ", " x", " =", " 1"], False),
+])
+def test_a_split_case_is_the_splits_only_when_a_token_spans_a_cut(tokens, chunks, cut):
+    """The rule (eighth round): a worked split case whose tokens keep every chunk's end is right about the cut; a
+    chunk left in pieces is the training's or the encoding's, charged by their evidence."""
+    from spec.cases.ops_production import _cut_at_every_chunk
+
+    assert _cut_at_every_chunk(tokens, chunks) is cut

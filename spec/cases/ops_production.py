@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from spec import oracle
+from spec.blame import checking
 from spec.cases.expect import (
     assert_load_fails_at,
     assert_names_position,
@@ -18,6 +19,7 @@ from spec.cases.expect import (
     merge_list,
     merges_from,
     policy,
+    training_claim,
 )
 from spec.cases.registry import Case, Fixtures, operation
 from spec.compare import expect_equal
@@ -36,7 +38,25 @@ def _split(impl, case: Case, fixtures: Fixtures) -> None:
     vocab = vocab_of_trained(merges, text, 256 + len(text.encode("utf-8")), pattern)
     # a token that is not whole characters is shown, escaped, and differs: an assertion, not the suite's error
     tokens = [vocab[i].decode("utf-8", "backslashreplace") for i in ids_of(impl.encode(text, merges, pattern=pattern))]
-    expect_equal(tokens, case["expected"]["chunks"], "tokens")
+    chunks = case["expected"]["chunks"]
+    if tokens != chunks and _cut_at_every_chunk(tokens, chunks):
+        # the cut is the pattern's: a chunk left in pieces is the training's (its classifier says which claim) or,
+        # a valid table encoded short of it, the encoding's (eighth round: corrupted counts and an encode that
+        # skipped a merge were charged to regex.gpt2-chunks here)
+        size = 256 + len(text.encode("utf-8"))
+        table = merges_of(merges)
+        invalid = oracle.valid_training.violation(text, table, size, pattern) is not None
+        with checking(training_claim(text, table, size, pattern) if invalid else "encode.replays-training"):
+            expect_equal(tokens, chunks, "tokens (no token spans two chunks: the cut is right, a chunk is in pieces)")
+    expect_equal(tokens, chunks, "tokens")
+
+
+def _cut_at_every_chunk(tokens: list[str], chunks: list[str]) -> bool:
+    """The tokens spell the chunks, and every place one chunk ends, a token ends: no token spans a cut."""
+    if "".join(tokens) != "".join(chunks):
+        return False
+    ends = {sum(map(len, tokens[:count])) for count in range(1, len(tokens) + 1)}
+    return all(sum(map(len, chunks[:count])) in ends for count in range(1, len(chunks) + 1))
 
 
 @operation("uncovered")
