@@ -180,3 +180,15 @@ whitespace_texts = st.lists(st.sampled_from((*WHITESPACE, "a", "ab", "1", ".", "
 special_in_text = st.lists(st.one_of(st.just("<|endoftext|>"), special_strings,
                                      st.sampled_from(("ab", " ab", "a", " ", "\n", "|", "<", ">", "end", "of"))),
                            min_size=2, max_size=20).map("".join).filter(lambda text: "<|" in text)
+
+
+#: A trainer that cuts its text at a hard-coded <|endoftext|> only where its boundary search lands (CS336's chunk
+#: boundaries for parallel pre-tokenization: the first one at or after each of N guessed offsets) loses one pair: the
+#: one across that cut. Each text has its one such string after its middle, past any first guess (the text is longer
+#: than 64 bytes, so even 64 guesses leave the first before it; eighth round: a trainer asked 64 chunks of a short
+#: text got one); the words before it hold each pair once. The pair before it, (32, 60), is the most frequent by one,
+#: under any split; cut, it ties with (32, 33) or (32, 126), and one of the two texts makes each documented tie rule
+#: take the other pair.
+_NO_PAIR_TWICE = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ acegikmoqsuwyBDFHJLNPRTVX "
+                  "bdfhjlnprtvxACEGIKMOQSUWY")
+CUT_BEFORE_A_SPECIAL = tuple(f"{_NO_PAIR_TWICE} {q} {q} <a <a <|endoftext|>" for q in "!~")

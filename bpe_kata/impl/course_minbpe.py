@@ -128,11 +128,12 @@ def functions_over(cls: type) -> dict[str, object]:
     def train(text, vocab_size, *, pattern=None):
         return trained(make(pattern), text, vocab_size)
 
-    def train_again(first, second, vocab_size, *, pattern=None):
-        """One object trained twice, as a user retrains a tokenizer (claim train.starts-afresh): the second table."""
+    def train_again(first, second, vocab_size, *, pattern=None, second_vocab_size=None):
+        """One object trained twice, as a user retrains a tokenizer (claim train.starts-afresh): the second table
+        (to ``second_vocab_size`` when given: a retraining that asks no merge must forget the first's too)."""
         tok = make(pattern)
         trained(tok, first, vocab_size)
-        return trained(tok, second, vocab_size)
+        return trained(tok, second, vocab_size if second_vocab_size is None else second_vocab_size)
 
     def loaded(merges, pattern, specials):
         tok = make(pattern)
