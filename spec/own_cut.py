@@ -19,13 +19,19 @@ from spec.shapes import ids_of
 def cut_as_the_pattern(bpe, text: str, merges: dict, pattern: str, got: list[int]) -> bool:
     """``got`` (the implementation's ids of ``text``) is its own encoding of the pattern's chunks of ``text``, one
     chunk at a time: no merge crossed a cut, and the cut was the pattern's. False when it cannot tell."""
-    if not pattern:
-        return False
+    return bool(pattern) and own_encodings(bpe, chunks(text, pattern), merges, pattern) == list(got)
+
+
+def own_encodings(bpe, pieces: list[str], merges, pattern: str | None, between: list[int] = ()) -> list[int] | None:
+    """The implementation's own encodings of ``pieces``, one at a time, joined (with ``between`` between each two):
+    what its ids are when it treats each piece apart. None when a call fails: no answer is no evidence."""
+    joined: list[int] = []
     try:
-        pieces = [ids_of(bpe.encode(chunk, merges, pattern=pattern)) for chunk in chunks(text, pattern)]
+        for number, piece in enumerate(pieces):
+            joined += (list(between) if number else []) + ids_of(bpe.encode(piece, merges, pattern=pattern))
     except Exception:  # noqa: BLE001  no answer is no evidence
-        return False
-    return [idx for piece in pieces for idx in piece] == list(got)
+        return None
+    return joined
 
 
 def spells_other_bytes(text: str, merges: dict, got: list[int]) -> bool:

@@ -12,6 +12,7 @@ from spec import oracle, strategies
 from spec.blame import checking
 from spec.cases.expect import assert_names_special
 from spec.compare import expect_equal
+from spec.own_cut import own_encodings
 from spec.patterns import PATTERNS
 from spec.shapes import bytes_of, ids_of, merges_of
 
@@ -40,18 +41,7 @@ def test_special_is_one_id_exactly_where_it_occurs(bpe, special, pieces, vocab_s
                          disallowed_special="all", pattern=pattern)
     # the special one id between the code's own encodings of the texts around it: right here, whatever those are
     # (a wrong merge order inside a piece is encode's claim's: eighth round, development, charged here)
-    assert ids == want or ids == _own_encodings_around(bpe, text, special, merges, pattern), (ids, want)
-
-
-def _own_encodings_around(bpe, text: str, special: str, merges, pattern: str | None) -> list[int] | None:
-    """The implementation's own encodings of the texts between the special's occurrences, joined by its id."""
-    joined: list[int] = []
-    try:
-        for number, piece in enumerate(text.split(special)):
-            joined += ([SPECIAL_ID] if number else []) + ids_of(bpe.encode(piece, merges, pattern=pattern))
-    except Exception:  # noqa: BLE001  no answer is no evidence
-        return None
-    return joined
+    assert ids == want or ids == own_encodings(bpe, text.split(special), merges, pattern, [SPECIAL_ID]), (ids, want)
 
 
 @pytest.mark.claim("special.policy", "special.overlap-rule")
