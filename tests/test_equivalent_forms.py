@@ -158,3 +158,49 @@ def test_a_crash_is_run_again_behind_for_a_few_tests_of_each_claim_only(monkeypa
     monkeypatch.setattr(reruns, "_reruns", Counter())
     assert [reruns._worth_a_rerun(("train.prefix",)) for _ in range(4)] == [True] * reruns.RERUNS_PER_CLAIM + [False]
     assert reruns._worth_a_rerun(("train.prefix", "train.min-vocab"))  # one of its claims still has reruns left
+
+
+STALE_COUNTS_AND_A_HARD_CODED_SPECIAL = '''
+"""Two defects (eighth round, holdout): <|endoftext|> cut out when no special is asked, and pair counts never lowered
+after a merge, so a stale count picks a pair that has gone (with specials given too)."""
+import regex
+
+from reference import build_vocab, decode, encode, encode_iterable, get_stats, merge  # noqa: F401
+from spec.oracle import get_stats as count, merge as apply
+
+
+def train(text, vocab_size, *, special_tokens=None, pattern=None, tie_rule=None):
+    if vocab_size < 256:
+        raise ValueError("vocab_size below 256")
+    cut = "|".join(regex.escape(s) for s in sorted(special_tokens or ["<|endoftext|>"], key=len, reverse=True))
+    chunks = [list(c.encode("utf-8")) for piece in regex.split(cut, text)
+              for c in ([m.group(0) for m in regex.finditer(pattern, piece)] if pattern else [piece]) if c]
+    counts, merges = {}, {}
+    for new in range(256, vocab_size):
+        fresh = {}
+        for chunk in chunks:
+            for pair, n in count(chunk).items():
+                fresh[pair] = fresh.get(pair, 0) + n
+        counts = {p: n for p, n in {**counts, **{p: max(n, counts.get(p, 0)) for p, n in fresh.items()}}.items()
+                  if p not in merges}
+        if not counts:
+            break
+        pair = max(counts, key=counts.get)
+        merges[pair] = new
+        chunks = [apply(c, pair, new) for c in chunks]
+    return merges
+'''
+
+
+def test_a_claim_that_fails_with_a_special_given_too_is_not_put_behind_training_without_specials(tmp_path, capsys):
+    """The rule of bpe_kata/verdict/composition.py run_prerequisites, end to end: both defects are failed under their
+    own claims, and fix first names the counts (every one of their checks failed with an absent special given too),
+    not the hard-coded special."""
+    impl = tmp_path / "stale_counts.py"
+    impl.write_text(STALE_COUNTS_AND_A_HARD_CODED_SPECIAL, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", "-k", "not hanzi and not surrogate",
+                          files=["spec/test_train.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    failed = {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"}
+    assert {"train.most-frequent", "train.no-implicit-specials"} <= failed, failed
+    assert "\nfix first: train.most-frequent:" in run.output, run.output[-2000:]

@@ -180,19 +180,25 @@ def trained_without_specials(forms: tuple[str, ...]) -> bool:
 
 
 def only_without_specials(error: BaseException, rerun: Callable[[], None], is_check: Callable[[BaseException], bool],
-                          forms: tuple[str, ...]) -> bool:
-    """A failed check that goes away once train's calls without specials take ``ABSENT``: the defect is training
-    without special tokens (a no-specials path that learns nothing, or cuts a hard-coded special), whatever claim
-    the check was about (held out, fifth round: a trainer whose no-specials path swallowed its workers' errors and
-    learned nothing had 50 tests charged to the early stop, a claim its other path keeps)."""
+                          forms: tuple[str, ...]) -> str:
+    """``PASSED`` when a failed check goes away once train's calls without specials take ``ABSENT``: the defect is
+    training without special tokens (a no-specials path that learns nothing, or cuts a hard-coded special), whatever
+    claim the check was about (held out, fifth round: a trainer whose no-specials path swallowed its workers' errors
+    and learned nothing had 50 tests charged to the early stop, a claim its other path keeps). ``FAILED`` when a check
+    fails in that form too: evidence that training without specials does not explain it. "" when not tried, or when
+    the rerun crashed (no evidence either way)."""
     if not is_check(error) or not trained_without_specials(forms):
-        return False
+        return ""
     try:
         with rewriting():
             rerun()
     except (KeyboardInterrupt, SystemExit):
         raise
-    except BaseException:  # noqa: BLE001 - failing in the equivalent form too: the check's own claim stands
-        return False
-    return True
+    except BaseException as again:  # noqa: BLE001 - failing in the equivalent form too: the check's own claim stands
+        return FAILED if is_check(again) else ""
+    return PASSED
+
+
+#: What ``only_without_specials`` found: the check passed in the equivalent form, or failed there too.
+PASSED, FAILED = "passed", "failed"
 

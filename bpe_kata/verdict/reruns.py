@@ -13,6 +13,8 @@ from bpe_kata.child.faults import IsolationFault
 from bpe_kata.verdict import judging, recording, substitution
 from bpe_kata.verdict.equivalent_forms import (
     ABSENT,
+    FAILED,
+    PASSED,
     WITHOUT_SPECIALS_CLAIM,
     behind_the_crash,
     only_without_specials,
@@ -70,7 +72,12 @@ def in_equivalent_form(error: BaseException, rerun: Callable[[], None],
         return None
     record = recording.saved()
     try:
-        if only_without_specials(error, rerun, is_check, recording.returned()):
+        form = only_without_specials(error, rerun, is_check, recording.returned())
+        if form == FAILED:  # the path with specials fails it too: evidence its claims stand (composition.py)
+            for leaf in judging.leaves(error):
+                if is_check(leaf):
+                    blame.attest(leaf, blame.FAILED_IN_EQUIVALENT_FORM)
+        if form == PASSED:
             for leaf in judging.leaves(error):
                 if is_check(leaf):
                     blame.charge(leaf, (WITHOUT_SPECIALS_CLAIM,), blame.PASSED_IN_EQUIVALENT_FORM)
