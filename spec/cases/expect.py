@@ -20,6 +20,7 @@ from spec import oracle, split_variants, trainer_at_hand
 from spec.blame import checking
 from spec.cases.registry import Case, Pair
 from spec.compare import CaseMismatch, describe, expect_equal, show_bytes
+from spec.early_stop import stops_at_pairs_seen_once
 from spec.patterns import PATTERNS
 from spec.shapes import merges_of
 from spec.table_ids import ids_claim, renumbered
@@ -298,7 +299,8 @@ def training_claim(text: str, merges: list, vocab_size: int, pattern: str | None
     if explained is not None:  # right training, under another split than the one asked or declared, and shown
         return explained[0]
     if oracle.valid_training.not_greedy(text, merges, pattern) is None and \
-            oracle.valid_training.stopped_early(text, merges, vocab_size, pattern):
+            oracle.valid_training.stopped_early(text, merges, vocab_size, pattern) and \
+            stops_at_pairs_seen_once(train_on, pattern):  # else its counts said no pair was left
         return "train.no-early-stop"
     if pattern is not None and _valid_over_the_whole_text(text, merges, vocab_size):
         return "regex.chunk-frequency"  # the pattern was not used: pairs counted across chunks
