@@ -19,7 +19,7 @@ from bpe_kata.data import corpora
 from bpe_kata.impl.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation, require_utf8
 from bpe_kata.platforms import outputs as platform_outputs
 from bpe_kata.platforms.points import PointsError
-from bpe_kata.run import budgets, quick_exit, spawning
+from bpe_kata.run import budgets, quick_exit, slow_calls, spawning
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment, private_storage
 from bpe_kata.run.kata_run import KataRun
 from bpe_kata.verdict import bounded_diff, expectations, missing_data, selection, traceback_cache
@@ -141,6 +141,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(error)) from None
     implementation = _implementation(config, value)
     config.pluginmanager.register(budgets.TestBudgets(chosen, implementation), budgets.TestBudgets.NAME)
+    isolated = isinstance(implementation, isolated_client.IsolatedImplementation)
+    config.pluginmanager.register(slow_calls.SlowCalls(config, implementation, isolated), slow_calls.SlowCalls.NAME)
     config.pluginmanager.register(KataRun(config, value, implementation, _expectations(config)), KataRun.NAME)
 
 
