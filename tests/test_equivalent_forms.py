@@ -5,6 +5,8 @@ cause, and a rerun never turns a crash into a pass."""
 
 from __future__ import annotations
 
+import pytest
+
 from bpe_kata.verdict import equivalent_forms
 from bpe_kata.verdict.equivalent_forms import ABSENT, rewrite
 from tests.support import run_spec_inline
@@ -204,3 +206,26 @@ def test_a_claim_that_fails_with_a_special_given_too_is_not_put_behind_training_
     failed = {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"}
     assert {"train.most-frequent", "train.no-implicit-specials"} <= failed, failed
     assert "\nfix first: train.most-frequent:" in run.output, run.output[-2000:]
+
+
+@pytest.mark.parametrize("again_claim, evidence", [("train.no-early-stop", "failed in the equivalent form too"),
+                                                   ("train.tie-first-counted", "")])
+def test_only_the_same_check_failing_again_is_evidence_against_training_without_specials(monkeypatch, again_claim,
+                                                                                          evidence):
+    """A rerun whose first check now passes may go on to fail a later check of another claim: that says nothing of
+    the first (review: a no-specials path that learned nothing, beside an undeclared tie rule, was put after
+    train.no-early-stop in the order of fixing)."""
+    from bpe_kata.verdict import recording, reruns
+    from spec import blame
+
+    monkeypatch.setattr(recording, "returned", lambda: ("train",))
+    failed = AssertionError("training stopped after 0 of 3 merges")
+    blame.charge(failed, ("train.no-early-stop",))
+
+    def rerun() -> None:
+        again = AssertionError("a check behind it")
+        blame.charge(again, (again_claim,))
+        raise again
+
+    assert reruns.in_equivalent_form(failed, rerun, lambda found: isinstance(found, AssertionError)) is None
+    assert blame.evidence_of(failed) == evidence

@@ -72,8 +72,8 @@ WRONG_RULES = {
 
 @pytest.mark.parametrize("rule", RULES)
 def test_the_rule_is_shown_right_for_a_trainer_that_follows_it_and_never_for_one_that_does_not(rule):
-    token = trainer_at_hand.put(
-        lambda text, size, pattern=None: oracle.train(text, size, tie_rule=rule, pattern=pattern))
+    token = trainer_at_hand.put(  # first-counted by default, any rule named
+        lambda text, size, pattern=None, tie_rule=None: oracle.train(text, size, tie_rule=tie_rule, pattern=pattern))
     try:
         assert rule_is_right(rule)
     finally:
@@ -113,6 +113,19 @@ def test_a_tie_rule_wrong_with_a_pattern_only_is_not_shown_right():
     from tests.implementations import wrong_regex_chunk_ties_by_frequency as wrong
 
     token = trainer_at_hand.put(wrong.train)
+    try:
+        assert not rule_is_right("first-counted")
+    finally:
+        trainer_at_hand.reset(token)
+
+
+def test_a_right_default_with_a_wrong_named_rule_is_not_shown_right():
+    """Review: a trainer right by default whose tie_rule='first-counted' went to the lowest pair failed a check that
+    named the rule; the battery had tried the default call only."""
+    def train(text, size, pattern=None, tie_rule=None):
+        return oracle.train(text, size, pattern=pattern, tie_rule="lowest-pair" if tie_rule else None)
+
+    token = trainer_at_hand.put(train)
     try:
         assert not rule_is_right("first-counted")
     finally:

@@ -68,6 +68,19 @@ def _stops_at_a_count_of_one(text: str, vocab_size: int) -> dict:
     return merges
 
 
+def _never_two_merged(text: str, vocab_size: int) -> dict:
+    """Right counts, but a pair of two merged tokens is never taken: it stops where only such pairs are left."""
+    ids, merges = list(text.encode("utf-8")), {}
+    while len(merges) < vocab_size - 256:
+        stats = {p: n for p, n in oracle.get_stats(ids).items() if not (p[0] >= 256 and p[1] >= 256)}
+        if not stats:
+            break
+        pair = max(stats, key=stats.get)
+        merges[pair] = 256 + len(merges)
+        ids = oracle.merge(ids, pair, merges[pair])
+    return merges
+
+
 def _count(text: str, merges: list, pair: tuple) -> int:
     ids = list(text.encode("utf-8"))
     for merged, idx in merges:
@@ -86,6 +99,7 @@ def test_an_early_stop_is_the_stop_rules_only_if_the_trainer_stops_on_the_plaine
     assume(invalid(text, cut, vocab_size))
     assert training_claim(text, cut, vocab_size, train_on=oracle.train) == "train.most-frequent"
     assert training_claim(text, cut, vocab_size, train_on=_stops_at_a_count_of_one) == "train.no-early-stop"
+    assert training_claim(text, cut, vocab_size, train_on=_never_two_merged) == "train.no-early-stop"  # review
     check_trained(text, vocab_size, dict(cut), train_on=oracle.train)  # the counts' to charge, by the test
     with pytest.raises(AssertionError) as failed:
         check_trained(text, vocab_size, dict(cut), train_on=_stops_at_a_count_of_one)

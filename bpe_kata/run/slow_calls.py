@@ -43,9 +43,10 @@ class SlowCalls:
         self.cut: tuple[int, int, float] | None = None  # (examples drawn, usual examples, seconds of the slower call)
         if hasattr(config, "workerinput"):  # a worker: the controller decided
             self.cut = _parse(os.environ.get(ENV_VAR, ""))
-        elif not isolated and not _profile_chosen(config):
+            return
+        if not isolated and not _profile_chosen(config):
             self.cut = decide(implementation)
-            os.environ[ENV_VAR] = " ".join(map(str, self.cut)) if self.cut else ""
+        os.environ[ENV_VAR] = " ".join(map(str, self.cut)) if self.cut else ""  # never a stale one for the workers
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -86,31 +87,33 @@ def decide(implementation: object, usual: int | None = None) -> tuple[int, int, 
 
 def plainest_call_seconds(implementation: object) -> float | None:
     """The wall seconds of the slower of train('ab', 257) and encode('ab', {(97, 98): 256}), each the faster of two
-    tries; a call that raised is left out (no evidence). None when neither answered, or when nothing can be timed
-    here (not the main thread)."""
-    if threading.current_thread() is not threading.main_thread():
+    tries (a first call may import or compile); a call that raised is left out (no evidence). None when neither
+    answered, or when nothing can be timed safely here: not the main thread, no SIGALRM (Windows), or a wall-clock
+    timer already running (a run nested in another, whose pytest-timeout alarm must not be touched)."""
+    if (threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM")
+            or signal.getitimer(signal.ITIMER_REAL)[0] > 0):
         return None
     calls = (lambda: implementation.train("ab", 257), lambda: implementation.encode("ab", {(97, 98): 256}))
     found = []
     for call in calls:
-        first = _timed(call)
-        if first is not None:
-            second = _timed(call) if first < PATIENCE else first
-            found.append(min(first, second if second is not None else first))
+        tries = [took for took in (_timed(call), _timed(call)) if took is not None]
+        if tries:
+            found.append(min(tries))
     return max(found) if found else None
 
 
-class _OutOfPatience(Exception):
-    pass
+class _OutOfPatience(BaseException):
+    """Not an Exception: code under test that catches every Exception does not swallow it."""
 
 
 def _timed(call) -> float | None:
-    """Seconds of wall time, at most ``PATIENCE``; None when the call raised. Its output is not the run's."""
+    """Seconds of wall time, ``PATIENCE`` for a call still running then; None when the call raised. The alarm repeats,
+    so a call that swallows it once is stopped at the next. Its output is not the run's."""
     def give_up(signum, frame):
         raise _OutOfPatience
 
     previous = signal.signal(signal.SIGALRM, give_up)
-    signal.setitimer(signal.ITIMER_REAL, PATIENCE)
+    signal.setitimer(signal.ITIMER_REAL, PATIENCE, 0.1)
     start = time.perf_counter()
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -122,7 +125,7 @@ def _timed(call) -> float | None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    return time.perf_counter() - start
+    return min(time.perf_counter() - start, PATIENCE)
 
 
 def _profile_chosen(config: pytest.Config) -> bool:

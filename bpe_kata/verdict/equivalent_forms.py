@@ -25,6 +25,8 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from spec.blame import blamed_claims
+
 #: A special token no text of the spec holds (a private-use code point between markers).
 ABSENT = "<|bpe-kata:\ue000absent|>"
 #: The operations whose calls without specials have an equivalent form with ``ABSENT``.
@@ -180,23 +182,33 @@ def trained_without_specials(forms: tuple[str, ...]) -> bool:
 
 
 def only_without_specials(error: BaseException, rerun: Callable[[], None], is_check: Callable[[BaseException], bool],
-                          forms: tuple[str, ...]) -> str:
-    """``PASSED`` when a failed check goes away once train's calls without specials take ``ABSENT``: the defect is
-    training without special tokens (a no-specials path that learns nothing, or cuts a hard-coded special), whatever
-    claim the check was about (held out, fifth round: a trainer whose no-specials path swallowed its workers' errors
-    and learned nothing had 50 tests charged to the early stop, a claim its other path keeps). ``FAILED`` when a check
-    fails in that form too: evidence that training without specials does not explain it. "" when not tried, or when
-    the rerun crashed (no evidence either way)."""
+                          forms: tuple[str, ...]) -> tuple[str, frozenset[str]]:
+    """(``PASSED``, nothing) when a failed check goes away once train's calls without specials take ``ABSENT``: the
+    defect is training without special tokens (a no-specials path that learns nothing, or cuts a hard-coded special),
+    whatever claim the check was about (held out, fifth round: a trainer whose no-specials path swallowed its workers'
+    errors and learned nothing had 50 tests charged to the early stop, a claim its other path keeps). (``FAILED``, the
+    claims of the checks that failed in that form): evidence that training without specials does not explain a check
+    of those claims; a check of another claim that the rerun reached only once the first one passed says nothing of
+    it. ("", nothing) when not tried, or when the rerun crashed (no evidence either way)."""
     if not is_check(error) or not trained_without_specials(forms):
-        return ""
+        return "", frozenset()
     try:
         with rewriting():
             rerun()
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as again:  # noqa: BLE001 - failing in the equivalent form too: the check's own claim stands
-        return FAILED if is_check(again) else ""
-    return PASSED
+        if not is_check(again):
+            return "", frozenset()
+        return FAILED, frozenset(claim for leaf in _leaves(again) if is_check(leaf)
+                                 for claim in blamed_claims(leaf) or ())
+    return PASSED, frozenset()
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    if isinstance(error, BaseExceptionGroup) and error.exceptions:
+        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
+    return [error]
 
 
 #: What ``only_without_specials`` found: the check passed in the equivalent form, or failed there too.

@@ -72,10 +72,10 @@ def in_equivalent_form(error: BaseException, rerun: Callable[[], None],
         return None
     record = recording.saved()
     try:
-        form = only_without_specials(error, rerun, is_check, recording.returned())
-        if form == FAILED:  # the path with specials fails it too: evidence its claims stand (composition.py)
+        form, failed_again = only_without_specials(error, rerun, is_check, recording.returned())
+        if form == FAILED:  # the path with specials fails the same check: evidence its claims stand (composition.py)
             for leaf in judging.leaves(error):
-                if is_check(leaf):
+                if is_check(leaf) and set(blame.blamed_claims(leaf) or ("",)) <= failed_again:
                     blame.attest(leaf, blame.FAILED_IN_EQUIVALENT_FORM)
         if form == PASSED:
             for leaf in judging.leaves(error):
