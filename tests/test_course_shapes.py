@@ -536,6 +536,23 @@ def test_a_minbpe_class_whose_keywords_have_other_names_is_judged_as_fully(tmp_p
     assert run.report["levels"]["special"]["passed"] > 20 and _failed(run) == {}
 
 
+@pytest.mark.parametrize("name, found", [("pattern", "pattern"), ("split_pattern", "split_pattern"),
+                                         ("re_pat", "re_pat"), ("pat", "pat"), ("split_regex", "split_regex"),
+                                         ("token_pattern", "token_pattern"), ("path", None), ("compat", None),
+                                         ("model_path", None), ("vocab_size", None)])
+def test_a_constructor_keyword_named_for_a_pattern_is_the_pattern_keyword_whatever_its_name(name, found):
+    """Ninth round, development: ``RegexTokenizer(re_pat=None)`` was built without its pattern, every call crashed on
+    the None, and the run said only that the class takes no split pattern. The rule, not a longer list of names: one
+    parameter named for a pattern (pat, regex) is the one; a path is not."""
+    from bpe_kata.impl import minbpe_finding
+
+    namespace: dict = {}
+    exec(f"def __init__(self, {name}=None, vocab=None): pass", namespace)
+    assert minbpe_finding.keyword_for(namespace["__init__"], "pattern") == found
+    exec("def __init__(self, re_pat=None, split_regex=None): pass", namespace)  # two: no guess
+    assert minbpe_finding.keyword_for(namespace["__init__"], "pattern") is None
+
+
 def test_one_object_trained_twice_is_refused_through_the_protocol_not_passed():
     """Through the child, the minbpe shape trains a new object per call: two calls would pass a class that keeps what
     it learned, so the isolated client's train_again refuses (the test is "not started" with the reason)."""

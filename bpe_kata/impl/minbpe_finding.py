@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import re
 import sys
 import types
 from pathlib import Path
@@ -41,9 +42,18 @@ def keyword_for(function, role: str) -> str | None:
     except (TypeError, ValueError):
         return None
     found = next((name for name in KEYWORD_NAMES.get(role, (role,)) if name in parameters), None)
+    if found is None and role == "pattern":  # a name of the learner's own: one parameter named for a pattern
+        named = [name for name in parameters if _PATTERN_NAME.search(name.lower())]
+        found = named[0] if len(named) == 1 else None
     if found is None and any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
         return role
     return found
+
+
+#: A parameter named for a split pattern, whatever the learner called it: re_pat, pat, split_regex, token_pattern
+#: (ninth round, development: ``RegexTokenizer(re_pat=None)`` was built without its pattern, and every call
+#: crashed); not path, compat.
+_PATTERN_NAME = re.compile(r"(?:^|_)(?:re_?)?pat(?:tern)?(?:_|$)|regex|(?:^|_)pattern")
 
 
 def takes(function, name: str) -> bool:
