@@ -15,10 +15,11 @@ Pair = tuple[int, int]
 _Read = TypeVar("_Read")
 
 
-class UnreadableResult(TypeError):
+class UnreadableResult(Exception):
     """A value the implementation returned that cannot be read in the contract's form (a get_stats that returns None):
     the failure of the call that returned it, never the suite's (held out, sixth round: the AttributeError of reading
-    None was placed in the runner's own file)."""
+    None was placed in the runner's own file). Not a TypeError: the suite's refusal to read a value never passes a
+    check that expects the implementation to raise."""
 
 
 def _reading(what: str) -> Callable[[Callable[..., _Read]], Callable[..., _Read]]:

@@ -143,7 +143,7 @@ def test_the_course_shapes_translation_refuses_a_table_with_a_hole_saying_so():
         shape_parts.token_bytes(hole)
     cs336 = load_implementation("cs336:tests/course_shapes/cs336_wrong_remerge")
     assert cs336.train("aab", 259) == hole
-    with pytest.raises(ValueError, match="id 256 is neither"):
+    with pytest.raises(shape_parts.MalformedResult, match="id 256 is neither"):
         cs336.build_vocab(hole)
 
 
@@ -220,3 +220,48 @@ def test_an_error_the_implementations_own_generator_raises_while_read_stays_its_
         shapes.ids_of(ids())
     with pytest.raises(shapes.UnreadableResult):
         shapes.ids_of(None)
+
+
+def test_no_refusal_of_the_suite_to_read_a_value_passes_a_check_that_expects_the_implementation_to_raise():
+    """The rule, by inventory (ninth round, development: a run_train_bpe that returned three values passed
+    train.min-vocab's seven pytest.raises(ValueError) checks with the shape's own refusal): every exception the
+    spec's checks expect (``pytest.raises(...)`` in spec/), and the shapes' refusals of what a call returned, are
+    apart."""
+    import ast
+    import builtins
+
+    from spec.shapes import UnreadableResult
+
+    expected = set()
+    for path in sorted((REPO_ROOT / "spec").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "raises" and node.args:
+                names = node.args[0].elts if isinstance(node.args[0], ast.Tuple) else [node.args[0]]
+                expected |= {getattr(builtins, n.id) for n in names
+                             if isinstance(n, ast.Name) and isinstance(getattr(builtins, n.id, None), type)}
+    assert ValueError in expected and KeyError in expected, expected
+    expected.discard(Exception)  # "any error will do" (a failed save): the refusal is the call's failure there too
+    for refusal in (shape_parts.MalformedResult, UnreadableResult):
+        assert not issubclass(refusal, tuple(expected)), (refusal, refusal.__mro__)
+
+
+
+def test_a_result_not_of_the_interfaces_form_says_how_many_values_and_is_charged_to_no_claim():
+    """Ninth round, development: "must return (vocab, merges), got tuple" did not say the tuple held three values,
+    and its root cause was charged to train.starts-afresh, the claim whose tests it happened to explain best."""
+    from bpe_kata.impl import course_cs336
+    from bpe_kata.verdict import causes, judging
+    from bpe_kata.verdict.outcomes import Outcome
+    from bpe_kata.verdict.tallies import Results
+
+    with pytest.raises(shape_parts.MalformedResult) as refused:
+        course_cs336._contract_merges(({}, [], []))
+    message = f"malformed result: {refused.value}"
+    assert "a tuple of 3 values" in message and shape_parts.NOT_THE_INTERFACE in message
+    results = Results()
+    for number in range(3):
+        nodeid = f"t::again{number}"
+        results.by_test[nodeid] = ("train", ("train.starts-afresh",), Outcome.FAILED)
+        results.verdicts[nodeid] = judging.Verdict(judging.ERROR, (), message, "run_train_bpe (the value it returned)",
+                                                   message, call="train", calls=("train",))
+    assert [cause["likely_claim"] for cause in causes.root_causes(results)] == [None]

@@ -62,11 +62,11 @@ def test_an_error_the_implementation_raised_stays_the_implementations():
 
 def test_a_result_the_suite_cannot_read_is_the_implementations():
     """An encode that returns None fails in spec/shapes.py: the implementation's result, not the suite."""
-    from spec.shapes import ids_of
-    try:
+    from spec.shapes import UnreadableResult, ids_of
+
+    with pytest.raises(UnreadableResult) as refused:
         ids_of(None)
-    except TypeError as error:
-        assert judging.judge(error, ("bytes.examples",), reference, "").kind == judging.ERROR
+    assert judging.judge(refused.value, ("bytes.examples",), reference, "").kind == judging.ERROR
 
 
 def test_a_run_where_the_suite_raised_says_so_charges_no_claim_and_exits_suite_error(tmp_path, capsys, monkeypatch):

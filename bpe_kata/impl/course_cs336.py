@@ -219,7 +219,10 @@ def _contract_merges(result) -> dict[tuple[int, int], int]:
     repeat, a merge made at count 0: spec/table_ids.py, bpe_kata/verdict/malformed.py)."""
     refuse = functools.partial(shape_parts.MalformedResult, function="run_train_bpe", call="train")
     if not (isinstance(result, tuple | list) and len(result) == 2):
-        raise refuse(f"run_train_bpe must return (vocab, merges), got {type(result).__name__}")
+        got = f"a {type(result).__name__} of {len(result)} values" if isinstance(result, tuple | list) else \
+            f"a {type(result).__name__}"
+        raise refuse(f"run_train_bpe returned {got}, {shape_parts.NOT_THE_INTERFACE}: the course's run_train_bpe "
+                     "returns (vocab, merges)")
     _, merges = result
     ids = {bytes([b]): b for b in range(256)}
     table: dict[tuple[int, int], int] = {}

@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
+from bpe_kata.impl.shape_parts import NOT_THE_INTERFACE
 from bpe_kata.verdict import pattern_probe, substitution
 from bpe_kata.verdict.judging import BROKEN, ERROR, Verdict
 from bpe_kata.verdict.outcomes import ClaimOutcome, Outcome
@@ -81,7 +82,8 @@ def root_causes(results: Results) -> list[dict]:
             "call": first.call,
             "count": len(tests),
             "levels": levels,
-            "likely_claim": (reproduced.claim or None) if reproduced else None if too_slow(first) else _likely_claim(
+            "likely_claim": (reproduced.claim or None) if reproduced else None if too_slow(first) or
+            NOT_THE_INTERFACE in first.root_cause else _likely_claim(
                 tests, results.by_test, per_claim, first.call, taken[first.call]),
             "tests": tests,
         }
