@@ -64,15 +64,20 @@ def test_a_slow_plainest_call_cuts_the_examples_and_the_slower_the_fewer(encode_
 
 
 @pytest.mark.usefixtures("no_wall_clock_timer")
-def test_a_call_that_raises_is_no_evidence():
+def test_a_call_that_raises_counts_by_the_time_it_took():
+    """Ninth round: a trainer whose split left 'ab' no pair raised after starting its pool, 0.1 s a call."""
     class Raises:
+        def __init__(self, seconds: float) -> None:
+            self.seconds = seconds
+
         def train(self, *args, **kwargs):
-            time.sleep(0.1)
-            raise ValueError("no")
+            time.sleep(self.seconds)
+            raise ValueError("max() arg is an empty sequence")
 
         encode = train
 
-    assert slow_calls.decide(Raises(), usual=40) is None
+    assert slow_calls.decide(Raises(0), usual=40) is None
+    assert slow_calls.decide(Raises(0.1), usual=40)[0] < 40
 
 
 @pytest.mark.usefixtures("no_wall_clock_timer")
