@@ -23,7 +23,7 @@ def test_each_text_holds_many_ties_of_merged_tokens_and_no_count_can_go_wrong_as
     pattern = PATTERNS[split] if split else None
     chunks = [list(chunk.encode("utf-8")) for chunk in (covering_chunks(text, pattern) if pattern else [text])]
     composite_ties = 0
-    for pair, idx in oracle.train(text, 256 + len(text), tie_rule=rule, pattern=pattern).items():
+    for pair, idx in oracle.train(text, 256 + len(text.encode("utf-8")), tie_rule=rule, pattern=pattern).items():
         stats: dict = {}
         for ids in chunks:
             assert not any(ids[i] == ids[i + 1] == ids[i + 2] for i in range(len(ids) - 2))  # no token thrice in a row
@@ -35,14 +35,14 @@ def test_each_text_holds_many_ties_of_merged_tokens_and_no_count_can_go_wrong_as
         tied = [p for p, n in stats.items() if n == top]
         composite_ties += len(tied) > 1 and top >= 2 and any(max(p) >= 256 for p in tied)
         chunks = [core.merge(ids, pair, idx) for ids in chunks]
-    assert composite_ties >= 5
+    assert composite_ties >= (5 if text.isascii() else 0)  # a two-byte letter: for the order of printed forms
 
 
 @pytest.mark.parametrize("split", SPLITS)
 @pytest.mark.parametrize("text", TEXTS)
 def test_every_rule_learns_another_table_on_each_text(text, split):
     pattern = PATTERNS[split] if split else None
-    tables = {rule: tuple(oracle.train(text, 256 + len(text), tie_rule=rule, pattern=pattern).items())
+    tables = {rule: tuple(oracle.train(text, 256 + len(text.encode("utf-8")), tie_rule=rule, pattern=pattern).items())
               for rule in RULES}
     assert len(set(tables.values())) == len(RULES)
 
@@ -67,6 +67,7 @@ WRONG_RULES = {
     "last counted": lambda tied, vocab: tied[-1],
     "joined bytes greatest": lambda tied, vocab: max(tied, key=lambda p: vocab[p[0]] + vocab[p[1]]),
     "bytes lowest": lambda tied, vocab: min(tied, key=lambda p: (vocab[p[0]], vocab[p[1]])),
+    "printed form greatest": lambda tied, vocab: max(tied, key=lambda p: repr((vocab[p[0]], vocab[p[1]]))),  # 9th
 }
 
 
@@ -131,3 +132,42 @@ def test_a_right_default_with_a_wrong_named_rule_is_not_shown_right():
     finally:
         trainer_at_hand.reset(token)
 
+
+
+def test_under_a_fixed_split_a_tie_by_printed_form_is_not_shown_right():
+    """Ninth round, development: a CS336 trainer (GPT-2's split fixed, bytes-greatest declared) that broke ties by the
+    repr string of the pair passed the battery of letters alone, and two wrong picks were charged to its counts."""
+    from spec.oracle import split
+    from spec.oracle.chunks import covering_chunks
+
+    def printed_form_greatest(text, vocab_size, **_):
+        chunks = [list(chunk.encode("utf-8")) for chunk in covering_chunks(text, PATTERNS["gpt2"])]
+        merges, vocab = {}, {i: bytes([i]) for i in range(256)}
+        while len(merges) < vocab_size - 256:
+            stats: dict = {}
+            for ids in chunks:
+                for pair, n in core.get_stats(ids).items():
+                    stats[pair] = stats.get(pair, 0) + n
+            if not stats:
+                break
+            top = max(stats.values())
+            pair = WRONG_RULES["printed form greatest"]([p for p, n in stats.items() if n == top], vocab)
+            merges[pair] = 256 + len(merges)
+            vocab[merges[pair]] = vocab[pair[0]] + vocab[pair[1]]
+            chunks = [core.merge(ids, pair, merges[pair]) for ids in chunks]
+        return merges
+
+    def refuse(reason: str):
+        raise AssertionError(reason)
+
+    with split.splitting_with(split.Split(PATTERNS["gpt2"], "gpt2", refuse, "bytes-greatest")):
+        token = trainer_at_hand.put(printed_form_greatest)
+        try:
+            assert not rule_is_right("bytes-greatest")
+        finally:
+            trainer_at_hand.reset(token)
+        token = trainer_at_hand.put(lambda text, size, **_: oracle.train(text, size))  # the split and rule in force
+        try:
+            assert rule_is_right("bytes-greatest")
+        finally:
+            trainer_at_hand.reset(token)
