@@ -10,14 +10,13 @@ no answer in time) is raised as the fault it is (bpe_kata/child/faults.py).
 from __future__ import annotations
 
 import os
-import select
 import subprocess
 import tempfile
 import time
 from collections import deque
 from typing import Any
 
-from bpe_kata.child import protocol
+from bpe_kata.child import fd_wait, protocol
 from bpe_kata.child.faults import CallTimedOut, ChildExited, ProtocolError
 
 LOG_TAIL = 4000
@@ -60,7 +59,7 @@ class LinePipes:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise CallTimedOut(f"{what}: the child read no more of the request within {self.call_timeout:g} s")
-            select.select([], [fd], [], remaining)
+            fd_wait.wait([], [fd], remaining)
 
     def _read_response(self, request_id: int, deadline: float, what: str) -> dict:
         fd = self.process.stdout.fileno()
@@ -83,7 +82,7 @@ class LinePipes:
                 if remaining <= 0:
                     raise CallTimedOut(f"{what}: no answer within {self.call_timeout:g} s (--call-timeout); "
                                        "the child was stopped and a new one started for the next test")
-                readable, _, _ = select.select([fd], [], [], remaining)
+                readable, _ = fd_wait.wait([fd], [], remaining)
                 if not readable:
                     continue
                 chunk = os.read(fd, READ_SIZE)

@@ -10,13 +10,12 @@ the same call as one call after another (bpe_kata/child/process.py, ``Child.requ
 from __future__ import annotations
 
 import os
-import select
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from bpe_kata.child import protocol
+from bpe_kata.child import fd_wait, protocol
 from bpe_kata.child.faults import CallTimedOut, ProtocolError
 from bpe_kata.child.line_pipes import _shown
 from bpe_kata.child.process import Child
@@ -94,8 +93,7 @@ def _await(child: Child, what: str, request_id: int, line_end: int, pending: byt
                                        f"{child.call_timeout:g} s")
                 raise CallTimedOut(f"{what}: no answer within {child.call_timeout:g} s (--call-timeout); "
                                    "the child was stopped and a new one started for the next test")
-            readable, writable, _ = select.select([in_fd], [out_fd] if pending and written >= 0 else [], [],
-                                                  left)
+            readable, writable = fd_wait.wait([in_fd], [out_fd] if pending and written >= 0 else [], left)
             if writable and not readable:  # the answers first: a child may answer, then exit
                 try:
                     count = os.write(out_fd, pending)
