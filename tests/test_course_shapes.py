@@ -562,3 +562,18 @@ def test_one_object_trained_twice_is_refused_through_the_protocol_not_passed():
     with pytest.raises(NotImplementedError) as refused:
         client._one_object_twice("aaaa", "xyxyxy", 257)
     assert shape_parts.is_refusal(refused.value) and "without --isolated" in str(refused.value)
+
+
+def test_a_minbpe_class_that_keeps_its_table_under_another_name_is_read_and_set_there(tmp_path):
+    """Ninth round, holdout (read after its final classification): a class kept its table in ``merge``; the shape read
+    and set ``merges``, so every training raised AttributeError in the shape (a suite error) and the spec's tables were
+    ignored by its encode."""
+    from bpe_kata.impl import course_shapes
+
+    source = (REPO_ROOT / "tests/course_shapes/minbpe_right/tokenizer.py").read_text(encoding="utf-8")
+    renamed = source.replace("self.merges", "self.merge")
+    assert "self.merges" not in renamed and renamed.count("self.merge") >= 5
+    (tmp_path / "tokenizer.py").write_text(renamed, encoding="utf-8")
+    module = course_shapes.load(f"minbpe:{tmp_path / 'tokenizer.py'}:RegexTokenizer")
+    assert module.train("aaabdaaabac", 259) == {(97, 97): 256, (256, 97): 257, (257, 98): 258}
+    assert module.encode("aaabac", {(97, 97): 256, (256, 97): 257, (257, 98): 258}) == [258, 97, 99]

@@ -119,8 +119,13 @@ def functions_over(cls: type) -> dict[str, object]:
         return cls()
 
     def trained(tok, text, vocab_size):
+        table = minbpe_finding.table_attribute(tok)
         tok.train(text, vocab_size, **({"verbose": False} if takes_verbose else {}))
-        merges = tok.merges
+        merges = getattr(tok, table, None)
+        if merges is None:
+            raise shape_parts.MalformedResult(f"{name} has no learned table in .{table} after train: minbpe's shape "
+                                              f"reads it there ({', '.join(minbpe_finding.TABLE_NAMES)})",
+                                              function=f"{name}.train", call="train")
         if isinstance(merges, Mapping):
             return merges
         return {tuple(pair): idx for idx, pair in enumerate(merges, start=256)}  # a list of pairs, in order
@@ -137,7 +142,7 @@ def functions_over(cls: type) -> dict[str, object]:
 
     def loaded(merges, pattern, specials):
         tok = make(pattern)
-        tok.merges = merges
+        setattr(tok, minbpe_finding.table_attribute(tok), merges)
         if specials:
             tok.register_special_tokens(dict(specials))
         if callable(getattr(tok, "load", None)) and _lacks_derived_state(tok):
@@ -174,7 +179,7 @@ def functions_over(cls: type) -> dict[str, object]:
             vocab = shape_parts.token_bytes(merges)
             vocab.update((idx, special.encode("utf-8")) for special, idx in (special_tokens or {}).items())
             return vocab
-        tok.merges = merges
+        setattr(tok, minbpe_finding.table_attribute(tok), merges)
         if special_tokens:
             tok.register_special_tokens(dict(special_tokens))
         built = tok._build_vocab()

@@ -219,3 +219,19 @@ def _is_split_pattern(text: str) -> bool:
     except Exception:  # noqa: BLE001 - not a regex at all
         return False
     return len(pieces) > 1 and all(isinstance(piece, str) for piece in pieces) and "".join(pieces) == _SPLIT_SAMPLE
+
+
+#: The attribute names people keep minbpe's learned table under, in the order they are looked for.
+TABLE_NAMES = ("merges", "merge", "merges_dict", "merge_table", "bpe_merges", "_merges")
+
+
+def table_attribute(tok: object) -> str:
+    """The attribute a fresh tokenizer keeps its table in: the first of ``TABLE_NAMES`` it holds as a dict or a list
+    (a method named ``merge`` is not a table), else ``merges`` (ninth round, holdout: a class that keeps it in
+    ``merge`` had its table read from, and set as, ``merges``: four suite errors and every table of the spec's
+    ignored)."""
+    for name in TABLE_NAMES:
+        if isinstance(getattr(tok, name, None), (dict, list)):
+            return name
+    return "merges"
+
