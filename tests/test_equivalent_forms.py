@@ -92,13 +92,18 @@ def train(text, vocab_size, *, special_tokens=None, pattern=None, tie_rule=None)
 '''
 
 
-def test_a_check_that_passes_once_training_is_given_an_absent_special_is_training_without_specials(tmp_path, capsys):
-    impl = tmp_path / "learns_nothing.py"
-    impl.write_text(LEARNS_NOTHING_WITHOUT_SPECIALS, encoding="utf-8")
-    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", "-k", "not hanzi",
+def _train_level(tmp_path, capsys, source: str, keyword: str):
+    """spec/test_train.py run on ``source`` as the implementation: the run, and the claims it failed."""
+    impl = tmp_path / "impl_under_test.py"
+    impl.write_text(source, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", "-k", keyword,
                           files=["spec/test_train.py"], capsys=capsys)
     assert run.report is not None, run.output[-3000:]
-    failed = {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"}
+    return run, {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"}
+
+
+def test_a_check_that_passes_once_training_is_given_an_absent_special_is_training_without_specials(tmp_path, capsys):
+    run, failed = _train_level(tmp_path, capsys, LEARNS_NOTHING_WITHOUT_SPECIALS, "not hanzi")
     assert failed == {"train.no-implicit-specials"}, failed
     assert "training without special tokens is what fails" in run.output
 
@@ -198,12 +203,7 @@ def test_a_claim_that_fails_with_a_special_given_too_is_not_put_behind_training_
     """The rule of bpe_kata/verdict/composition.py run_prerequisites, end to end: both defects are failed under their
     own claims, and fix first names the counts (every one of their checks failed with an absent special given too),
     not the hard-coded special."""
-    impl = tmp_path / "stale_counts.py"
-    impl.write_text(STALE_COUNTS_AND_A_HARD_CODED_SPECIAL, encoding="utf-8")
-    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", "-k", "not hanzi and not surrogate",
-                          files=["spec/test_train.py"], capsys=capsys)
-    assert run.report is not None, run.output[-3000:]
-    failed = {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"}
+    run, failed = _train_level(tmp_path, capsys, STALE_COUNTS_AND_A_HARD_CODED_SPECIAL, "not hanzi and not surrogate")
     assert {"train.most-frequent", "train.no-implicit-specials"} <= failed, failed
     assert "\nfix first: train.most-frequent:" in run.output, run.output[-2000:]
 

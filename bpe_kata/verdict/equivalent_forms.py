@@ -25,6 +25,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from bpe_kata.verdict.judging import leaves
 from spec.blame import blamed_claims
 
 #: A special token no text of the spec holds (a private-use code point between markers).
@@ -200,15 +201,9 @@ def only_without_specials(error: BaseException, rerun: Callable[[], None], is_ch
     except BaseException as again:  # noqa: BLE001 - failing in the equivalent form too: the check's own claim stands
         if not is_check(again):
             return "", frozenset()
-        return FAILED, frozenset(claim for leaf in _leaves(again) if is_check(leaf)
+        return FAILED, frozenset(claim for leaf in leaves(again) if is_check(leaf)
                                  for claim in blamed_claims(leaf) or ())
     return PASSED, frozenset()
-
-
-def _leaves(error: BaseException) -> list[BaseException]:
-    if isinstance(error, BaseExceptionGroup) and error.exceptions:
-        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
-    return [error]
 
 
 #: What ``only_without_specials`` found: the check passed in the equivalent form, or failed there too.
