@@ -422,3 +422,82 @@ def test_a_trainer_that_crashes_whenever_it_merges_crashes_on_every_call_though_
     cause = _cause(run, "train")
     assert cause.get("every_call") and not cause["likely_claim"], cause
     assert "fix first: every call of train raises ValueError" in run.output
+
+
+def _split_without_specials_run(with_special: str | None):
+    """A CS336 habit: cut at ``"|".join(special_tokens)``, so without them every character is its own chunk and no
+    pair is counted in ASCII, and take the max of the counts with no guard: one line raises for two behaviours.
+    The run crashed without specials on a text with pairs, and on ``with_special`` (a text) with a special given
+    (None: no call with a special crashed)."""
+    from bpe_kata.verdict import causes
+    from bpe_kata.verdict.outcomes import Outcome
+
+    module = types.ModuleType("split_on_no_specials")
+    exec("def train(text, vocab_size, special_tokens=None):\n"
+         "    pieces = ([list(text.encode('utf-8'))] if special_tokens else\n"
+         "              [list(character.encode('utf-8')) for character in text])\n"
+         + MAX_OF_NO_COUNTS, vars(module))
+    results = Results()
+    calls = [(f"t::plain_{claim}", claim, lambda: module.train("ab ab", 260))
+             for claim in ("train.prefix", "train.no-early-stop", "train.merged-again")]
+    if with_special is not None:
+        calls.append(("t::special", "train.prefix",
+                      lambda: module.train(with_special, 300, special_tokens=["<|x|>"])))
+    for nodeid, claim, call in calls:
+        try:
+            call()
+        except ValueError as error:
+            keywords = '{"special_tokens": ["<|x|>"]}' if nodeid == "t::special" else ""
+            results.verdicts[nodeid] = dataclasses.replace(judging.judge(error, (claim,), module, ""),
+                                                           keywords=keywords)
+        results.by_test[nodeid] = ("train", (claim,), Outcome.FAILED)
+    results.reproduced = crash_probes.probe(results, module, run=lambda function, shown: function())
+    return results, {c["likely_claim"]: c for c in causes.root_causes(results)}
+
+
+def test_one_line_raising_for_two_behaviours_is_two_causes_told_apart_by_the_calls_form():
+    """Ninth round, development (two CS336 solutions): without specials even a text with a pair left crashed, at the
+    line where training with them crashes once no pair is left. One cause charged to exhaustion sent fix first
+    there; its fix mends none of the trainings without specials. The crash without specials, where the same call
+    given a special merges, is training without specials'; the other stays exhaustion's."""
+    from bpe_kata.verdict import summary
+
+    results, by_claim = _split_without_specials_run("a")
+    assert set(by_claim) == {"train.no-implicit-specials", "train.exhausted"}, by_claim
+    assert len(by_claim["train.no-implicit-specials"]["tests"]) == 3
+    assert by_claim["train.exhausted"]["tests"] == ["t::special"]
+    assert by_claim["train.no-implicit-specials"]["contrast"] == "train('ab', 257, special_tokens=['<|x|>'])"
+    assert summary.first_to_fix(results) != "train.exhausted"
+    lines = "\n".join(line for cause in by_claim.values() for line in summary._crash_inputs(cause))
+    assert "train('ab', 257) raises it too, though it has a pair to merge, while train('ab', 257, " \
+        "special_tokens=['<|x|>']) merges it: the crash is that form's (train.no-implicit-specials)" in lines, lines
+
+
+def test_without_a_crash_given_specials_the_probe_gives_a_special_of_its_own():
+    """Where no call with special tokens crashed in the run, the probe gives the trainer one no probe text holds:
+    the form that merges names the other's claim."""
+    results, by_claim = _split_without_specials_run(None)
+    assert set(by_claim) == {"train.no-implicit-specials"}, by_claim
+    assert by_claim["train.no-implicit-specials"]["contrast"] == \
+        f"train('ab', 257, special_tokens=[{crash_probes.PROBE_SPECIAL!r}])", by_claim
+
+
+def test_a_trainer_whose_every_form_crashes_past_the_behaviour_is_not_split():
+    """Given a special, the control crashes too (every character its own chunk either way): no form merged, so no
+    form's claim is named, and the cause keeps the claim its tests point to."""
+    from bpe_kata.verdict import causes
+    from bpe_kata.verdict.outcomes import Outcome
+
+    module = types.ModuleType("every_character_always")
+    exec("def train(text, vocab_size, special_tokens=None):\n"
+         "    pieces = [list(character.encode('utf-8')) for character in text]\n"
+         + MAX_OF_NO_COUNTS, vars(module))
+    results = Results()
+    try:
+        module.train("ab ab", 260)
+    except ValueError as error:
+        results.verdicts["t::plain"] = judging.judge(error, ("train.exhausted",), module, "")
+    results.by_test["t::plain"] = ("train", ("train.exhausted",), Outcome.FAILED)
+    results.reproduced = crash_probes.probe(results, module, run=lambda function, shown: function())
+    [cause] = causes.root_causes(results)
+    assert not cause.get("contrast") and cause["likely_claim"] != "train.no-implicit-specials", cause

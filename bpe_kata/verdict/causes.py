@@ -6,6 +6,7 @@ error was raised in, which operations a test called, which claims rest on which 
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
@@ -14,6 +15,7 @@ from bpe_kata.impl.shape_parts import NOT_THE_INTERFACE
 from bpe_kata.verdict import pattern_probe, substitution
 from bpe_kata.verdict.judging import BROKEN, ERROR, Verdict
 from bpe_kata.verdict.outcomes import ClaimOutcome, Outcome
+from bpe_kata.verdict.recording import call_form
 from spec.ledger import load_claims, not_judged, prerequisites
 from spec.levels import ALL_LEVEL_NAMES
 
@@ -65,7 +67,7 @@ def root_causes(results: Results) -> list[dict]:
     groups: dict[tuple[str, ...], list[str]] = {}
     for nodeid, verdict in results.verdicts.items():
         if verdict.kind == ERROR:
-            groups.setdefault(_cause_key(verdict), []).append(nodeid)
+            groups.setdefault(group_key(verdict, results.reproduced), []).append(nodeid)
     per_claim = results.per_claim()
     causes = []
     taken: dict[str, set[str]] = defaultdict(set)  # call -> the likely claims of larger causes raised in it
@@ -73,7 +75,7 @@ def root_causes(results: Results) -> list[dict]:
         levels = sorted({results.by_test[t][0] for t in tests if results.by_test[t][0]}, key=level_rank)
         first = results.verdicts[tests[0]]
         messages = list(dict.fromkeys(results.verdicts[t].root_cause for t in tests))
-        reproduced = results.reproduced.get(_cause_key(first))  # a direct probe raised it (crash_probes.py)
+        reproduced = results.reproduced.get(group_key(first, results.reproduced))  # a direct probe raised it
         inputs = [results.verdicts[t].input for t in tests if results.verdicts[t].input]
         cause = {
             "exception": first.root_cause,
@@ -95,6 +97,8 @@ def root_causes(results: Results) -> list[dict]:
                 cause["every_call"] = True
             if reproduced.scope:  # of one form: calls of others returned (a claim only when they name it)
                 cause["every_call_scope"] = reproduced.scope.strip()
+            if reproduced.contrast:  # one line raising for two behaviours: this form's crashes (split_by_form)
+                cause["contrast"] = reproduced.contrast
         causes.append(cause)
         if causes[-1]["likely_claim"]:
             taken[first.call].add(causes[-1]["likely_claim"])
@@ -214,6 +218,18 @@ def cause_key(verdict: Verdict) -> tuple[str, ...]:
 
 
 _cause_key = cause_key
+
+
+def group_key(verdict: Verdict, reproduced: dict) -> tuple[str, ...]:
+    """The root cause ``verdict`` belongs to: its ``cause_key``, and its call's form where the direct probes showed
+    that line raising for another behaviour in that form (bpe_kata/verdict/crash_probes.py ``split_by_form``)."""
+    key = cause_key(verdict)
+    try:
+        keywords = json.loads(verdict.keywords) if verdict.keywords else {}
+    except ValueError:
+        return key
+    formed = key + (call_form(verdict.call, keywords if isinstance(keywords, dict) else {}),)
+    return formed if formed in reproduced else key
 
 
 def level_rank(level: str | None) -> int:

@@ -113,6 +113,8 @@ class Reproduced:
     #: for every input of one form only: which calls crash and which returned (`` without special_tokens (calls
     #: with special_tokens returned)``); empty when no call of the operation returned at all
     scope: str = ""
+    #: for a crash of one form of the call (``split_by_form``): the same control in the other form, which returned
+    contrast: str = ""
 
 
 def probe(results: Results, implementation, run: Callable | None = None) -> dict[tuple[str, ...], Reproduced]:
@@ -130,9 +132,12 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
             return {}
     run = run or teaching.run_callable
     found: dict[tuple[str, ...], Reproduced] = {}
+    found_by: dict[tuple[str, ...], tuple[DirectProbe, dict]] = {}  # reproduced, its control working: probe and form
+    past: dict[tuple[str, ...], list[tuple[DirectProbe, dict]]] = {}  # its control raised it too: probe and form
     every_call: dict[tuple[str, ...], tuple[Reproduced, str]] = {}  # crashed on a probe and its control: and the form
     answered: set[str] = set()  # call forms that answered some probe without raising
-    for direct in (in_form for form in _crash_forms(results) for in_form in _in_form(form)):
+    forms = _crash_forms(results)
+    for base, form, direct in ((base, form, _with_form(base, form)) for form in forms for base in PROBES):
         if not any(key[2] == direct.call for key in keys if key not in found):
             continue
         verdict = run(lambda direct=direct: _raised(direct, direct.args, implementation), direct.shown())
@@ -147,7 +152,11 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
             break
         if not isinstance(control, judging.Verdict) or causes.cause_key(control) != key:  # the behaviour's own crash
             found[key] = Reproduced(direct.claim, direct.shown())
-        elif key not in every_call and direct.call in ORDINARY:  # the smallest input and just past it: the call's
+            if isinstance(control, Returned) and control.works:
+                found_by[key] = (base, form)
+        else:
+            past.setdefault(key, []).append((base, form))  # just past the behaviour too: not (only) its crash
+        if key not in found and key not in every_call and direct.call in ORDINARY:  # smallest input and past it
             ordinary = run(lambda direct=direct: _raised(direct, ORDINARY[direct.call], implementation),
                            recording.shown_call(direct.call, ORDINARY[direct.call]))
             if ordinary is False:
@@ -158,8 +167,60 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
                 every_call[key] = (Reproduced("", f"{direct.shown()}, {shown[0]} and {shown[1]}"),
                                    recording.call_form(direct.call, dict(direct.keywords)))
     answered |= results.answered  # a call that returned in the run's own tests does not crash on every input
+    by_form, split = split_by_form(found_by, past, implementation, run)
     return {key: _of_form(shown, form, answered) for key, (shown, form) in every_call.items()
-            if form not in answered} | found
+            if form not in answered} | by_form | found | split
+
+
+def split_by_form(found_by: dict[tuple[str, ...], tuple[DirectProbe, dict]],
+                  past: dict[tuple[str, ...], list[tuple[DirectProbe, dict]]], implementation,
+                  run: Callable) -> tuple[dict[tuple[str, ...], Reproduced], dict[tuple[str, ...], Reproduced]]:
+    """One line raising for two behaviours, told apart by the call's form: (causes reproduced, cause key + form ->
+    the claim of that form's crashes).
+
+    A trainer with no guard once no pair is left raises at that line; one whose path without special tokens counts
+    no pair at all (CS336's ``"|".join([])`` pre-tokenizer) raises at the same line on nearly every text. Without
+    special tokens the probe's control (a pair left) raises too, so the crash there is not exhaustion's; given a
+    special (the run's own, else ``PROBE_SPECIAL``, which no probe's text holds: it changes nothing in a right table)
+    the control merges, so the form that merged names the other form's claim (``_form_claim``: training without
+    specials); where the probe raises there too, that crash is exhaustion's. Those crashes are grouped and charged apart
+    (``causes.group_key``); the others stay the behaviour's (ninth round, development: two CS336 solutions were told
+    to fix exhaustion first, whose fix mends none of the trainings their cut without specials crashed)."""
+    found: dict[tuple[str, ...], Reproduced] = {}
+    split: dict[tuple[str, ...], Reproduced] = {}
+    for key, crashed in past.items():
+        for base, form in crashed:
+            direct = _with_form(base, form)
+            name = recording.call_form(direct.call, dict(direct.keywords))
+            if direct.call != "train" or "special_tokens" in name.split("+")[1:] or key + (name,) in split:
+                continue
+            contrast = found_by.get(key)
+            if contrast is None or "special_tokens" not in contrast[1]:
+                absent = _with_form(base, {**form, "special_tokens": [PROBE_SPECIAL]})
+                if not _merges(absent, absent.control, implementation, run):
+                    continue
+                contrast = (base, {**form, "special_tokens": [PROBE_SPECIAL]})
+                if _raises(key, absent, absent.args, implementation, run):  # and there, once no pair is left
+                    found.setdefault(key, Reproduced(base.claim, absent.shown()))
+            merged = _with_form(*contrast)
+            split[key + (name,)] = Reproduced(
+                WITHOUT_SPECIALS_CLAIM, recording.shown_call(direct.call, direct.control, dict(direct.keywords)),
+                contrast=recording.shown_call(merged.call, merged.control, dict(merged.keywords)))
+    return found, split
+
+
+def _merges(direct: DirectProbe, args: tuple, implementation, run: Callable) -> bool:
+    """``direct``'s call on ``args`` returns an answer that shows it works (a table with a merge)."""
+    answer = run(lambda: _raised(direct, args, implementation), direct.shown())
+    return isinstance(answer, Returned) and answer.works
+
+
+def _raises(key: tuple[str, ...], direct: DirectProbe, args: tuple, implementation, run: Callable) -> bool:
+    """``direct``'s call on ``args`` raises the cause ``key`` (within the probes' time limit)."""
+    from bpe_kata.verdict import causes
+
+    verdict = run(lambda: _raised(direct, args, implementation), direct.shown())
+    return isinstance(verdict, judging.Verdict) and causes.cause_key(verdict) == key
 
 
 def _of_form(shown: Reproduced, form: str, answered: set[str]) -> Reproduced:
@@ -186,6 +247,9 @@ def _form_claim(operation: str, keywords: list[str], others: list[str]) -> str:
     return ""
 
 
+#: The special token the probes give a trainer to see its form with specials: absent from every probe's text.
+PROBE_SPECIAL = "<|s|>"
+
 #: At most this many forms (keyword arguments of crashing calls) are probed besides the probes' own.
 MAX_FORMS = 3
 
@@ -208,9 +272,9 @@ def _crash_forms(results: Results) -> list[dict]:
     return forms
 
 
-def _in_form(form: dict) -> list[DirectProbe]:
-    """Every probe with ``form``'s keyword arguments added (a probe's own, a split pattern, stay as they are)."""
-    return [dataclasses.replace(direct, keywords=tuple({**form, **dict(direct.keywords)}.items())) for direct in PROBES]
+def _with_form(direct: DirectProbe, form: dict) -> DirectProbe:
+    """The probe with ``form``'s keyword arguments added (its own, a split pattern, stay as they are)."""
+    return dataclasses.replace(direct, keywords=tuple({**form, **dict(direct.keywords)}.items()))
 
 
 @dataclass(frozen=True)

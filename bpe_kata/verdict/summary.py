@@ -93,6 +93,9 @@ def _crash_inputs(cause: dict) -> list[str]:
     elif cause.get("every_call_scope"):
         lines.append(f"      {cause['probe']} raise it too: {cause.get('call') or 'the call'}{_form_scope(cause)} "
                      f"crashes whatever the input, so the crash is that form's ({cause['likely_claim']})")
+    elif cause.get("contrast"):
+        lines.append(f"      {cause['probe']} raises it too, though it has a pair to merge, while "
+                     f"{cause['contrast']} merges it: the crash is that form's ({cause['likely_claim']})")
     elif cause.get("probe"):
         lines.append(f"      {cause['probe']} raises it too: the crash is that behaviour's")
     return lines
