@@ -11,12 +11,15 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.errors import InvalidArgument
 
 # `bpe` is function-scoped only to report "not started"; it returns the same module for every example.
-_COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+# print_blob: each failure names its example's choices, so a rerun for evidence replays that example alone
+# (bpe_kata/run/example_replay.py, which takes the note off the failure shown).
+_COMMON = dict(deadline=None, print_blob=True,
+               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 #: 40 examples per property per run: with random draws, repeated runs keep exploring (the
 #: suite's known-wrong implementations are all caught by the derandomized 25 of 'fast').
 settings.register_profile("default", max_examples=40, **_COMMON)
-settings.register_profile("ci", max_examples=150, derandomize=True, database=None, print_blob=True, **_COMMON)
+settings.register_profile("ci", max_examples=150, derandomize=True, database=None, **_COMMON)
 settings.register_profile("mutmut", max_examples=25, derandomize=True, database=None, **_COMMON)
 settings.register_profile("thorough", max_examples=2000, **_COMMON)
 #: For runs that only need to know *whether* a claim fails (the suite's known-wrong runs): no shrinking.

@@ -15,7 +15,7 @@ import pytest
 from bpe_kata.child import client as isolated_client
 from bpe_kata.impl import course_shapes
 from bpe_kata.platforms import outputs as platform_outputs
-from bpe_kata.run import collection, cpu_pairs, fixed_split
+from bpe_kata.run import collection, cpu_pairs, example_replay, fixed_split
 from bpe_kata.run.collection import claims_of, level_of
 from bpe_kata.verdict import (
     bounded_diff,
@@ -45,10 +45,9 @@ from spec.oracle import split
 class KataRun:
     """One pytest run: its implementation, expectations, results and verdict, and the hooks that keep them.
 
-    Registered on the run's own plugin manager at configure time, so its hooks see only that
-    run's tests (pytest_runtest_logreport gets no config to tell runs apart by); fixtures reach
-    it with ``KataRun.of(request.config)``. Each pytest-xdist worker has one, and so has the
-    controller, which alone decides the verdict.
+    Registered on the run's own plugin manager at configure time, so its hooks see only that run's tests
+    (pytest_runtest_logreport gets no config to tell runs apart by); fixtures reach it with
+    ``KataRun.of(request.config)``. Each pytest-xdist worker has one, and so has the controller, which alone decides.
     """
 
     NAME = "bpe-kata-run"
@@ -115,9 +114,11 @@ class KataRun:
                 with bounded_diff.bounded_explanations(item.config):  # 100,000-id lists took minutes
                     item.runtest()
             found, behind = reruns.after_failure(self.implementation, self.pattern_fixed, claims_of(item), error, rerun,
-                                                 property=getattr(item.obj, "is_hypothesis_test", False))
+                                                 property=getattr(item.obj, "is_hypothesis_test", False),
+                                                 replay_of=example_replay.replayer(item, rerun))
             if found is not None:
                 self.evidence[item.nodeid] = found
+            example_replay.strip_blob_notes(error, behind)
             if behind is not None:  # a failed check behind a crash (bpe_kata/verdict/equivalent_forms.py)
                 raise behind from None
             raise
@@ -315,6 +316,5 @@ class KataRun:
     def _write_expectations(self) -> None:
         target = self.config.getoption("--write-expect")
         if target:
-            path = Path(self.config.invocation_params.dir) / target
             entries = run_status.starting_entries(self.results.by_test, self.results.failures)
-            path.write_text(expectations.dumps(entries), encoding="utf-8")
+            (Path(self.config.invocation_params.dir) / target).write_text(expectations.dumps(entries), encoding="utf-8")

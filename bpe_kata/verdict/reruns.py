@@ -26,11 +26,13 @@ Evidence = tuple[tuple[str, ...], tuple[str, ...]]
 
 
 def after_failure(implementation: object, as_tested: Callable[[object], object], claims: tuple[str, ...],
-                  error: BaseException, rerun: Callable[[], None],
-                  property: bool = False) -> tuple[Evidence | None, BaseException | None]:
+                  error: BaseException, rerun: Callable[[], None], property: bool = False,
+                  replay_of: Callable[[BaseException], Callable[[], None] | None] = lambda leaf: None,
+                  ) -> tuple[Evidence | None, BaseException | None]:
     """(the swaps' evidence, None through the protocol; the failed check to raise instead of ``error``, or None).
     ``as_tested``: the implementation as tests see it (behind its fixed split); ``property``: a Hypothesis test,
-    whose rerun draws its examples again (``RERUNS_PER_CLAIM``)."""
+    whose rerun draws its examples again (``RERUNS_PER_CLAIM``); ``replay_of``: a failure's own example run again
+    alone (bpe_kata/run/example_replay.py), None when the failure names none."""
     found = None
     if not isinstance(implementation, isolated_client.IsolatedImplementation):
         found = substitution.after_failure(as_tested(implementation), claims, error, rerun)
@@ -40,7 +42,7 @@ def after_failure(implementation: object, as_tested: Callable[[object], object],
 
     if os.environ.get("MUTANT_UNDER_TEST"):  # mutmut asks only whether a test fails: a rerun never clears one
         return found, None
-    behind = in_equivalent_form(error, rerun, is_check, claims if property else ())
+    behind = in_equivalent_form(error, rerun, is_check, claims if property else (), replay_of)
     # the swaps were tried on the crash, not on the check found behind it: they say nothing of that check
     return (None, behind) if behind is not None else (found, None)
 
@@ -62,7 +64,9 @@ def _worth_a_rerun(claims: tuple[str, ...]) -> bool:
 
 
 def in_equivalent_form(error: BaseException, rerun: Callable[[], None],
-                       is_check: Callable[[BaseException], bool], claims: tuple[str, ...] = ()) -> BaseException | None:
+                       is_check: Callable[[BaseException], bool], claims: tuple[str, ...] = (),
+                       replay_of: Callable[[BaseException], Callable[[], None] | None] = lambda leaf: None,
+                       ) -> BaseException | None:
     """What a failed test's rerun in the equivalent form says: the failed check behind its crash (to raise instead),
     or None; a failed check that passes in that form is charged to ``WITHOUT_SPECIALS_CLAIM`` on ``error`` itself.
     The test's own record of calls is left as the failure made it. A time limit or a child's fault is not run again:
@@ -72,18 +76,16 @@ def in_equivalent_form(error: BaseException, rerun: Callable[[], None],
         return None
     record = recording.saved()
     try:
-        form, failed_again = only_without_specials(error, rerun, is_check, recording.returned())
-        if form == FAILED:  # the path with specials fails the same check: evidence its claims stand (composition.py)
-            for leaf in judging.leaves(error):
-                if is_check(leaf) and set(blame.blamed_claims(leaf) or ("",)) <= failed_again:
-                    blame.attest(leaf, blame.FAILED_IN_EQUIVALENT_FORM)
-        if form == PASSED:
-            for leaf in judging.leaves(error):
-                if is_check(leaf):
-                    blame.charge(leaf, (WITHOUT_SPECIALS_CLAIM,), blame.PASSED_IN_EQUIVALENT_FORM)
-            error.add_note(f"this check passes once every call of train without special tokens is given {ABSENT!r}, "
-                           f"which never occurs in the text: training without special tokens is what fails "
-                           f"({WITHOUT_SPECIALS_CLAIM})")
+        checks = only_without_specials(error, rerun, is_check, recording.returned(), replay_of)
+        for check, form, failed_again in checks:
+            if form == FAILED and set(blame.blamed_claims(check) or ("",)) <= failed_again:
+                blame.attest(check, blame.FAILED_IN_EQUIVALENT_FORM)  # the path with specials fails it too
+            if form == PASSED:
+                blame.charge(check, (WITHOUT_SPECIALS_CLAIM,), blame.PASSED_IN_EQUIVALENT_FORM)
+                check.add_note(f"this check passes once every call of train without special tokens is given "
+                               f"{ABSENT!r}, which never occurs in the text: training without special tokens is what "
+                               f"fails ({WITHOUT_SPECIALS_CLAIM})")
+        if any(form == PASSED for _, form, _ in checks):
             return None
         return behind_the_crash(error, rerun, is_check, recording.raised_form(), recording.raised(),
                                 lambda: _worth_a_rerun(claims))
