@@ -67,15 +67,16 @@ def root_causes(results: Results) -> list[dict]:
     groups: dict[tuple[str, ...], list[str]] = {}
     for nodeid, verdict in results.verdicts.items():
         if verdict.kind == ERROR:
-            groups.setdefault(group_key(verdict, results.reproduced), []).append(nodeid)
+            claims = results.by_test.get(nodeid, ("", ()))[1]
+            groups.setdefault(group_key(verdict, results.reproduced, claims), []).append(nodeid)
     per_claim = results.per_claim()
     causes = []
     taken: dict[str, set[str]] = defaultdict(set)  # call -> the likely claims of larger causes raised in it
-    for tests in sorted(groups.values(), key=lambda t: (-len(t), t[0])):
+    for key, tests in sorted(groups.items(), key=lambda group: (-len(group[1]), group[1][0])):
         levels = sorted({results.by_test[t][0] for t in tests if results.by_test[t][0]}, key=level_rank)
         first = results.verdicts[tests[0]]
         messages = list(dict.fromkeys(results.verdicts[t].root_cause for t in tests))
-        reproduced = results.reproduced.get(group_key(first, results.reproduced))  # a direct probe raised it
+        reproduced = results.reproduced.get(key)  # a direct probe raised it (crash_probes.py)
         inputs = [results.verdicts[t].input for t in tests if results.verdicts[t].input]
         cause = {
             "exception": first.root_cause,
@@ -220,10 +221,15 @@ def cause_key(verdict: Verdict) -> tuple[str, ...]:
 _cause_key = cause_key
 
 
-def group_key(verdict: Verdict, reproduced: dict) -> tuple[str, ...]:
-    """The root cause ``verdict`` belongs to: its ``cause_key``, and its call's form where the direct probes showed
-    that line raising for another behaviour in that form (bpe_kata/verdict/crash_probes.py ``split_by_form``)."""
+def group_key(verdict: Verdict, reproduced: dict, claims: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The root cause ``verdict`` (of a test of ``claims``) belongs to: its ``cause_key``, and its call's form where
+    the direct probes showed that line raising for another behaviour in that form (bpe_kata/verdict/crash_probes.py
+    ``split_by_form``), except in a test of the probed behaviour alone (exhaustion's worked cases: no pair is left
+    there, whatever the form)."""
     key = cause_key(verdict)
+    probed = reproduced.get(key)
+    if probed is not None and probed.claim and set(claims) == {probed.claim}:
+        return key
     try:
         keywords = json.loads(verdict.keywords) if verdict.keywords else {}
     except ValueError:
