@@ -149,3 +149,23 @@ def _own_merge_gives(bpe, ids: list[int], pair: tuple[int, int], expected: list[
         return ids_of(bpe.merge(list(ids), pair, 256)) == expected
     except Exception:  # noqa: BLE001 - no merge of its own (a course shape), or a merge that fails: no evidence
         return False
+
+
+def _defused(text: str) -> str:
+    """``text`` with every special token's string broken (``<|`` made ``<!``): no hard-coded list holds one."""
+    return text.replace("<|", "<!")
+
+
+@pytest.mark.claim("encode.no-implicit-specials")
+@given(strategies.special_in_text, strategies.special_in_text, strategies.vocab_sizes)
+def test_a_special_tokens_text_is_encoded_like_any_other_when_no_specials_are_given(bpe, training_text, text,
+                                                                                     vocab_size):
+    """encode(text, merges) has no special tokens: <|endoftext|> in the text is 13 bytes to encode, with an empty
+    table and with one learned over such strings. Judged where the same text with its special strings broken
+    encodes right: a failure there too is another encode claim's, judged by that claim's own tests."""
+    for merges in ({}, dict(merges_of(oracle.train(training_text + text, vocab_size)))):
+        control = _defused(text)
+        if ids_of(bpe.encode(control, dict(merges))) != oracle.encode(control, merges):
+            continue
+        expect_equal(ids_of(bpe.encode(text, dict(merges))), oracle.encode(text, merges),
+                     "ids (no special tokens were given: their strings are text like any other)", merges=merges)

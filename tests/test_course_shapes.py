@@ -88,9 +88,10 @@ CS336_DEFECTS = {
     "endoftext": "train.no-implicit-specials",  # <|endoftext|> cut from the text although no special was asked
     "empty_split": "regex.gpt2-chunks",  # no specials: an empty split pattern, every character apart
     "specials": "train.special-tokens",  # the specials asked go in the vocab, but the text is never cut at them
+    "empty_specials": "encode.no-implicit-specials",  # given [], encode cuts at the empty alternation: no merge
 }
 #: The level each defect's claim is judged on, when not train's.
-CS336_DEFECT_LEVELS = {"specials": "special"}
+CS336_DEFECT_LEVELS = {"specials": "special", "empty_specials": "special"}
 
 
 @pytest.mark.heavy
@@ -577,3 +578,31 @@ def test_a_minbpe_class_that_keeps_its_table_under_another_name_is_read_and_set_
     module = course_shapes.load(f"minbpe:{tmp_path / 'tokenizer.py'}:RegexTokenizer")
     assert module.train("aaabdaaabac", 259) == {(97, 97): 256, (256, 97): 257, (257, 98): 258}
     assert module.encode("aaabac", {(97, 97): 256, (256, 97): 257, (257, 98): 258}) == [258, 97, 99]
+
+
+@pytest.mark.parametrize("name, found", [("register_special_tokens", True), ("regst_special_tokens", True),
+                                         ("add_special_tokens", True), ("register_specials", True),
+                                         ("special_regex", False), ("inverse_special_tokens", False),
+                                         ("regex_special_split", False)])
+def test_a_method_named_for_registering_specials_is_the_one_whatever_its_spelling(name, found):
+    """Ninth round, development: a class spelling it ``regst_special_tokens`` had its special level "not started"
+    and two defects unseen. The rule, not a list: one method named for registering specials is the one."""
+    from bpe_kata.impl import minbpe_finding
+
+    cls = type("Tokenizer", (), {name: lambda self, specials: None, "special_tokens": {}})
+    assert minbpe_finding.specials_method(cls) == (name if found else None)
+    two = type("Tokenizer", (), {"add_special_tokens": lambda s, x: None, "set_special_tokens": lambda s, x: None})
+    assert minbpe_finding.specials_method(two) is None  # two to choose from: no guess
+
+
+def test_a_minbpe_class_registering_specials_under_another_name_is_judged_on_them(tmp_path):
+    """The right class with its method renamed: its encode with specials is called through the renamed method."""
+    from bpe_kata.impl import course_shapes
+
+    source = (REPO_ROOT / "tests/course_shapes/minbpe_right/tokenizer.py").read_text(encoding="utf-8")
+    renamed = source.replace("register_special_tokens", "regst_special_tokens")
+    assert "register_special_tokens" not in renamed
+    (tmp_path / "tokenizer.py").write_text(renamed, encoding="utf-8")
+    module = course_shapes.load(f"minbpe:{tmp_path / 'tokenizer.py'}:RegexTokenizer")
+    assert module.encode("hi<|endoftext|>", {}, special_tokens={"<|endoftext|>": 300},
+                         allowed_special="all") == [104, 105, 300]

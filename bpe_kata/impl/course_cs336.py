@@ -107,6 +107,10 @@ def build(path: Path, value: str) -> types.ModuleType:
                                          DEFAULT_TIE_RULE="bytes-greatest")
 
 
+#: The specials of a tokenizer given an empty collection of them (``special_tokens={}``): built with ``[]``.
+EMPTY = "[]"
+
+
 def _functions(learner: types.ModuleType) -> dict[str, object]:
     run_train_bpe, get_tokenizer = learner.run_train_bpe, learner.get_tokenizer
 
@@ -130,9 +134,11 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
             os.unlink(path)
         return _contract_merges(result)
 
-    def _tokenizer_for(merges, specials: tuple[tuple[str, int], ...]):
+    def _tokenizer_for(merges, specials: tuple[tuple[str, int], ...] | str):
         vocab = shape_parts.token_bytes(merges)
         pairs = [(vocab[left], vocab[right]) for (left, right), _ in sorted(merges.items(), key=lambda m: m[1])]
+        if specials == EMPTY:  # special_tokens given, none in it: the course's empty list (None is none given)
+            return get_tokenizer(vocab, pairs, [])
         taken = set(vocab.values())
         for token, _ in specials:  # the course finds a special's id by its bytes: one id per bytes
             if token.encode("utf-8") in taken:
@@ -149,10 +155,11 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
             raise shape_parts.inexpressible(f"the CS336 tokenizer cannot refuse a special token "
                                               f"({sorted(refused)[0]!r} is disallowed and in the text)")
         specials = tuple(sorted((token, special_tokens[token]) for token in allowed))
+        key = EMPTY if special_tokens is not None and not special_tokens else specials
         built = tokenizers(merges)
-        if specials not in built:
-            built[specials] = _tokenizer_for(merges, specials)
-        return list(built[specials].encode(text))
+        if key not in built:
+            built[key] = _tokenizer_for(merges, key)
+        return list(built[key].encode(text))
 
     def encode_iterable(texts, merges, *, special_tokens=None, allowed_special=frozenset(),
                         disallowed_special="all"):

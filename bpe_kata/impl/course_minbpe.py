@@ -109,7 +109,8 @@ def functions_over(cls: type) -> dict[str, object]:
     pattern_keyword = minbpe_finding.keyword_for(cls.__init__, "pattern")  # pattern=, split_pattern=, ...
     takes_verbose = minbpe_finding.takes(cls.train, "verbose")
     allowed_keyword = minbpe_finding.keyword_for(cls.encode, "allowed_special")
-    has_specials = callable(getattr(cls, "register_special_tokens", None)) and allowed_keyword is not None
+    register = minbpe_finding.specials_method(cls)  # register_special_tokens, however spelled
+    has_specials = register is not None and allowed_keyword is not None
 
     def make(pattern):
         if pattern_keyword:
@@ -144,7 +145,7 @@ def functions_over(cls: type) -> dict[str, object]:
         tok = make(pattern)
         setattr(tok, minbpe_finding.table_attribute(tok), merges)
         if specials:
-            tok.register_special_tokens(dict(specials))
+            getattr(tok, register)(dict(specials))
         if callable(getattr(tok, "load", None)) and _lacks_derived_state(tok):
             own = make(pattern)  # a port whose encode reads state only its train and load build (vocab_rev)
             if _load_through_model_file(own, merges, WHOLE_TEXT if pattern is None else pattern, specials):
@@ -181,7 +182,7 @@ def functions_over(cls: type) -> dict[str, object]:
             return vocab
         setattr(tok, minbpe_finding.table_attribute(tok), merges)
         if special_tokens:
-            tok.register_special_tokens(dict(special_tokens))
+            getattr(tok, register)(dict(special_tokens))
         built = tok._build_vocab()
         # minbpe's returns the vocab; many classes fill ``self.vocab`` and return None: the state is the vocab
         return built if built is not None else tok.vocab
