@@ -5,6 +5,8 @@ cause, and a rerun never turns a crash into a pass."""
 
 from __future__ import annotations
 
+import types
+
 import pytest
 
 from bpe_kata.verdict import equivalent_forms
@@ -229,3 +231,17 @@ def test_only_the_same_check_failing_again_is_evidence_against_training_without_
 
     assert reruns.in_equivalent_form(failed, rerun, lambda found: isinstance(found, AssertionError)) is None
     assert blame.evidence_of(failed) == evidence
+
+
+def test_the_trainer_at_hand_is_asked_in_the_reruns_form():
+    """The probes an explanation makes (spec/trainer_at_hand.py) are asked in the form the rerun's own calls take: a
+    trainer whose calls without specials crash met that crash in its probes, so a hard-coded cut found behind it was
+    charged to the counts (ninth round, development)."""
+    from bpe_kata.run.implementation_fixtures import _in_force
+
+    asked = []
+    implementation = types.SimpleNamespace(train=lambda text, vocab_size, **options: asked.append(options) or {})
+    _in_force(implementation)("ab", 257)
+    with equivalent_forms.rewriting():
+        _in_force(implementation)("ab", 257)
+    assert asked == [{}, {"special_tokens": [equivalent_forms.ABSENT]}], asked

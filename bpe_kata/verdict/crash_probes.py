@@ -130,7 +130,7 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
             connect()
         except BaseException:
             return {}
-    run = run or teaching.run_callable
+    run = run or (lambda question, name: teaching.run_callable(question, name, PROBE_SECONDS))
     found: dict[tuple[str, ...], Reproduced] = {}
     found_by: dict[tuple[str, ...], tuple[DirectProbe, dict]] = {}  # reproduced, its control working: probe and form
     past: dict[tuple[str, ...], list[tuple[DirectProbe, dict]]] = {}  # its control raised it too: probe and form
@@ -246,6 +246,10 @@ def _form_claim(operation: str, keywords: list[str], others: list[str]) -> str:
         return WITHOUT_SPECIALS_CLAIM
     return ""
 
+
+#: Each probe's time limit: a CS336 trainer starts a pool of processes per call, and on a loaded machine its probe
+#: ran past teaching's 5 s, losing the evidence of every later probe (ninth round's members, run again).
+PROBE_SECONDS = 15.0
 
 #: The special token the probes give a trainer to see its form with specials: absent from every probe's text.
 PROBE_SPECIAL = "<|s|>"
