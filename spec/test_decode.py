@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from spec import corpus_values, oracle, strategies
 from spec.blame import checking
 from spec.compare import expect_equal
-from spec.shapes import bytes_of
+from spec.shapes import token_at
 from spec.trained_vocab import vocab_of_trained
 
 pytestmark = pytest.mark.level("decode")
@@ -27,7 +27,7 @@ def test_vocab_has_bytes_then_merges(bpe, text, vocab_size):
     vocab = bpe.build_vocab(merges)
     expected = vocab_of_trained(merges, text, vocab_size)
     assert sorted(int(i) for i in vocab) == sorted(expected)
-    assert all(bytes_of(vocab[i]) == expected[i] for i in expected)
+    assert all(token_at(vocab, i) == expected[i] for i in expected)
 
 
 @pytest.mark.claim("decode.join-then-decode", "decode.replace-128")
@@ -77,7 +77,7 @@ def test_shakespeare_vocab_273_is_space_th(bpe, corpus, trained, spec_table):
                                   lambda: _merged_again(spec_table("tinyshakespeare", 276)))
     vocab = bpe.build_vocab(trained("tinyshakespeare", corpus("tinyshakespeare"), 276))
     assert all(idx in vocab for idx in entries), f"the vocabulary of the 20-merge table has {len(vocab)} ids, not 276"
-    assert {idx: bytes_of(vocab[idx]) for idx in entries} == entries
+    assert {idx: token_at(vocab, idx) for idx in entries} == entries
 
 
 def _merged_again(table: dict) -> dict[int, bytes]:

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spec.blame import checking
-from spec.shapes import bytes_of, ids_of
+from spec.shapes import ids_of, token_at
 
 pytestmark = pytest.mark.level("pretrained")
 
@@ -78,7 +78,7 @@ def implementation_tokens(bpe, vocab, table, text, **policy) -> tuple[list[int],
     """The implementation's ids (renumbered as published) and pieces for ``text``."""
     ids = ids_of(bpe.encode(text, table.merges, pattern=table.pattern, special_tokens=table.special_tokens,
                             **policy))
-    return table.to_published(ids), [bytes_of(vocab[i]) for i in ids]
+    return table.to_published(ids), [token_at(vocab, i) for i in ids]
 
 
 def tiktoken_tokens(encoding, text, **policy) -> tuple[list[int], list[bytes]]:
@@ -116,7 +116,7 @@ def test_document_examples_reproduce_tiktoken(bpe, published, vocab_of, name, te
     vocab = vocab_of(table)
     ids = ids_of(bpe.encode(text, table.merges, pattern=table.pattern, special_tokens=table.special_tokens))
     want_ids, want_pieces = tiktoken_tokens(encoding, text)
-    assert [bytes_of(vocab[i]) for i in ids] == want_pieces
+    assert [token_at(vocab, i) for i in ids] == want_pieces
     assert table.to_published(ids) == want_ids
     assert bpe.decode(ids, vocab) == text
 
@@ -127,8 +127,8 @@ def test_vocabulary_matches_the_published_tokens(bpe, published, vocab_of, name)
     table, encoding = published(name)
     vocab = vocab_of(table)
     ids = range(len(table.published_ids))
-    assert [bytes_of(vocab[i]) for i in ids] == [encoding.decode_single_token_bytes(p) for p in table.to_published(ids)]
-    assert {text: bytes_of(vocab[idx]) for text, idx in table.special_tokens.items()} == {
+    assert [token_at(vocab, i) for i in ids] == [encoding.decode_single_token_bytes(p) for p in table.to_published(ids)]
+    assert {text: token_at(vocab, idx) for text, idx in table.special_tokens.items()} == {
         text: text.encode("utf-8") for text in encoding.special_tokens_set}
 
 
@@ -144,7 +144,7 @@ def test_whole_corpus_reproduces_tiktoken(bpe, published, vocab_of, corpus, corp
     want_ids = encoding.encode(text)
     vocab = vocab_of(table)
     if table.to_published(ids) != want_ids:
-        pieces, want_pieces = [bytes_of(vocab[i]) for i in ids], encoding.decode_tokens_bytes(want_ids)
+        pieces, want_pieces = [token_at(vocab, i) for i in ids], encoding.decode_tokens_bytes(want_ids)
         pytest.fail(first_difference(pieces, want_pieces) if pieces != want_pieces else
                     first_difference(table.to_published(ids), want_ids), pytrace=False)
     assert bpe.decode(ids, vocab) == text

@@ -14,7 +14,7 @@ from spec.cases.expect import assert_names_special
 from spec.compare import expect_equal
 from spec.own_cut import own_encodings
 from spec.patterns import PATTERNS
-from spec.shapes import bytes_of, ids_of, merges_of
+from spec.shapes import ids_of, merges_of, token_at
 
 pytestmark = pytest.mark.level("special")
 
@@ -149,7 +149,7 @@ def test_decode_gives_the_special_text_back(bpe, specials, text, vocab_size):
     merges = bpe.train(text, vocab_size)
     vocab = bpe.build_vocab(merges, special_tokens=table)
     with checking("special.decode"):
-        expect_equal({idx: bytes_of(vocab[idx]) for idx in table.values()},
+        expect_equal({idx: token_at(vocab, idx) for idx in table.values()},
                      {idx: s.encode("utf-8") for s, idx in table.items()}, "bytes of the special ids")
     ids = ids_of(bpe.encode(mixed, merges, special_tokens=table, allowed_special="all"))
     with checking("special.atomic"):

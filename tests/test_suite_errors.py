@@ -167,3 +167,31 @@ def test_a_trainer_that_learns_nothing_meets_no_suite_error_in_the_whole_spec(tm
     assert run.report is not None, run.output[-3000:]
     assert not run.report["suite_errors"], run.report["suite_errors"]
     assert run.report["claims"]["train.no-early-stop"]["status"] == "failed"
+
+
+BYTES_ONLY_VOCAB = '''
+from reference import decode, encode, get_stats, merge, train  # noqa: F401
+
+
+def build_vocab(merges, special_tokens=None):
+    """The 256 bytes and the specials, but no merge's id."""
+    vocab = {idx: bytes([idx]) for idx in range(256)}
+    vocab.update((idx, text.encode("utf-8")) for text, idx in (special_tokens or {}).items())
+    return vocab
+'''
+
+
+def test_a_vocab_without_an_id_the_spec_reads_fails_a_check_never_the_suite(tmp_path, capsys):
+    """Tenth round, development: a class whose vocab lacked the merges' ids raised KeyError where the spec indexed
+    it (ops_core.py, test_pretrained.py), three suite errors and exit 6. The rule: the spec reads a vocab the
+    implementation built through ``spec.shapes.token_at``, where a missing id is a value no check accepts."""
+    from spec.shapes import MissingId, token_at
+
+    assert isinstance(token_at({}, 256), MissingId) and token_at({256: bytearray(b"ab")}, 256) == b"ab"
+    impl = tmp_path / "bytes_only.py"
+    impl.write_text(BYTES_ONLY_VOCAB, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus",
+                          files=["spec/test_decode.py", "spec/test_special.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    assert not run.report["suite_errors"], run.report["suite_errors"]
+    assert run.report["claims"]["decode.vocab-order"]["status"] == "failed", run.report["claims"]["decode.vocab-order"]

@@ -35,7 +35,6 @@ import inspect
 import sys
 import tempfile
 import types
-from collections.abc import Mapping
 from pathlib import Path
 
 from bpe_kata.impl import minbpe_finding, shape_parts
@@ -107,7 +106,8 @@ def functions_over(cls: type) -> dict[str, object]:
     """The contract's functions over a class in minbpe's shape (or renamed into it: bpe_kata/impl/declared_build.py)."""
     name = cls.__name__
     pattern_keyword = minbpe_finding.keyword_for(cls.__init__, "pattern")  # pattern=, split_pattern=, ...
-    takes_verbose = minbpe_finding.takes(cls.train, "verbose")
+    learn = minbpe_finding.train_method(cls) or "train"  # train, or fit, learn, ...
+    takes_verbose = minbpe_finding.takes(getattr(cls, learn), "verbose")
     allowed_keyword = minbpe_finding.keyword_for(cls.encode, "allowed_special")
     register = minbpe_finding.specials_method(cls)  # register_special_tokens, however spelled
     has_specials = register is not None and allowed_keyword is not None
@@ -121,18 +121,31 @@ def functions_over(cls: type) -> dict[str, object]:
 
     def trained(tok, text, vocab_size):
         table = minbpe_finding.table_attribute(tok)
-        tok.train(text, vocab_size, **({"verbose": False} if takes_verbose else {}))
+        getattr(tok, learn)(text, vocab_size, **({"verbose": False} if takes_verbose else {}))
         merges = getattr(tok, table, None)
         if merges is None:
             raise shape_parts.MalformedResult(f"{name} has no learned table in .{table} after train: minbpe's shape "
                                               f"reads it there ({', '.join(minbpe_finding.TABLE_NAMES)})",
-                                              function=f"{name}.train", call="train")
-        if isinstance(merges, Mapping):
-            return merges
-        return {tuple(pair): idx for idx, pair in enumerate(merges, start=256)}  # a list of pairs, in order
+                                              function=f"{name}.{learn}", call="train")
+        if (form := minbpe_finding.table_form(merges)) is not None:
+            forms.setdefault("learned", form)
+        return minbpe_finding.table_read(merges)
 
     def train(text, vocab_size, *, pattern=None):
         return trained(make(pattern), text, vocab_size)
+
+    forms: dict[str, str | None] = {}  # the form the class keeps its table in, once a training showed it
+
+    def set_table(tok, merges) -> None:
+        """The spec's table on ``tok``, in the form the class keeps it in (its fresh list says nothing: one small
+        training shows it)."""
+        table = minbpe_finding.table_attribute(tok)
+        if isinstance(getattr(tok, table, None), list) and forms.get("learned") is None:
+            try:
+                trained(make(None), "abab", 258)
+            except Exception:  # noqa: BLE001  no answer: the table is set as the contract's dict
+                pass
+        setattr(tok, table, minbpe_finding.table_in_form(merges, forms.get("learned")))
 
     def train_again(first, second, vocab_size, *, pattern=None, second_vocab_size=None):
         """One object trained twice, as a user retrains a tokenizer (claim train.starts-afresh): the second table
@@ -143,7 +156,7 @@ def functions_over(cls: type) -> dict[str, object]:
 
     def loaded(merges, pattern, specials):
         tok = make(pattern)
-        setattr(tok, minbpe_finding.table_attribute(tok), merges)
+        set_table(tok, merges)
         if specials:
             getattr(tok, register)(dict(specials))
         if callable(getattr(tok, "load", None)) and _lacks_derived_state(tok):
@@ -180,7 +193,7 @@ def functions_over(cls: type) -> dict[str, object]:
             vocab = shape_parts.token_bytes(merges)
             vocab.update((idx, special.encode("utf-8")) for special, idx in (special_tokens or {}).items())
             return vocab
-        setattr(tok, minbpe_finding.table_attribute(tok), merges)
+        set_table(tok, merges)
         if special_tokens:
             getattr(tok, register)(dict(special_tokens))
         built = tok._build_vocab()

@@ -14,7 +14,7 @@ from spec.cases.expect import expect_each, expect_ids, expect_merges, merge_list
 from spec.cases.registry import Case, Fixtures, Pair, operation
 from spec.compare import expect_equal
 from spec.patterns import PATTERNS
-from spec.shapes import bytes_of, ids_of, merges_of, pairs_of
+from spec.shapes import ids_of, merges_of, pairs_of, token_at
 from spec.trained_vocab import ids_ambiguous
 
 # --- The operations, level by level ---
@@ -147,7 +147,7 @@ def _train_encode(impl, case: Case, fixtures: Fixtures) -> None:
 def _build_vocab(impl, case: Case, fixtures: Fixtures) -> None:
     vocab = impl.build_vocab(merges_from(case["input"]["merges"]))
     entries = case["expected"]["entries"]
-    actual = {key: bytes_of(vocab[int(key)]) for key in entries}
+    actual = {key: token_at(vocab, int(key)) for key in entries}
     expect_equal(actual, {key: bytes.fromhex(value) for key, value in entries.items()}, "vocab")
 
 
