@@ -652,3 +652,21 @@ def test_a_minbpe_class_training_with_fit_is_judged(tmp_path):
     (tmp_path / "tokenizer.py").write_text(source, encoding="utf-8")
     module = course_shapes.load(f"minbpe:{tmp_path / 'tokenizer.py'}:RegexTokenizer")
     assert module.train("aaabdaaabac", 259) == {(97, 97): 256, (256, 97): 257, (257, 98): 258}
+
+
+def test_model_classes_that_read_a_skipped_import_are_skipped_too(tmp_path):
+    """Tenth round, development: adapters.py defined nine model classes on ``nn.Module`` at its top, torch absent,
+    and the solution "could not load" though its tokenizer reads none of them. A top-level statement that reads only
+    a name a skipped import would have bound is skipped too; a tokenizer that reads what it defines still is not."""
+    from bpe_kata.impl import course_shapes
+
+    value = _cs336_repo(tmp_path, "from cs336_basics.tokenizer import Tokenizer",
+                        "import torch.nn as nn\n\nclass Linear(nn.Module):\n    pass\n\nLAYER = Linear\n\n"
+                        "def make(vocab, merges, specials):\n    return Tokenizer(vocab, merges, specials)\n\n")
+    module = course_shapes.load(value)
+    assert module.train("aaabdaaabac", 259) == {(97, 97): 256, (256, 97): 257, (257, 98): 258}
+    reads_it = _cs336_repo(tmp_path / "second", "from cs336_basics.tokenizer import Tokenizer",
+                           "import torch.nn as nn\n\nclass Linear(nn.Module):\n    pass\n\n"
+                           "def make(vocab, merges, specials):\n    return Linear and Tokenizer(vocab, merges, specials)\n\n")
+    with pytest.raises(ImplementationNotFound, match="could not load"):
+        load_implementation(reads_it)
