@@ -667,6 +667,7 @@ def test_model_classes_that_read_a_skipped_import_are_skipped_too(tmp_path):
     assert module.train("aaabdaaabac", 259) == {(97, 97): 256, (256, 97): 257, (257, 98): 258}
     reads_it = _cs336_repo(tmp_path / "second", "from cs336_basics.tokenizer import Tokenizer",
                            "import torch.nn as nn\n\nclass Linear(nn.Module):\n    pass\n\n"
-                           "def make(vocab, merges, specials):\n    return Linear and Tokenizer(vocab, merges, specials)\n\n")
+                           "def make(vocab, merges, specials):\n"
+                           "    return Linear and Tokenizer(vocab, merges, specials)\n\n")
     with pytest.raises(ImplementationNotFound, match="could not load"):
         load_implementation(reads_it)
