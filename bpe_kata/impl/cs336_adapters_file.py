@@ -29,8 +29,9 @@ class _GuardImports(ast.NodeTransformer):
                 handler = ast.ExceptHandler(type=ast.Name("ImportError", ast.Load()), name="_error", body=note)
                 guarded = ast.Try(body=[statement], handlers=[handler], orelse=[], finalbody=[])
                 body.append(ast.fix_missing_locations(ast.copy_location(guarded, statement)))
-            elif isinstance(statement, (ast.ClassDef, ast.Assign, ast.AnnAssign, ast.Expr)):
-                body.append(_guard_names(statement))
+            elif isinstance(statement, (ast.ClassDef, ast.Assign, ast.AnnAssign)) or (
+                    isinstance(statement, ast.Expr) and not isinstance(statement.value, ast.Constant)):
+                body.append(_guard_names(statement))  # a docstring stays as it is: first, before ``__future__``
             else:
                 body.append(statement)
         node.body = body
