@@ -265,3 +265,19 @@ def test_a_result_not_of_the_interfaces_form_says_how_many_values_and_is_charged
         results.verdicts[nodeid] = judging.Verdict(judging.ERROR, (), message, "run_train_bpe (the value it returned)",
                                                    message, call="train", calls=("train",))
     assert [cause["likely_claim"] for cause in causes.root_causes(results)] == [None]
+
+
+def test_a_minbpe_class_that_builds_no_vocab_is_its_build_vocabs_malformed_result(tmp_path):
+    """Tenth round, holdout (read after its final classification): ``_build_vocab`` returned None and left ``vocab``
+    None; the spec passed it to decode and the shape's ``len()`` of it was a SUITE ERROR. It is the learner's
+    build_vocab's malformed result."""
+    from bpe_kata.impl import course_shapes, shape_parts
+
+    source = (REPO_ROOT / "tests/course_shapes/minbpe_right/tokenizer.py").read_text(encoding="utf-8")
+    broken = source.replace("def _build_vocab(self):", "def _build_vocab(self):\n        self.vocab = None\n"
+                            "        return None\n\n    def _unused_build_vocab(self):")
+    assert broken != source
+    (tmp_path / "tokenizer.py").write_text(broken, encoding="utf-8")
+    module = course_shapes.load(f"minbpe:{tmp_path / 'tokenizer.py'}:RegexTokenizer")
+    with pytest.raises(shape_parts.MalformedResult, match="_build_vocab returned NoneType"):
+        module.build_vocab({(97, 97): 256})
