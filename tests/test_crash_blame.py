@@ -501,3 +501,14 @@ def test_a_trainer_whose_every_form_crashes_past_the_behaviour_is_not_split():
     results.reproduced = crash_probes.probe(results, module, run=lambda function, shown: function())
     [cause] = causes.root_causes(results)
     assert not cause.get("contrast") and cause["likely_claim"] != "train.no-implicit-specials", cause
+
+
+def test_the_probes_of_a_run_stop_once_their_budget_is_spent(monkeypatch):
+    """Tenth round, holdout: probes of a slow trainer kept the verdict phase going past the caller's time limit, and no
+    report was written. Past the run's budget for all of them, no probe is asked."""
+    monkeypatch.setattr(crash_probes, "BUDGET_SECONDS", 0.0)
+    results, _ = _split_without_specials_run(None)
+    asked = []
+    results.reproduced = crash_probes.probe(results, types.SimpleNamespace(train=lambda *a, **k: asked.append(a)),
+                                            run=lambda function, shown: function())
+    assert asked == [] and results.reproduced == {}, (asked, results.reproduced)

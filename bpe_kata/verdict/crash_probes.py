@@ -1,36 +1,29 @@
 """A crash is blamed on the behaviour that crashed, not on the claim whose test drew the input (issue 37, kind 2).
 
-A property draws an empty text for ``train.prefix``; a corpus curve encodes a one-letter chunk; an implementation that
-cannot train an empty text, or encode one character, raises there. Which claim's test happened to draw the input says
-nothing: the crash belongs to the smallest behaviour it is an instance of. So, once the run is over, each root cause
-raised in a contract call is put to DIRECT PROBES: that call on the smallest inputs the contract defines (training
-with no pair left or no text at all, encoding nothing or one character, get_stats of nothing, merge of nothing,
-decoding an id no table has). A probe that raises the same exception at the same place (``causes.cause_key``: type,
-place, call and, where the place is unknown, the message's shape) reproduces the crash, unless its control (the same
-call just past the behaviour: one merge with pairs left, two characters) raises it too, which makes it the call's
-crash, not the behaviour's (a train that cannot merge at all); the cause is then blamed on the probe's claim, with the
-probe's input printed beside the test's shrunk call. A cause raised by a probe, its control AND an ordinary call
-(``ORDINARY``), where no probe of that call was answered, is the call's on every input (an ``encode`` written without
-``self``, a body that fails before reading its input): it is blamed on no claim, since nothing says which behaviour is
-wrong, and the report says the call crashes whatever the input (issue 37: such crashes were charged to whichever
-claim's tests were most numerous). "Every call" is every call of the probes' form: the operation with the same keyword
-arguments given (``recording.call_form``): a train that reads ``special_tokens[0]`` raises on every call without
-special tokens while its calls with them return, and its crash is that form's, said with the forms that returned (held
-out: it was charged to whichever training claim's test drew it); train's crash without special tokens, where its calls
-with them returned, is training without specials' (train.no-implicit-specials), the one form whose claim the others'
-answers name. An answer on empty input (``encode('')``) says nothing of whether the call works, so it does not count
-as one (held out: an encode that raised on every text but '' had its crash charged to encode.lowest-rank); a train
-that crashes whenever it merges crashes on every call that is not empty. A probe that raises something else, or
-nothing, says nothing: the cause keeps the claim its tests point to.
+A property draws an empty text for ``train.prefix``; a corpus curve encodes a one-letter chunk: which claim's test drew
+the input says nothing. So, once the run is over, each root cause raised in a contract call is put to DIRECT PROBES:
+that call on the smallest inputs the contract defines (training with no pair left or no text, encoding nothing or one
+character, get_stats or merge of nothing, decoding an id no table has). A probe that raises the same exception at the
+same place (``causes.cause_key``) reproduces the crash, unless its control (the same call just past the behaviour: one
+merge with pairs left, two characters) raises it too, which makes it the call's crash, not the behaviour's; the cause
+is then blamed on the probe's claim, with the probe's input printed. A cause raised by a probe, its control AND an
+ordinary call (``ORDINARY``) is the call's on every input (an ``encode`` written without ``self``): blamed on no claim,
+and the report says the call crashes whatever the input. "Every call" is every call of one form, the operation with the
+same keyword arguments given (``recording.call_form``): train's crash on every call without special tokens, where its
+calls with them returned, is training without specials' (train.no-implicit-specials). One line raising for two
+behaviours is split by the call's form (``split_by_form``). An answer on empty input (``encode('')``) says nothing of
+whether the call works; a train that crashes whenever it merges crashes on every call that is not empty. A probe that
+raises something else, or nothing, says nothing: the cause keeps the claim its tests point to.
 
-Each probe runs once per run, after the last test, with a time limit (bpe_kata/verdict/teaching.py's
-``run_callable``); nothing runs on a run with no error.
+Each probe runs once per run, after the last test, with a time limit, and all of them within a budget; nothing runs on a
+run with no error.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -130,7 +123,7 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
             connect()
         except BaseException:
             return {}
-    run = run or (lambda question, name: teaching.run_callable(question, name, PROBE_SECONDS))
+    run = _within(BUDGET_SECONDS, run or (lambda question, name: teaching.run_callable(question, name, PROBE_SECONDS)))
     found: dict[tuple[str, ...], Reproduced] = {}
     found_by: dict[tuple[str, ...], tuple[DirectProbe, dict]] = {}  # reproduced, its control working: probe and form
     past: dict[tuple[str, ...], list[tuple[DirectProbe, dict]]] = {}  # its control raised it too: probe and form
@@ -175,17 +168,12 @@ def probe(results: Results, implementation, run: Callable | None = None) -> dict
 def split_by_form(found_by: dict[tuple[str, ...], tuple[DirectProbe, dict]],
                   past: dict[tuple[str, ...], list[tuple[DirectProbe, dict]]], implementation,
                   run: Callable) -> tuple[dict[tuple[str, ...], Reproduced], dict[tuple[str, ...], Reproduced]]:
-    """One line raising for two behaviours, told apart by the call's form: (causes reproduced, cause key + form ->
-    the claim of that form's crashes).
-
-    A trainer with no guard once no pair is left raises at that line; one whose path without special tokens counts
-    no pair at all (CS336's ``"|".join([])`` pre-tokenizer) raises at the same line on nearly every text. Without
-    special tokens the probe's control (a pair left) raises too, so the crash there is not exhaustion's; given a
-    special (the run's own, else ``PROBE_SPECIAL``, which no probe's text holds: it changes nothing in a right table)
-    the control merges, so the form that merged names the other form's claim (``_form_claim``: training without
-    specials); where the probe raises there too, that crash is exhaustion's. Those crashes are grouped and charged apart
-    (``causes.group_key``); the others stay the behaviour's (ninth round, development: two CS336 solutions were told
-    to fix exhaustion first, whose fix mends none of the trainings their cut without specials crashed)."""
+    """(causes reproduced, cause key + form -> the claim of that form's crashes). Without special tokens the probe's
+    control (a pair left) raises too, so the crash there is not exhaustion's; given a special (the run's own, else
+    ``PROBE_SPECIAL``, which no probe's text holds: it changes nothing in a right table) the control merges, so the
+    form that merged names the other form's claim (``_form_claim``: training without specials); where the probe
+    raises there too, that crash is exhaustion's. Those crashes are grouped and charged apart (``causes.group_key``);
+    the others stay the behaviour's."""
     found: dict[tuple[str, ...], Reproduced] = {}
     split: dict[tuple[str, ...], Reproduced] = {}
     for key, crashed in past.items():
@@ -217,10 +205,14 @@ def _merges(direct: DirectProbe, args: tuple, implementation, run: Callable) -> 
 
 def _raises(key: tuple[str, ...], direct: DirectProbe, args: tuple, implementation, run: Callable) -> bool:
     """``direct``'s call on ``args`` raises the cause ``key`` (within the probes' time limit)."""
+    verdict = run(lambda: _raised(direct, args, implementation), direct.shown())
+    return isinstance(verdict, judging.Verdict) and _cause_key(verdict) == key
+
+
+def _cause_key(verdict: judging.Verdict) -> tuple[str, ...]:
     from bpe_kata.verdict import causes
 
-    verdict = run(lambda: _raised(direct, args, implementation), direct.shown())
-    return isinstance(verdict, judging.Verdict) and causes.cause_key(verdict) == key
+    return causes.cause_key(verdict)
 
 
 def _of_form(shown: Reproduced, form: str, answered: set[str]) -> Reproduced:
@@ -250,6 +242,17 @@ def _form_claim(operation: str, keywords: list[str], others: list[str]) -> str:
 #: Each probe's time limit: a CS336 trainer starts a pool of processes per call, and on a loaded machine its probe
 #: ran past teaching's 5 s, losing the evidence of every later probe (ninth round's members, run again).
 PROBE_SECONDS = 15.0
+
+#: All the probes of a run together, past which none is asked (tenth round, holdout: a pool-per-call trainer's probes
+#: kept the verdict phase going until the caller's time limit stopped the run before its report was written).
+BUDGET_SECONDS = 60.0
+
+
+def _within(seconds: float, run: Callable) -> Callable:
+    """``run``, answering False (still running: no later probe is trusted) once ``seconds`` have passed in all."""
+    deadline = time.monotonic() + seconds
+    return lambda question, name: run(question, name) if time.monotonic() < deadline else False
+
 
 #: The special token the probes give a trainer to see its form with specials: absent from every probe's text.
 PROBE_SPECIAL = "<|s|>"
