@@ -79,8 +79,10 @@ def _wrong_without_specials(text: str, merges: list, pieces: list[str], vocab_si
     if problem is None or not same:
         return None
     claim = expect.training_claim(text, alone, vocab_size, pattern, plain)
+    folded = claim == "bytes.no-normalization"
+    how = expect.normalisation_note(text, alone, vocab_size, pattern, plain) if folded else ""
     return claim, (f"; with no special token asked, train({text!r}, {vocab_size}) makes the same wrong merges: not "
-                   "the specials' doing")
+                   f"the specials' doing{how}")
 
 
 #: Worked cases: (text, specials, the pieces training must see). Each is built so that a trainer that does not

@@ -489,3 +489,37 @@ def test_a_split_case_is_the_splits_only_when_a_token_spans_a_cut(tokens, chunks
     from spec.cases.ops_production import _cut_at_every_chunk
 
     assert _cut_at_every_chunk(tokens, chunks) is cut
+
+
+def test_a_fold_then_a_merge_at_count_zero_is_the_folds():
+    """Tenth round, development: a CS336 trainer that replaces CRLF by LF, and once its folded text has no pair left
+    merges a pair of count 0, was charged train.most-frequent: its table is invalid on the folded text too, but only
+    from the merge made once that text ran out, the same merge that is the first wrong one on the text as given. The
+    earliest defect is the fold's."""
+    gpt2 = PATTERNS["gpt2"]
+    member = [((13, 13), 256), ((10, 256), 257), ((10, 13), 258)]
+    folds = lambda other, size: oracle.train(other.replace("\r\n", "\n"), size, pattern=gpt2)  # noqa: E731
+    assert training_claim("a\r\nb\r\n\r\r", member, 300, gpt2, folds) == "bytes.no-normalization"
+    assert training_claim("a\r\nb\r\n\r\r", member, 300, gpt2, _right) != "bytes.no-normalization"
+
+
+def _count_zero_once_exhausted(text: str, vocab_size: int) -> list:
+    """Right training, then, once no pair is left, one merge of a pair seen before (count 0 now), never merged."""
+    merges = merges_of(oracle.train(text, vocab_size))
+    seen = sorted(oracle.core.get_stats(list(text.encode("utf-8"))))
+    learned = {pair for pair, _ in merges}
+    spare = [pair for pair in seen if pair not in learned]
+    if len(merges) < vocab_size - 256 and spare:
+        merges.append((spare[0], 256 + len(merges)))
+    return merges
+
+
+@settings(max_examples=80, deadline=None)
+@given(texts, sizes)
+def test_a_merge_at_count_zero_without_a_fold_is_never_the_folds(text, vocab_size):
+    """The rule's other side: a trainer that folds nothing but merges at count 0 once no pair is left is not charged
+    a fold, even when the evidence it is asked for is a folding trainer's."""
+    merges = _count_zero_once_exhausted(text, vocab_size)
+    assume(invalid(text, merges, vocab_size))
+    folds = lambda other, size: oracle.train(other.replace("\r\n", "\n"), size)  # noqa: E731
+    assert training_claim(text, merges, vocab_size, train_on=folds) != "bytes.no-normalization"
