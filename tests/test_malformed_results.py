@@ -281,3 +281,38 @@ def test_a_minbpe_class_that_builds_no_vocab_is_its_build_vocabs_malformed_resul
     module = course_shapes.load(f"minbpe:{tmp_path / 'tokenizer.py'}:RegexTokenizer")
     with pytest.raises(shape_parts.MalformedResult, match="_build_vocab returned NoneType"):
         module.build_vocab({(97, 97): 256})
+
+
+#: Each shape's right solution, the file and the line that starts its encode method, and how the shape is named.
+ENCODERS = (
+    ("cs336_right", "cs336_basics/tokenizer.py", "    def encode(self, text: str) -> list[int]:\n", "cs336:{}"),
+    ("minbpe_right", "tokenizer.py", "    def encode(self, text, allowed_special=\"none_raise\"):\n",
+     "minbpe:{}/tokenizer.py:RegexTokenizer"),
+    ("map_right", "pair_coder.py", None, "map:{}"),
+)
+
+
+@pytest.mark.parametrize("returned", ["None", "7"])
+@pytest.mark.parametrize("folder, file, line, value", ENCODERS, ids=[shape[0] for shape in ENCODERS])
+def test_an_encode_that_returns_no_list_is_its_malformed_result_in_every_shape(tmp_path, folder, file, line, value,
+                                                                               returned):
+    """Eleventh round, development: a minbpe class's encode fell through its loop and returned None; the shape's own
+    ``list()`` of it raised a TypeError the report placed nowhere ("raised in ?"). Every shape reads its learner's
+    encode result through ``shape_parts.ids_returned``: no list is the learner's malformed result, named."""
+    import shutil
+
+    from bpe_kata.impl import loader
+
+    copy = tmp_path / folder
+    shutil.copytree(REPO_ROOT / "tests/course_shapes" / folder, copy)
+    path = copy / file
+    source = path.read_text(encoding="utf-8")
+    if line is None:  # the declared shape: its encode method is named in bpe-kata.toml
+        line = next(row for row in source.splitlines(keepends=True) if row.lstrip().startswith("def to_ids("))
+    indent = line[:len(line) - len(line.lstrip())] + "    "
+    broken = source.replace(line, f"{line}{indent}return {returned}\n\n{line.replace('def ', 'def _unused_', 1)}", 1)
+    assert broken != source
+    path.write_text(broken, encoding="utf-8")
+    module = loader.load_implementation(value.format(copy))
+    with pytest.raises(shape_parts.MalformedResult, match=f"returned {type(eval(returned)).__name__}, not a list"):
+        module.encode("ab", {(97, 98): 256})

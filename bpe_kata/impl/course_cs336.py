@@ -159,7 +159,7 @@ def _functions(learner: types.ModuleType) -> dict[str, object]:
         built = tokenizers(merges)
         if key not in built:
             built[key] = _tokenizer_for(merges, key)
-        return list(built[key].encode(text))
+        return shape_parts.ids_returned(built[key].encode(text), function="Tokenizer.encode", call="encode")
 
     def encode_iterable(texts, merges, *, special_tokens=None, allowed_special=frozenset(),
                         disallowed_special="all"):

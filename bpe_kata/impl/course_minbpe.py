@@ -177,14 +177,15 @@ def functions_over(cls: type) -> dict[str, object]:
         if key not in built:
             built[key] = loaded(merges, pattern, specials)
         if not specials:
-            return list(built[key].encode(text))
+            return shape_parts.ids_returned(built[key].encode(text), function=f"{name}.encode", call="encode")
         allowed, refused = shape_parts.special_policy(text, special_tokens, allowed_special, disallowed_special)
         if refused and allowed:
             raise shape_parts.inexpressible(f"minbpe's policies cannot allow {sorted(allowed)} and refuse "
                                               f"{sorted(refused)[0]!r} in one call")
         policy = ("none_raise" if refused else "all" if allowed == set(special_tokens) else
                   set(allowed) if allowed else "none")
-        return list(built[key].encode(text, **{allowed_keyword: policy}))
+        return shape_parts.ids_returned(built[key].encode(text, **{allowed_keyword: policy}),
+                                        function=f"{name}.encode", call="encode")
 
     def build_vocab(merges, special_tokens=None):
         if special_tokens and not has_specials:

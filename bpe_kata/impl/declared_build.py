@@ -112,14 +112,17 @@ def _train(own: Callable, declared: Declared) -> Callable:
     return _forwarding(own, train)
 
 
-def _with_table(own: Callable, declared: Declared, position: int) -> Callable:
+def _with_table(own: Callable, declared: Declared, position: int, name: str) -> Callable:
     """A function taking the table as argument ``position``, given it in the code's type; its ids as a list."""
     def call(*args, **kwargs):
         args = list(args)
         if len(args) > position:
             args[position] = own_table(args[position], declared)
         result = own(*args, **kwargs)
-        return dict(result) if isinstance(result, Mapping) else list(result)
+        if isinstance(result, Mapping):
+            return dict(result)
+        what = "a list of ids" if name == "encode" else "a vocab {id: bytes}"
+        return shape_parts.ids_returned(result, function=getattr(own, "__qualname__", name), call=name, what=what)
     return _forwarding(own, call)
 
 
@@ -129,8 +132,8 @@ def _as_is(own: Callable, declared: Declared) -> Callable:
 
 _TRANSLATIONS: dict[str, Callable[[Callable, Declared], Callable]] = {
     "train": _train,
-    "encode": lambda own, declared: _with_table(own, declared, 1),
-    "build_vocab": lambda own, declared: _with_table(own, declared, 0),
+    "encode": lambda own, declared: _with_table(own, declared, 1, "encode"),
+    "build_vocab": lambda own, declared: _with_table(own, declared, 0, "build_vocab"),
 }
 
 

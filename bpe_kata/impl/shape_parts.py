@@ -10,7 +10,7 @@ import importlib.util
 import os
 import sys
 import types
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 
 #: Frames of this module are the adapter's, not the learner's (bpe_kata/impl/frames.py).
@@ -47,6 +47,16 @@ class MalformedResult(Exception):
     def __init__(self, message: str, *, function: str, call: str) -> None:
         super().__init__(message)
         self.function, self.call = function, call
+
+
+def ids_returned(result: object, *, function: str, call: str, what: str = "a list of ids") -> list:
+    """An encode's result as a list, or ``MalformedResult`` naming the learner's ``function`` when it is no
+    iterable (a loop that falls through returns None: eleventh round, development, the shape's own ``list()``
+    raised a TypeError reported as raised in no file). Every shape reads what its learner's encode returns here."""
+    if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
+        raise MalformedResult(f"{function} returned {type(result).__name__}, not {what}", function=function,
+                              call=call)
+    return list(result)
 
 
 class ShapeError(ValueError):
