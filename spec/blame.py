@@ -61,7 +61,11 @@ def checking(*claims: str, own_training: bool = False) -> Iterator[None]:
         yield
     except (AssertionError, pytest.fail.Exception) as failure:
         if getattr(failure, _BLAMED, None) is None:
-            if trained and _counts_not_the_rule(claims):
+            behind = _split_behind_the_ties(claims) if trained else None
+            if behind is not None:
+                failure.add_note(behind[1])
+                claims, own_training = (behind[0],), False
+            elif trained and _counts_not_the_rule(claims):
                 failure.add_note("the trainer learns its tie rule's whole table on texts full of ties between merged "
                                  "tokens (spec/tie_battery.py): a wrong pick among pairs of the same count here comes "
                                  f"from its counts ({tie_battery.COUNTS_CLAIM})")
@@ -71,15 +75,27 @@ def checking(*claims: str, own_training: bool = False) -> Iterator[None]:
         raise
 
 
-def _counts_not_the_rule(claims: tuple[str, ...]) -> bool:
-    """A failed check of a tie choice only, on the trainer's own table, whose tie rule the battery shows right."""
+def _tie_choice_only(claims: tuple[str, ...]) -> bool:
     from spec.ledger import load_claims
 
     ledger = load_claims()
     tie_claims = {rule.claim for rule in TIE_RULES.values()}
-    if not claims or not all(c in tie_claims or (c in ledger and ledger[c].depends_on_tie_rule) for c in claims):
-        return False
-    return tie_battery.rule_is_right(split.tie_rule(None))
+    return bool(claims) and all(c in tie_claims or (c in ledger and ledger[c].depends_on_tie_rule) for c in claims)
+
+
+def _split_behind_the_ties(claims: tuple[str, ...]) -> tuple[str, str] | None:
+    """A failed check of a tie choice only, on the trainer's own table: the split's claim when the trainer's chunks
+    explain it (spec/split_check.py ``split_behind_the_ties``), asked before the tie rule or the counts are."""
+    if not _tie_choice_only(claims):
+        return None
+    from spec import split_check  # it checks with this module: imported when asked
+
+    return split_check.split_behind_the_ties()
+
+
+def _counts_not_the_rule(claims: tuple[str, ...]) -> bool:
+    """A failed check of a tie choice only, on the trainer's own table, whose tie rule the battery shows right."""
+    return _tie_choice_only(claims) and tie_battery.rule_is_right(split.tie_rule(None))
 
 
 def as_checked(claims: tuple[str, ...], stated: bool = False) -> tuple[str, ...]:

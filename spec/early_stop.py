@@ -49,6 +49,7 @@ def check_trained(text: object, vocab_size: object, merges: object, pattern: str
     pattern = split.resolve(pattern)
     if any(not isinstance(idx, int) for _, idx in table) or valid_training.ids_wrong(table, vocab_size):
         return  # ids are train.ids-from-256's, checked where a test reads them
+    trainer_at_hand.remember(text, vocab_size, pattern, table, train_on)  # a failed tie check's evidence
     split_check.check_trained_split(text, table, vocab_size, pattern, train_on)
     if len(table) >= vocab_size - 256:
         return

@@ -15,10 +15,25 @@ from contextvars import ContextVar, Token
 Train = Callable[[str, int], object]
 
 _AT_HAND: ContextVar[Train | None] = ContextVar("bpe_kata_trainer_at_hand", default=None)
+#: What train returned in the running test, newest last: (text, vocab_size, pattern, table, the trainer as called).
+_RETURNED: ContextVar[tuple] = ContextVar("bpe_kata_tables_returned", default=())
+#: The tables kept: a failed check is about one of the test's last few trainings.
+KEPT = 8
 
 
 def put(train: Train | None) -> Token:
+    _RETURNED.set(())  # a new test: another test's tables are no evidence here
     return _AT_HAND.set(train)
+
+
+def remember(text: object, vocab_size: int, pattern: str | None, table: list, train_on: Train | None) -> None:
+    """A table train returned in this test (spec/early_stop.py sees each one), kept as evidence for a failed check."""
+    _RETURNED.set((*_RETURNED.get()[-(KEPT - 1):], (text, vocab_size, pattern, table, train_on)))
+
+
+def returned() -> tuple:
+    """The test's last ``KEPT`` tables, newest first."""
+    return tuple(reversed(_RETURNED.get()))
 
 
 def reset(token: Token) -> None:
