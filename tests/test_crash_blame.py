@@ -512,3 +512,38 @@ def test_the_probes_of_a_run_stop_once_their_budget_is_spent(monkeypatch):
     results.reproduced = crash_probes.probe(results, types.SimpleNamespace(train=lambda *a, **k: asked.append(a)),
                                             run=lambda function, shown: function())
     assert asked == [] and results.reproduced == {}, (asked, results.reproduced)
+
+
+def test_a_helper_that_crashes_on_every_call_met_through_another_call_charges_no_claim_there_either():
+    """Eleventh round, development: a minbpe ``merge`` raised NameError on every call (no claim charged), and the same
+    NameError at the same line, met where encode called merge, was charged to encode.lowest-rank (113 tests). The
+    rule: a cause raised at the same place, with the same error, as another call's crash on every input is that
+    crash; it charges no claim and says whose it is."""
+    from bpe_kata.verdict import causes
+    from bpe_kata.verdict.outcomes import Outcome
+
+    module = types.ModuleType("port")
+    exec("def merge(ids, pair, idx):\n"
+         "    return one_hot(ids)\n"  # a NameError on every call, in a helper encode shares
+         "def encode(text, merges):\n"
+         "    ids = list(text.encode('utf-8'))\n"
+         "    for pair, idx in merges.items():\n"
+         "        ids = merge(ids, pair, idx)\n"
+         "    return ids\n", vars(module))
+    results = Results()
+    calls = (("merge", "merge.example-99", lambda: module.merge([1, 2], (1, 2), 256)),
+             ("merge", "merge.end-guard", lambda: module.merge([1], (1, 2), 256)),
+             ("encode", "encode.lowest-rank", lambda: module.encode("aa", {(97, 97): 256})),
+             ("encode", "encode.lowest-rank", lambda: module.encode("ab", {(97, 98): 256})))
+    for number, (level, claim, call) in enumerate(calls):
+        try:
+            call()
+        except NameError as error:
+            verdict = judging.judge(error, (claim,), module, "")
+        results.verdicts[f"t::x{number}"] = verdict
+        results.by_test[f"t::x{number}"] = (level, (claim,), Outcome.FAILED)
+    results.reproduced = crash_probes.probe(results, module, run=lambda function, shown: function())
+    found = {cause["call"]: cause for cause in causes.root_causes(results)}
+    assert found["merge"]["every_call"] is True and found["merge"]["likely_claim"] is None, found
+    assert found["encode"]["likely_claim"] is None and found["encode"]["same_crash_as"] == "merge", found
+    assert "encode.lowest-rank" not in causes.every_broken(results), causes.every_broken(results)

@@ -96,6 +96,10 @@ def _crash_inputs(cause: dict) -> list[str]:
     elif cause.get("contrast"):
         lines.append(f"      {cause['probe']} raises it too, though it has a pair to merge, while "
                      f"{cause['contrast']} merges it: the crash is that form's ({cause['likely_claim']})")
+    elif cause.get("same_crash_as"):
+        lines.append(f"      the same crash as {cause['same_crash_as']}'s, which crashes whatever the input, met "
+                     f"through {cause.get('call') or 'this call'}: no claim is charged; make "
+                     f"{cause['same_crash_as']} run at all first")
     elif cause.get("probe"):
         lines.append(f"      {cause['probe']} raises it too: the crash is that behaviour's")
     return lines
