@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from bpe_kata.verdict import substitution
-from bpe_kata.verdict.judging import BROKEN, Verdict
+from bpe_kata.verdict.judging import BROKEN, ERROR, Verdict
 from bpe_kata.verdict.outcomes import Outcome
 from bpe_kata.verdict.report import UNWITNESSED_REASON, as_json
 from bpe_kata.verdict.tallies import Results
@@ -224,6 +224,17 @@ def test_a_claim_with_a_failed_test_is_never_also_passed_without_a_call():
     results.record(_Report("t::other", True), Outcome.FAILED, "regex", ("regex.gpt2-chunks",),
                    Verdict(BROKEN, ("regex.gpt2-chunks",), "", "", "x"))
     assert results.unwitnessed() == set()
+
+
+def test_a_claim_whose_other_test_could_not_run_is_that_not_also_passed_without_a_call():
+    """Eleventh round, development: the text listed regex.roundtrip both as "not judged: passed without a call" and
+    as "could not run", its report's one status. One status, the same in both."""
+    results = _passed(0)
+    results.record(_Report("t::other", True), Outcome.FAILED, "regex", ("regex.gpt2-chunks",),
+                   Verdict(ERROR, (), "NameError: x", "f (x.py:1)", "x"))
+    assert results.unwitnessed() == set()
+    info = {"suite_version": "0", "implementation": "x", "module_file": None, "module": "x"}
+    assert as_json(results, info)["claims"]["regex.gpt2-chunks"]["status"] != "not judged"
 
 
 def test_fact_claims_are_the_suites_own_and_pass_without_a_call():

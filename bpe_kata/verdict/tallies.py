@@ -147,7 +147,8 @@ class Results:
         the suite's own by definition; a run that recorded no counts (a report read back) demotes nothing."""
         ledger = load_claims()
         return {cid for cid, r in self.per_claim().items()
-                if r[Outcome.PASSED] and not r[Outcome.FAILED] and cid in ledger and ledger[cid].kind == "contract"
+                if r[Outcome.PASSED] and not r[Outcome.FAILED] and not r[ClaimOutcome.COULD_NOT_RUN]  # that says more
+                and cid in ledger and ledger[cid].kind == "contract"
                 and all(nodeid in self.calls for nodeid in r[Outcome.PASSED]) and self.calls_of(cid) == 0}
 
     def tie_rule_excuse(self, cid: str) -> str:
