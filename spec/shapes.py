@@ -93,3 +93,11 @@ def word_merges_of(merges: Iterable) -> list[tuple[tuple[str, str], int]]:
 @_reading("a list of symbols")
 def symbols_of(segments: Iterable) -> list[str]:
     return [str(s) for s in segments]
+
+
+def outcome_of(call: Callable[[], object]) -> tuple[str, object]:
+    """("returned", the value) or ("raised", the error's type name): two calls compared by what they did."""
+    try:
+        return "returned", call()
+    except Exception as error:  # noqa: BLE001 - the outcome compared, whatever it is
+        return "raised", type(error).__name__

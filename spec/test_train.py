@@ -11,7 +11,7 @@ from spec.blame import checking
 from spec.cases import expect
 from spec.compare import expect_equal
 from spec.refusals import refused
-from spec.shapes import merges_of, pairs_of
+from spec.shapes import merges_of, outcome_of, pairs_of
 from spec.table_ids import ids_claim
 from spec.trained_vocab import vocab_of_trained
 
@@ -255,6 +255,25 @@ def test_training_again_gives_what_a_first_training_gives(bpe, second_size):
         table = bpe.train(SECOND_TEXT, second_size)
     expect_equal(merges_of(table), fresh, f"merges of train({SECOND_TEXT!r}, {second_size}) after "
                  f"train({FIRST_TEXT!r}, 257) (what a first training of it gives)")
+
+
+@pytest.mark.claim("train.starts-afresh")
+def test_decoding_after_training_again_is_decoding_after_a_first_training(bpe):
+    """What a retrained tokenizer decodes: each id of the first training, alone, decodes (or is refused) as after a
+    first training of the second text only, so no token of the first survives in the vocab a decode reads (tenth
+    round, development: a class whose second training copied the first's vocab decoded 257 as 'aaaa'). A class is
+    asked on one object with its own vocab (the shape's ``decode_after_training``); code of functions decodes with
+    build_vocab of each training's table, so only state it keeps between calls can fail it."""
+    first, second, ids = ("aaaaaaaa", 259), ("xyxyxy", 257), [97, 256, 257, 258]
+    after = getattr(bpe, "decode_after_training", None)
+    if not callable(after):
+        def after(trainings, asked):
+            for text, size in trainings:
+                vocab = bpe.build_vocab(bpe.train(text, size))
+            return [outcome_of(lambda idx=idx: bpe.decode([idx], vocab)) for idx in asked]
+    fresh = after([second], ids)
+    expect_equal(after([first, second], ids), fresh, f"decode of each of {ids} after train{first!r} then "
+                 f"train{second!r} (what it gives after train{second!r} alone)")
 
 
 def _own_get_stats_counts_overlaps(bpe) -> bool:

@@ -671,3 +671,17 @@ def test_model_classes_that_read_a_skipped_import_are_skipped_too(tmp_path):
                            "    return Linear and Tokenizer(vocab, merges, specials)\n\n")
     with pytest.raises(ImplementationNotFound, match="could not load"):
         load_implementation(reads_it)
+
+
+def test_a_minbpe_class_whose_retraining_keeps_the_first_vocab_fails_starts_afresh(tmp_path, spec_tests):
+    """Tenth round, development: a class whose ``train`` began from ``self.vocab.copy()`` reset its merges, so the
+    merges-only check passed, but its decode still knew the first training's ids. One object, its own decode."""
+    source = (SHAPES / "minbpe_right" / "tokenizer.py").read_text(encoding="utf-8")
+    stale = source.replace("merges, vocab = {}, {idx: bytes([idx]) for idx in range(256)}",
+                           "merges, vocab = {}, dict(getattr(self, 'vocab', {}))\n"
+                           "        vocab.update({idx: bytes([idx]) for idx in range(256)})")
+    assert stale != source
+    (tmp_path / "tokenizer.py").write_text(stale, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", f"minbpe:{tmp_path / 'tokenizer.py'}:RegexTokenizer", "-m",
+                          "not corpus", "-k", "again", files=files_of_levels(spec_tests, ("train",)))
+    assert _failed(run) == {"train.starts-afresh": "train"}, run.output[-3000:]

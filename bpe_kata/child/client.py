@@ -104,7 +104,7 @@ class IsolatedImplementation:
             if "StreamDecoder" in self.features:
                 self.StreamDecoder = self._stream_decoder_class()
             if self.__name__.startswith("minbpe:"):  # the shape trains a new object per call in the child
-                self.train_again = _one_object_twice
+                self.train_again = self.decode_after_training = _one_object_twice
         return self
 
     def close(self) -> None:

@@ -39,6 +39,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from bpe_kata.impl import minbpe_finding, shape_parts
+from spec.shapes import outcome_of
 
 #: Frames of this module are the adapter's, not the learner's (bpe_kata/impl/frames.py).
 __bpe_kata_adapter__ = True
@@ -155,6 +156,16 @@ def functions_over(cls: type) -> dict[str, object]:
         trained(tok, first, vocab_size)
         return trained(tok, second, vocab_size if second_vocab_size is None else second_vocab_size)
 
+    def decode_after_training(trainings, ids, *, pattern=None):
+        """One object trained on each (text, vocab_size) in turn, then asked to decode each id alone with its own
+        vocab, as a user decodes after retraining (claim train.starts-afresh): what each gave, text or error type
+        (tenth round, development: a class whose second training started from the first's vocab decoded an id
+        only the first had made)."""
+        tok = make(pattern)
+        for text, vocab_size in trainings:
+            trained(tok, text, vocab_size)
+        return [outcome_of(lambda idx=idx: tok.decode([idx])) for idx in ids]
+
     def loaded(merges, pattern, specials):
         tok = make(pattern)
         set_table(tok, merges)
@@ -222,7 +233,8 @@ def functions_over(cls: type) -> dict[str, object]:
     persist = ("the minbpe shape saves with save(prefix) and loads with load(model_file) in minbpe's own "
                ".model format, not the contract's bpe-kata v1 file")
     functions: dict[str, object] = {"train": train, "train_again": train_again, "encode": encode,
-                                    "build_vocab": build_vocab, "decode": decode}
+                                    "build_vocab": build_vocab, "decode": decode,
+                                    "decode_after_training": decode_after_training}
     functions.update(
         get_stats=shape_parts.not_expressible("get_stats", f"{absent.format('get_stats')} beside {name}"),
         merge=shape_parts.not_expressible("merge", f"{absent.format('merge')} beside {name}"),
