@@ -77,15 +77,16 @@ def in_equivalent_form(error: BaseException, rerun: Callable[[], None],
     record = recording.saved()
     try:
         checks = only_without_specials(error, rerun, is_check, recording.returned(), replay_of)
-        for check, form, failed_again in checks:
+        for check, form, failed_again, path_claim in checks:
             if form == FAILED and set(blame.blamed_claims(check) or ("",)) <= failed_again:
                 blame.attest(check, blame.FAILED_IN_EQUIVALENT_FORM)  # the path with specials fails it too
             if form == PASSED:
-                blame.charge(check, (WITHOUT_SPECIALS_CLAIM,), blame.PASSED_IN_EQUIVALENT_FORM)
-                check.add_note(f"this check passes once every call of train without special tokens is given "
-                               f"{ABSENT!r}, which never occurs in the text: training without special tokens is what "
-                               f"fails ({WITHOUT_SPECIALS_CLAIM})")
-        if any(form == PASSED for _, form, _ in checks):
+                blame.charge(check, (path_claim,), blame.PASSED_IN_EQUIVALENT_FORM)
+                path = "training" if path_claim == WITHOUT_SPECIALS_CLAIM else "encoding"
+                check.add_note(f"this check passes once every call of {'train' if path == 'training' else 'encode'} "
+                               f"without special tokens is given {ABSENT!r}, which never occurs in the text: {path} "
+                               f"without special tokens is what fails ({path_claim})")
+        if any(form == PASSED for _, form, _, _ in checks):
             return None
         return behind_the_crash(error, rerun, is_check, recording.raised_form(), recording.raised(),
                                 lambda: _worth_a_rerun(claims))
