@@ -357,20 +357,36 @@ def test_a_tokenizer_whose_own_import_failed_could_not_be_loaded_in_one_line(tmp
         load_implementation(value)
 
 
-def test_an_import_inside_run_train_bpe_that_needs_a_bypassed_init_could_not_be_loaded_in_one_line(tmp_path):
-    """Held out, sixth round: the package's __init__ imports torch and re-exports train_bpe; run_train_bpe imports it
-    from the package inside its body. With the __init__ bypassed, every call raised ImportError and every training
-    claim read "could not run"; it is one line naming the import and the bypassed __init__."""
+@pytest.mark.parametrize("reads", ["inside", "attribute"])
+def test_names_a_package_init_binds_beside_a_failing_import_are_there(tmp_path, reads):
+    """Sixth round, held out: the package's __init__ imports torch and re-exports train_bpe, which run_train_bpe
+    imports inside its body; eleventh round, development: adapters.py reads ``cs336bs.train_bpe`` off the package.
+    With the __init__ bypassed whole, every call raised; it runs as adapters.py does, its failing imports skipped."""
     value = _cs336_repo(tmp_path, "from cs336_basics.tokenizer import Tokenizer",
                         "def make(vocab, merges, specials):\n    return Tokenizer(vocab, merges, specials)\n\n")
     repo = tmp_path / "repo"
     init = "import torch\nfrom .train_bpe import train_bpe as train_tokenizer\n"
     (repo / "cs336_basics" / "__init__.py").write_text(init)
     adapters = repo / "tests" / "adapters.py"
+    inside = ("    from cs336_basics import train_tokenizer\n    return train_tokenizer(input_path" if reads == "inside"
+              else "    import cs336_basics as package\n    return package.train_tokenizer(input_path")
+    adapters.write_text(adapters.read_text().replace("    return train_bpe(input_path", inside))
+    assert load_implementation(value).train("abab", 257) == {(97, 98): 256}
+
+
+def test_an_import_inside_run_train_bpe_that_the_package_init_cannot_bind_could_not_be_loaded_in_one_line(tmp_path):
+    """The name imported inside run_train_bpe comes from an import of the __init__ that failed (its module needs
+    torch): every call would raise ImportError; it is one line naming the import and what the load skipped."""
+    value = _cs336_repo(tmp_path, "from cs336_basics.tokenizer import Tokenizer",
+                        "def make(vocab, merges, specials):\n    return Tokenizer(vocab, merges, specials)\n\n")
+    repo = tmp_path / "repo"
+    (repo / "cs336_basics" / "model.py").write_text("import torch\n\ndef train_tokenizer(*args):\n    pass\n")
+    (repo / "cs336_basics" / "__init__.py").write_text("import torch\nfrom .model import train_tokenizer\n")
+    adapters = repo / "tests" / "adapters.py"
     inside = "    from cs336_basics import train_tokenizer\n    return train_tokenizer(input_path"
     adapters.write_text(adapters.read_text().replace("    return train_bpe(input_path", inside))
     with pytest.raises(ImplementationNotFound, match=r"could not load: run_train_bpe \(tests/adapters.py line \d+\) "
-                       r"imports .*train_tokenizer.*bypassed at load: cs336_basics/__init__.py not run"):
+                       r"imports .*train_tokenizer.*bypassed at load: cs336_basics/__init__.py line 1, 2 \(No module"):
         load_implementation(value)
 
 
