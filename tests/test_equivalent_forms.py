@@ -245,3 +245,36 @@ def test_the_trainer_at_hand_is_asked_in_the_reruns_form():
     with equivalent_forms.rewriting():
         _in_force(implementation)("ab", 257)
     assert asked == [{}, {"special_tokens": [equivalent_forms.ABSENT]}], asked
+
+
+STOPS_SHORT_WITHOUT_SPECIALS_AND_DECODES_BY_COUNT = '''
+"""Without special tokens it trains each character apart; its decode turns ids past len(vocab) into U+FFFD."""
+import reference
+from reference import build_vocab, encode, encode_iterable, get_stats, merge  # noqa: F401
+
+
+def train(text, vocab_size, *, special_tokens=None, pattern=None, tie_rule=None):
+    if not special_tokens:
+        if vocab_size < 256:
+            raise ValueError("vocab_size below 256")
+        return reference.train(text, vocab_size, pattern=r"(?s).")
+    return reference.train(text, vocab_size, special_tokens=special_tokens, pattern=pattern)
+
+
+def decode(ids, vocab):
+    known = [i for i in ids if i < len(vocab)]
+    return reference.decode(known, vocab) + "\\ufffd" * (len(ids) - len(known))
+'''
+
+
+def test_a_check_made_as_a_call_returns_is_replayed_by_that_call_not_by_the_test(tmp_path, capsys):
+    """Eleventh round, development: a trainer that cuts every character without specials failed the check made as
+    train returned; the test run again in the equivalent form passed it, then met the decode's own defect further on,
+    and the check stayed on the split's claim. The check's replay is its call, asked again in that form."""
+    impl = tmp_path / "impl_under_test.py"
+    impl.write_text(STOPS_SHORT_WITHOUT_SPECIALS_AND_DECODES_BY_COUNT, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus", "-k", "test_decode_equals_byte_lookup",
+                          files=["spec/test_decode.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    failed = {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"}
+    assert failed == {"train.no-implicit-specials"}, failed
