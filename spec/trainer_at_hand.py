@@ -49,3 +49,13 @@ def trainer(given: Train | None = None, pattern: str | None = None) -> Train | N
     if train is None or pattern is None:
         return train
     return lambda text, vocab_size: train(text, vocab_size, pattern=pattern)
+
+
+def asking(specials: list[str], pattern: str | None = None) -> Train | None:
+    """The trainer at hand asked ``specials`` (and the pattern the checked call gave) on every call, or None: evidence
+    of what asking a special that never occurs changes, which for a right trainer is nothing."""
+    train = _AT_HAND.get()
+    if train is None:
+        return None
+    keywords = {"special_tokens": list(specials), **({} if pattern is None else {"pattern": pattern})}
+    return lambda text, vocab_size: train(text, vocab_size, **keywords)
