@@ -523,3 +523,15 @@ def test_a_merge_at_count_zero_without_a_fold_is_never_the_folds(text, vocab_siz
     assume(invalid(text, merges, vocab_size))
     folds = lambda other, size: oracle.train(other.replace("\r\n", "\n"), size)  # noqa: E731
     assert training_claim(text, merges, vocab_size, train_on=folds) != "bytes.no-normalization"
+
+
+def test_every_invalid_trained_table_fails_through_the_one_function_that_says_why():
+    """Eleventh round, development: a CR fold was charged rightly, but the failure never said the line ends were
+    folded: the test asserted under the classifier's claim itself. Every spec test that finds a trained table invalid
+    fails it through ``fail_invalid_training``, which adds how the text was changed or cut."""
+    from tests.support import REPO_ROOT
+
+    by_hand = [f"{path.name}:{number}" for path in sorted((REPO_ROOT / "spec").rglob("*.py"))
+               for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+               if "checking(expect.training_claim(" in line]
+    assert by_hand == [], by_hand
