@@ -7,6 +7,7 @@ and a tool's optional extra (rich, matplotlib, mutmut) is needed only by the too
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -112,7 +113,12 @@ def run() -> NoReturn:
     from bpe_kata.run import quick_exit
 
     quick_exit.command_ends_process = True
-    quick_exit.end_command(main())
+    try:
+        status = main()
+    except BrokenPipeError:  # the reader went away (``bpe-kata --help | head``): nothing more to say to it
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 1
+    quick_exit.end_command(status)
 
 
 if __name__ == "__main__":

@@ -281,3 +281,14 @@ def test_every_listed_command_is_in_the_one_table_and_resolves():
     for name, command in cli.COMMANDS.items():
         assert callable(command.function()), name
         assert all(line.startswith(name) for line in command.usage), name
+
+
+def test_a_reader_that_goes_away_gets_no_traceback():
+    """``bpe-kata --help | head -1``: the pipe closes before the usage is written; the command ends quietly."""
+    script = shutil.which("bpe-kata") or pytest.skip("the console script is not installed")
+    child = subprocess.Popen([script, "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child.stdout.read(5)
+    child.stdout.close()
+    error = child.stderr.read().decode()
+    child.wait(timeout=60)
+    assert "Traceback" not in error, error
