@@ -19,7 +19,7 @@ from bpe_kata.data import corpora
 from bpe_kata.impl.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation, require_utf8
 from bpe_kata.platforms import outputs as platform_outputs
 from bpe_kata.platforms.points import PointsError
-from bpe_kata.run import budgets, quick_exit, slow_calls, spawning
+from bpe_kata.run import budgets, leftover_children, quick_exit, slow_calls, spawning
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment, private_storage
 from bpe_kata.run.kata_run import KataRun
 from bpe_kata.verdict import bounded_diff, expectations, missing_data, selection, traceback_cache
@@ -168,6 +168,7 @@ def freeze_before_the_last_collection(config: pytest.Config) -> None:
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     """A pytest-xdist worker is done: its results are sent and its children closed (bpe_kata/run/quick_exit.py)."""
+    leftover_children.end_all()  # what the implementation left running past its tests and probes
     quick_exit.arm(config)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bpe_kata.child import client as isolated_client
-from bpe_kata.run import cpu_pairs, spawning
+from bpe_kata.run import cpu_pairs, leftover_children, spawning
 from bpe_kata.run.collection import level_of
 from bpe_kata.run.kata_run import KataRun
 from bpe_kata.verdict import equivalent_forms, outcomes, recording, substitution
@@ -44,7 +44,8 @@ def bpe(request: pytest.FixtureRequest, implementation):
     # (equivalent_forms.rewrite: ninth round, a probe met the crash of the form the rerun was made to leave behind)
     at_hand = trainer_at_hand.put(_in_force(implementation) if callable(getattr(implementation, "train", None))
                                   else None)
-    yield recording.Recorder(implementation)  # which operations the test calls (report: "not judged")
+    with leftover_children.ended_after():  # a learner's pool or Manager left running is ended with its test
+        yield recording.Recorder(implementation)  # which operations the test calls (report: "not judged")
     trainer_at_hand.reset(at_hand)
 
 
