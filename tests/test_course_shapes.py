@@ -86,7 +86,9 @@ CS336_DEFECTS = {
     "crlf": "bytes.no-normalization",  # a text-mode read folds CR and CRLF
     "heap": "train.most-frequent",  # an index whose counts are never lowered merges a stale count
     "endoftext": "train.no-implicit-specials",  # <|endoftext|> cut from the text although no special was asked
-    "empty_split": "regex.gpt2-chunks",  # no specials: an empty split pattern, every character apart
+    # no specials: an empty split pattern, every character apart; given any special it trains right, so the defect is
+    # training without specials' (the equivalent-form rerun shows it; eleventh round: such a member's tests moved here)
+    "empty_split": "train.no-implicit-specials",
     "specials": "train.special-tokens",  # the specials asked go in the vocab, but the text is never cut at them
     "empty_specials": "encode.no-implicit-specials",  # given [], encode cuts at the empty alternation: no merge
 }
@@ -701,3 +703,15 @@ def test_a_minbpe_class_whose_retraining_keeps_the_first_vocab_fails_starts_afre
     run = run_spec_inline(tmp_path, "--impl", f"minbpe:{tmp_path / 'tokenizer.py'}:RegexTokenizer", "-m",
                           "not corpus", "-k", "again", files=files_of_levels(spec_tests, ("train",)))
     assert _failed(run) == {"train.starts-afresh": "train"}, run.output[-3000:]
+
+
+def test_one_import_line_naming_a_module_that_needs_torch_leaves_the_other_names_bound(tmp_path):
+    """Eleventh round, holdout (read after its final classification): ``from cs336_basics import transformer,
+    train_bpe, tokenizer`` failed whole on the model module's torch, so the tokenizer's names went unbound and the
+    solution could not load. Each name of a failing import line is imported on its own."""
+    value = _cs336_repo(tmp_path, "from cs336_basics import model, tokenizer",
+                        "def make(vocab, merges, specials):\n"
+                        "    return tokenizer.Tokenizer(vocab, merges, specials)\n\n")
+    (tmp_path / "repo" / "cs336_basics" / "model.py").write_text("import torch\n")
+    module = load_implementation(value)
+    assert module.encode("ab", {(97, 98): 256}) == [256]

@@ -98,7 +98,8 @@ def build(path: Path, value: str) -> types.ModuleType:
     for line in learner.__bpe_kata_skipped__:  # "line N: No module named 'torch'"
         where, _, why = line.partition(": ")
         failed.setdefault(why, []).append(where.removeprefix("line "))
-    skipped = notes + [f"tests/adapters.py line {', '.join(lines)} ({why})" for why, lines in failed.items()]
+    skipped = notes + [f"tests/adapters.py line {', '.join(dict.fromkeys(lines))} ({why})"
+                       for why, lines in failed.items()]
     if skipped:
         print(f"bpe-kata: cs336: skipped what the tokenizer does not need: {'; '.join(skipped)}", file=sys.stderr)
     return shape_parts.contract_module(value, repo, adapters, __doc__, _functions(learner),
