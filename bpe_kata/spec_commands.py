@@ -39,12 +39,11 @@ def check(argv: list[str]) -> int:
 def _stop_as_ctrl_c() -> None:
     """A SIGTERM (``timeout``'s, a CI job's limit) ends the run as Ctrl-C does: the levels that finished are printed
     and the report is written, marked incomplete, where the process used to die with nothing said (eighth round: a
-    member whose every training started a pool of 32 processes was killed at 1,500 s and left no verdict at all)."""
-    import signal
-    import threading
+    member whose every training started a pool of 32 processes was killed at 1,500 s and left no verdict at all).
+    Processes the implementation forks keep the default (bpe_kata/run/stop_signal.py)."""
+    from bpe_kata.run import stop_signal
 
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, signal.default_int_handler)
+    stop_signal.stop_as_ctrl_c()
 
 
 def _not_found(command: str, argv: list[str]) -> bool:

@@ -9,8 +9,8 @@ import multiprocessing
 from tests.support import run_spec_inline
 
 LEAKS_A_MANAGER_AND_A_POOL_PER_CALL = '''
-"""Each training starts a Manager it never shuts down (a course trainer whose error path skips it), and keeps one
-pool across calls."""
+"""Each training starts a Manager it never shuts down (a course trainer whose error path skips it), makes a pool it
+drops at once, and keeps one pool across calls."""
 import builtins
 import multiprocessing
 
@@ -22,7 +22,10 @@ def train(text, vocab_size, **options):
     manager = multiprocessing.Manager()
     kept = builtins.__dict__.setdefault("_leaked_by_a_test_implementation", [])
     kept.append((manager, manager.Queue()))  # never shut down, never freed
-    pool = builtins.__dict__.setdefault("_pool_of_a_test_implementation", multiprocessing.Pool(1))
+    multiprocessing.Pool(1)  # freed at once: its finalizer terminates its worker, which must end
+    if "_pool_of_a_test_implementation" not in builtins.__dict__:
+        builtins.__dict__["_pool_of_a_test_implementation"] = multiprocessing.Pool(1)
+    pool = builtins.__dict__["_pool_of_a_test_implementation"]
     assert pool.apply(len, ("ab",)) == 2  # a pool kept across calls still works
     return reference.train(text, vocab_size, **options)
 '''
