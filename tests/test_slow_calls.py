@@ -81,6 +81,18 @@ def test_a_call_that_raises_counts_by_the_time_it_took():
 
 
 @pytest.mark.usefixtures("no_wall_clock_timer")
+def test_a_trainer_that_raises_at_once_without_specials_is_timed_by_its_training_with_one():
+    """Eleventh round: a trainer asserting it was given specials, slow on every test that gave one."""
+    class NeedsSpecials(_Waits):
+        def train(self, text, vocab_size, special_tokens=None):
+            assert special_tokens, "no special tokens to split on"
+            return super().train(text, vocab_size, special_tokens=special_tokens)
+
+    cut = slow_calls.decide(NeedsSpecials(0.2), usual=40)
+    assert cut is not None and cut[2] >= 0.2 and cut[0] < 40
+
+
+@pytest.mark.usefixtures("no_wall_clock_timer")
 def test_a_call_that_hangs_is_given_up_and_counts_as_that_slow_even_when_it_catches_every_exception(monkeypatch):
     monkeypatch.setattr(slow_calls, "PATIENCE", 0.3)
 

@@ -5,7 +5,8 @@ processes in every train call spends a third of a second there however small the
 the CPU-time budget does not look. Each test stays within its budget and the run takes 25 minutes and more (eighth
 round, development: a CS336 solution stopped by its 1,500 s limit with no verdict, twice). Before the tests, the
 process that runs them (or the controller of pytest-xdist's workers, which hands its finding down) times the
-plainest calls, ``train('ab', 257)`` and ``encode('ab', {(97, 98): 256})``; when the slower takes more than ``SLOW``
+plainest calls, ``train('ab', 257)`` with no special and with ``<|endoftext|>``, and ``encode('ab', {(97, 98): 256})``;
+when the slowest takes more than ``SLOW``
 seconds of wall time, each property draws fewer examples, never fewer than ``MINIMUM``, and the run says so at its
 start and under its level table. A profile the user chose (``--hypothesis-profile``, ``$HYPOTHESIS_PROFILE``) is
 kept, as are isolated runs (the gate has its own time budget).
@@ -86,14 +87,19 @@ def decide(implementation: object, usual: int | None = None) -> tuple[int, int, 
 
 
 def plainest_call_seconds(implementation: object) -> float | None:
-    """The wall seconds of the slower of train('ab', 257) and encode('ab', {(97, 98): 256}), each the faster of two
-    tries (a first call may import or compile), whether it returned or raised. None when nothing can be timed safely
+    """The wall seconds of the slowest plainest call, each the faster of two tries (a first call may import or
+    compile), whether it returned or raised. Training is timed with no special and with one: a trainer that raises at
+    once on one of them is no faster on the other (eleventh round: a CS336 trainer asserting it was given specials
+    was timed by that assertion, then spent 2 s a call in its pool on every test that gave one, and hit the run's
+    1,500 s limit). None when nothing can be timed safely
     here: not the main thread, no SIGALRM (Windows), or a wall-clock timer already running (a run nested in another,
     whose pytest-timeout alarm must not be touched)."""
     if (threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM")
             or signal.getitimer(signal.ITIMER_REAL)[0] > 0):
         return None
-    calls = (lambda: implementation.train("ab", 257), lambda: implementation.encode("ab", {(97, 98): 256}))
+    calls = (lambda: implementation.train("ab", 257),
+             lambda: implementation.train("ab", 257, special_tokens=["<|endoftext|>"]),
+             lambda: implementation.encode("ab", {(97, 98): 256}))
     found = []
     for call in calls:
         tries = [took for took in (_timed(call), _timed(call)) if took is not None]
