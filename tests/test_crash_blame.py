@@ -64,6 +64,18 @@ def test_a_child_killed_by_a_signal_is_a_root_cause_with_its_input_not_a_failure
     assert {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"} == {"train.exhausted"}
 
 
+@pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "isolated"])
+def test_a_crash_in_a_pool_worker_is_placed_at_the_workers_line(tmp_path, isolated):
+    """The pool re-raises the worker's error in the caller: its place is the worker's own line, from the traceback
+    the pool carries, not the caller's frame that iterated the pool (eleventh round: a progress bar's)."""
+    run = run_spec_inline(tmp_path, "--impl", str(WRONG / "wrong_train_pool_worker_needs_specials.py"),
+                          *(["--isolated"] if isolated else []), "-m", "not corpus", "-k", "again",
+                          files=["spec/test_train.py"])
+    assert run.report is not None, run.output[-3000:]
+    place = _cause(run, "train")["where"]
+    assert place.startswith("_count_chunk (") and "wrong_train_pool_worker_needs_specials.py:17)" in place, place
+
+
 def _results_with(verdict: judging.Verdict) -> Results:
     results = Results()
     results.verdicts["spec/test_decode.py::t"] = verdict

@@ -88,7 +88,7 @@ class Server:
         implementation's own code (past adapters), so the suite can tell two bugs apart."""
         try:
             root = self.root
-            place = frames.place_of(
+            place = frames.place_in_remote_traceback(error, root, _shown_path) or frames.place_of(
                 frames.innermost_own(error, root, skip=lambda p: str(p) in SERVER_FILES), _shown_path, error, root
             )
         except Exception:  # the frame is optional: never lose the error for it

@@ -177,3 +177,22 @@ def place_in_message(message: str) -> str | None:
     as the report shows a place, or None."""
     found = _FILE_LINE.search(message)
     return f"? ({found.group(1)}:{found.group(2)})" if found else None
+
+
+_REMOTE_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+), in (.+)$', re.MULTILINE)
+
+
+def place_in_remote_traceback(error: BaseException, root: Path | None, short=lambda path: path.name) -> Place | None:
+    """Where code under ``root`` raised in another process: a process pool re-raises a worker's exception with the
+    worker's traceback as text on its cause (``multiprocessing.pool``'s and ``concurrent.futures``' ``tb``); the
+    innermost frame of it under ``root``, with its callers there. None when there is none (eleventh round: a worker's
+    assertion was placed in the progress bar's frame that iterated the pool)."""
+    text = getattr(error.__cause__, "tb", None)
+    if root is None or not isinstance(text, str):
+        return None
+    own = [(Path(file), int(line), function) for file, line, function in _REMOTE_FRAME.findall(text)
+           if _under(Path(file).resolve(), root)]
+    if not own:
+        return None
+    places = [Place(function, short(file), line) for file, line, function in reversed(own)]
+    return Place(places[0].function, places[0].file, places[0].line, tuple(places[1:]))

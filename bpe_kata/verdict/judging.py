@@ -293,6 +293,7 @@ def _origin(error: BaseException, root: Path | None, module=None) -> tuple[str, 
     skip = lambda path: str(path).startswith((str(SPEC_DIR), *CLIENT_FILES))  # noqa: E731
     short = lambda path: _short_path(str(path))  # noqa: E731
     place = (frames.place_of(frames.past_adapters(error, skip), short)
+             or frames.place_in_remote_traceback(error, root, short)
              or frames.place_of(frames.innermost_under(error, root), short, error, root))
     call = _operation(error, module) or frames.entry_call(error, root)
     if place is None:
