@@ -209,6 +209,35 @@ def test_a_result_the_spec_cannot_read_is_the_calls_failure_and_names_no_file_of
                                          "NoneType returned"), cause
 
 
+ENCODE_RETURNS_NONE_WHEN_EMPTY = """
+import reference
+from reference import build_vocab, decode, get_stats, merge, train  # noqa: F401
+
+
+def encode(text, merges, **options):
+    if not text:
+        return None  # a loop that falls through
+    return reference.encode(text, merges, **options)
+"""
+
+
+def test_ids_that_cannot_be_iterated_are_the_failure_of_the_call_that_returned_them_not_of_the_next(tmp_path,
+                                                                                                   capsys):
+    """The spec hands encode's result on to decode as it is (a round trip): decode(None) raised inside decode, a
+    second root cause placed in decode and charged to roundtrip.any-text. Refused as encode returns it, it is one
+    cause, encode's, probed to the behaviour that returns it (encoding '')."""
+    impl = tmp_path / "impl.py"
+    impl.write_text(ENCODE_RETURNS_NONE_WHEN_EMPTY, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", str(impl), "-m", "not corpus",
+                          files=["spec/test_encode.py", "spec/test_roundtrip.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    [cause] = run.report["root_causes"]
+    assert cause["call"] == "encode" and cause["where"] == "encode (the value it returned)", cause
+    assert cause["likely_claim"] == "encode.short-input", cause
+    assert "fix first: encode.short-input" in run.output
+    assert "encode('', {}) returns it too" in run.output  # it raised nothing: what it returned is the refusal's
+
+
 def test_an_error_the_implementations_own_generator_raises_while_read_stays_its_own():
     from spec import shapes
 

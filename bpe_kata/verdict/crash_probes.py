@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bpe_kata.verdict import judging, recording
+from bpe_kata.verdict import judging, malformed, recording
 from bpe_kata.verdict.equivalent_forms import WITHOUT_SPECIALS_CLAIM
 from spec import oracle
 from spec.patterns import PATTERNS
@@ -299,6 +299,7 @@ def _raised(direct: DirectProbe, args: tuple, implementation) -> judging.Verdict
         return None
     try:
         result = function(*_fresh(args), **dict(direct.keywords))
+        malformed.refuse_unreadable_ids(direct.call, result)  # as the tests' calls are read (recording.Recorder)
     except BaseException as error:  # noqa: BLE001  the client's faults are BaseException too
         from bpe_kata.child.client import IsolationFault
         from bpe_kata.verdict import fault_verdicts

@@ -25,8 +25,12 @@ Inventory: where the suite consumes an implementation's result, and what it does
   breaks, spec/table_ids.py); ``shape_parts.token_bytes`` refuses a table whose part
   names no byte and no earlier merge with a ValueError saying so (the spec never hands it one it trained).
 - ``spec/shapes.py`` (``merges_of``, ``pairs_of``, ``ids_of``): read a result as plain values; a train result they
-  cannot read is refused as above. A malformed ``get_stats``, ``encode`` or ``load`` result still raises there,
-  inside the test of that operation's own claim (left: no claim states those forms apart from the behaviour).
+  cannot read is refused as above. A malformed ``get_stats`` or ``load`` result still raises there, inside the test
+  of that operation's own claim (left: no claim states those forms apart from the behaviour).
+- ``encode``'s and ``merge``'s ids, fed on to ``decode`` or another ``merge`` by the spec as they are: one that cannot
+  even be iterated (None) is refused as the call returns it (``refuse_unreadable_ids``), the failure of that call,
+  as the course shapes refuse it (``shape_parts.ids_returned``): ``decode(None)`` raising inside decode was charged
+  as decode's crash.
 - ``spec/trained_vocab.py`` ``vocab_of_trained``: checks the form under ``train.ids-from-256`` before it reads.
 - The session's trained tables (bpe_kata/run/data_fixtures.py ``trained``): noted like the recorder's.
 - spec/early_stop.py ``check_trained`` and the teaching probes (spec/mistakes.py, spec/mistake_probes.py): they
@@ -64,6 +68,24 @@ def _items(table: object) -> tuple | None:
         return tuple((tuple(pair), idx) for pair, idx in table.items())  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - a table that cannot be read is compared by identity only
         return None
+
+
+#: Operations whose result is a sequence of ids the spec may hand on as it is.
+RETURN_IDS = frozenset({"encode", "merge"})
+
+
+def refuse_unreadable_ids(operation: str, result: object) -> None:
+    """``MalformedResult`` when ``operation`` returns ids that cannot even be iterated, as a course shape's reader
+    says it (never consumed here: an iterator stays as it is). Called as the call returns, in a test or a probe."""
+    if operation not in RETURN_IDS:
+        return
+    try:
+        iter(result)  # type: ignore[call-overload]
+    except TypeError:
+        from bpe_kata.impl.shape_parts import MalformedResult
+
+        raise MalformedResult(f"{operation} returned {type(result).__name__}, not a list of ids",
+                              function=operation, call=operation) from None
 
 
 def note_trained(table: object, blame: Callable[[], str | None] | None = None) -> None:

@@ -221,6 +221,7 @@ class Recorder:
                 args, kwargs, read = rewritten
             try:
                 result = value(*args, **kwargs)
+                malformed.refuse_unreadable_ids(name, result)
             except BaseException as error:
                 kind = getattr(error, "bpe_kata_type", None) or type(error).__name__  # a child's, through the client
                 _raised.append((shown_call(name, args, kwargs), kind, _plain_keywords(kwargs)))

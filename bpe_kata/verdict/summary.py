@@ -101,7 +101,8 @@ def _crash_inputs(cause: dict) -> list[str]:
                      f"through {cause.get('call') or 'this call'}: no claim is charged; make "
                      f"{cause['same_crash_as']} run at all first")
     elif cause.get("probe"):
-        lines.append(f"      {cause['probe']} raises it too: the crash is that behaviour's")
+        verb = "returns it too" if cause["exception"].startswith("malformed result") else "raises it too"
+        lines.append(f"      {cause['probe']} {verb}: the crash is that behaviour's")
     return lines
 
 
