@@ -10,6 +10,7 @@ the test it died in.
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import types
 
 import pytest
@@ -74,6 +75,44 @@ def test_a_crash_in_a_pool_worker_is_placed_at_the_workers_line(tmp_path, isolat
     assert run.report is not None, run.output[-3000:]
     place = _cause(run, "train")["where"]
     assert place.startswith("_count_chunk (") and "wrong_train_pool_worker_needs_specials.py:17)" in place, place
+
+
+def test_a_course_class_whose_constructor_raises_is_one_cause_of_making_it_charged_to_no_claim(tmp_path, capsys):
+    """Every call of the minbpe shape makes the learner's class first: a constructor that raises was one cause per
+    call (train, encode, decode, build_vocab, __init__), one of them "the same crash as decode's, make decode run at
+    all first". The outermost frame of the learner's code is its ``__init__``: the crash is in making the object."""
+    course = tmp_path / "course"
+    shutil.copytree(REPO_ROOT / "tests" / "course_shapes" / "minbpe_right", course)
+    source = (course / "tokenizer.py").read_text(encoding="utf-8")
+    never_set = "        self.special_tokens = {}\n        self.inverse_special_tokens = {}\n"
+    assert never_set in source  # _build_vocab, called by __init__, reads them
+    (course / "tokenizer.py").write_text(source.replace(never_set, "", 1), encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", f"minbpe:{course}", "-m", "not corpus",
+                          files=["spec/test_train.py", "spec/test_decode.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    [cause] = run.report["root_causes"]
+    assert cause["call"] == "RegexTokenizer()" and cause["likely_claim"] is None, cause
+    assert not {cid for cid, row in run.report["claims"].items() if row["status"] == "failed"}
+    assert "fix first: making RegexTokenizer() raises AttributeError" in run.output
+    assert "make RegexTokenizer() run at all first" in run.output
+
+
+def test_a_course_class_whose_constructor_raises_for_some_values_only_keeps_the_claim_its_tests_point_to(
+        tmp_path, capsys):
+    """Made with other values it works (calls returned in the run): the crash depends on the input, a behaviour's."""
+    course = tmp_path / "course"
+    shutil.copytree(REPO_ROOT / "tests" / "course_shapes" / "minbpe_right", course)
+    source = (course / "tokenizer.py").read_text(encoding="utf-8")
+    compiled = "        self.compiled_pattern = regex.compile(self.pattern)\n"
+    assert compiled in source
+    (course / "tokenizer.py").write_text(source.replace(compiled, compiled + (
+        "        assert '?' not in self.pattern, 'no optional parts'\n"), 1), encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", f"minbpe:{course}", "-m", "not corpus",
+                          files=["spec/test_train.py", "spec/test_regex.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    made = [c for c in run.report["root_causes"] if c["call"] == "RegexTokenizer()"]
+    assert made and all(c["likely_claim"] for c in made), run.report["root_causes"]
+    assert "fix first: making" not in run.output
 
 
 def _results_with(verdict: judging.Verdict) -> Results:

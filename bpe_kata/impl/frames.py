@@ -21,6 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from types import FrameType
 
+from bpe_kata.impl.shape_parts import CONSTRUCTOR
+
 ADAPTER_MARK = "__bpe_kata_adapter__"
 STDLIB_DIRS = tuple(str(Path(p).resolve()) for p in {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")})
 
@@ -145,6 +147,17 @@ def entry_call(error: BaseException, root: Path | None) -> str:
         if _under(_resolved(frame), root):
             return frame.f_code.co_name
     return ""
+
+
+def constructor_raised(error: BaseException, root: Path | None) -> str | None:
+    """``"Tokenizer()"`` when the outermost frame of the implementation's code is its class's ``__init__``: the crash
+    is in making the object a course shape's call makes first, not in the call (a minbpe constructor raising was five
+    causes, one per call, and "make decode run at all first"). Whether it is charged to a claim is the run's evidence
+    (bpe_kata/verdict/tallies.py ``made_whatever_the_input``)."""
+    own = [f for f, _ in _frames(error) if _under(_resolved(f), root) and not is_adapter(f)]
+    if not own or own[0].f_code.co_name != "__init__" or "self" not in own[0].f_locals:
+        return None
+    return f"{type(own[0].f_locals['self']).__name__}{CONSTRUCTOR}"
 
 
 def place_of(frame_and_line: tuple[FrameType, int] | None, short=lambda path: path.name,

@@ -23,6 +23,9 @@ INEXPRESSIBLE = "the course shape cannot express this call"
 #: In a malformed result's message when the whole result is not of the interface's form (three values for two): no
 #: behaviour of BPE is shown wrong by it, so its root cause is charged to no claim (bpe_kata/verdict/causes.py).
 NOT_THE_INTERFACE = "not the interface's form"
+#: What a call ends with when the learner's constructor raised in it (bpe_kata/impl/frames.py ``constructor_raised``):
+#: the object every call of the shape makes first cannot be made, so no behaviour of BPE is charged either.
+CONSTRUCTOR = "()"
 
 
 def inexpressible(detail: str) -> NotImplementedError:

@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from bpe_kata.impl.shape_parts import NOT_THE_INTERFACE
+from bpe_kata.impl.shape_parts import CONSTRUCTOR, NOT_THE_INTERFACE
 from bpe_kata.verdict import pattern_probe, substitution
 from bpe_kata.verdict.judging import BROKEN, ERROR, Verdict
 from bpe_kata.verdict.outcomes import ClaimOutcome, Outcome
@@ -38,10 +38,11 @@ LEVEL_CALLS: dict[str, tuple[str, ...]] = {
 }
 
 def about_call(claim: str, call: str) -> bool:
-    """An error raised in ``call`` may break ``claim``: its level is about that call (or says nothing)."""
+    """An error raised in ``call`` may break ``claim``: its level is about that call (or says nothing, or the call
+    makes the object every call uses: ``Tokenizer()``)."""
     entry = load_claims().get(claim)
     calls = LEVEL_CALLS.get(entry.level) if entry is not None else None
-    return not call or calls is None or call in calls
+    return not call or call.endswith(CONSTRUCTOR) or calls is None or call in calls
 
 
 #: The claims whose operation is not their level's (the special level's train and encode_iterable claims): two
@@ -83,9 +84,9 @@ def root_causes(results: Results) -> list[dict]:
             "call": first.call,
             "count": len(tests),
             "levels": levels,
-            "likely_claim": (reproduced.claim or None) if reproduced else None if too_slow(first) or
-            NOT_THE_INTERFACE in first.root_cause else _likely_claim(
-                tests, results.by_test, per_claim, first.call, taken[first.call]),
+            "likely_claim": (reproduced.claim or None) if reproduced else None if too_slow(first) or NOT_THE_INTERFACE
+            in first.root_cause or (first.call or "").endswith(CONSTRUCTOR) and results.made_whatever_the_input(tests)
+            else _likely_claim(tests, results.by_test, per_claim, first.call, taken[first.call]),
             "tests": tests,
         }
         if inputs:  # the smallest crashing call the tests drew (Hypothesis replays its shrunk example last)

@@ -295,7 +295,7 @@ def _origin(error: BaseException, root: Path | None, module=None) -> tuple[str, 
     place = (frames.place_of(frames.past_adapters(error, skip), short)
              or frames.place_in_remote_traceback(error, root, short)
              or frames.place_of(frames.innermost_under(error, root), short, error, root))
-    call = _operation(error, module) or frames.entry_call(error, root)
+    call = frames.constructor_raised(error, root) or _operation(error, module) or frames.entry_call(error, root)
     if place is None:
         frame = _innermost_frame(error, root)
         if frame is not None and frames.adapter_raised(error, frame.filename):  # the wrapped code's place is unknown

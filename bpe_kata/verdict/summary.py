@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from bpe_kata.impl.shape_parts import CONSTRUCTOR
 from bpe_kata.verdict import composition, fix_first, pattern_probe, teaching
 from bpe_kata.verdict.causes import claim_level, level_rank, resting_reason
 from bpe_kata.verdict.outcomes import COLUMNS, ClaimOutcome, Outcome
@@ -53,6 +54,10 @@ def _fix_order(results: Results, broken) -> list[str]:
 
 
 def _render_fix_first(results: Results) -> list[str]:
+    making = next((c for c in results.root_causes() if _made_whatever_the_input(c)), None)
+    if making is not None:  # the object every call makes first cannot be made: before any claim
+        return ["", f"fix first: making {making['call']} raises {making['exception']}, raised in {making['where']}",
+                *[line[4:] for line in _crash_inputs(making)]]
     crashing = next((c for c in results.root_causes() if c.get("every_call")), None)
     if crashing is not None:  # a call that crashes on every input comes before any claim (crash_probes.py)
         return ["", f"fix first: every call of {crashing['call']}{_form_scope(crashing)} raises "
@@ -87,7 +92,10 @@ def _render_fix_first(results: Results) -> list[str]:
 def _crash_inputs(cause: dict) -> list[str]:
     """The call that crashed, and the direct probe that raised the same error (bpe_kata/verdict/crash_probes.py)."""
     lines = [f"      crashing call: {cause['input']}"] if cause.get("input") else []
-    if cause.get("every_call"):
+    if _made_whatever_the_input(cause):
+        lines.append(f"      it is raised in making a {cause['call'][:-2]}, which the calls make first: no claim is "
+                     f"charged; make {cause['call']} run at all first")
+    elif cause.get("every_call"):
         lines.append(f"      {cause['probe']} raise it too: {cause.get('call') or 'the call'}{_form_scope(cause)} "
                      "crashes whatever the input, so no claim is charged; make it run at all first")
     elif cause.get("every_call_scope"):
@@ -104,6 +112,11 @@ def _crash_inputs(cause: dict) -> list[str]:
         verb = "returns it too" if cause["exception"].startswith("malformed result") else "raises it too"
         lines.append(f"      {cause['probe']} {verb}: the crash is that behaviour's")
     return lines
+
+
+def _made_whatever_the_input(cause: dict) -> bool:
+    """Raised in making the learner's object (``Tokenizer()``) on every call (bpe_kata/verdict/causes.py)."""
+    return (cause["call"] or "").endswith(CONSTRUCTOR) and not cause["likely_claim"]
 
 
 def _form_scope(cause: dict) -> str:

@@ -64,6 +64,12 @@ class Results:
             if verdict is not None:
                 self.verdicts[rep.nodeid] = verdict
 
+    def made_whatever_the_input(self, tests: list[str]) -> bool:
+        """These tests' calls crashed in making the learner's object (``Tokenizer()``), and no call of the operations
+        they called returned in the whole run: the object cannot be made, whatever the input."""
+        calls = {self.verdicts[t].input.partition("(")[0] for t in tests if self.verdicts[t].input}
+        return bool(calls) and not calls & {form.partition("+")[0] for form in self.answered}  # forms: train+pattern
+
     def failed_claims(self) -> set[str]:
         """Claims an assertion broke. A test that stopped at an error breaks none: the claims' other tests
         still run, which is what tells the root cause's likely claim apart."""
