@@ -115,6 +115,20 @@ def test_a_course_class_whose_constructor_raises_for_some_values_only_keeps_the_
     assert "fix first: making" not in run.output
 
 
+def test_a_crash_of_every_call_raised_in_a_constructor_says_to_make_the_constructor_run_not_the_call():
+    """A CS336 Tokenizer whose __init__ sorts special_tokens unguarded: its decode, encode and encode_iterable
+    causes said "make decode run at all first"."""
+    from bpe_kata.verdict import summary
+
+    same = {"call": "encode_iterable", "where": "__init__ (tokenizer.py:17)", "likely_claim": None,
+            "exception": "TypeError: x", "same_crash_as": "decode"}
+    every = {"call": "decode", "where": "__init__ (tokenizer.py:17)", "likely_claim": None,
+             "exception": "TypeError: x", "every_call": True, "probe": "decode([300], {})"}
+    for cause in (same, every):
+        assert "make the class's constructor (__init__) run at all first" in "".join(summary._crash_inputs(cause))
+    assert "make decode run at all first" in "".join(summary._crash_inputs({**same, "where": "f (t.py:3)"}))
+
+
 def _results_with(verdict: judging.Verdict) -> Results:
     results = Results()
     results.verdicts["spec/test_decode.py::t"] = verdict

@@ -97,7 +97,8 @@ def _crash_inputs(cause: dict) -> list[str]:
                      f"charged; make {cause['call']} run at all first")
     elif cause.get("every_call"):
         lines.append(f"      {cause['probe']} raise it too: {cause.get('call') or 'the call'}{_form_scope(cause)} "
-                     "crashes whatever the input, so no claim is charged; make it run at all first")
+                     f"crashes whatever the input, so no claim is charged; make {_what_to_run(cause, 'it')} run at "
+                     "all first")
     elif cause.get("every_call_scope"):
         lines.append(f"      {cause['probe']} raise it too: {cause.get('call') or 'the call'}{_form_scope(cause)} "
                      f"crashes whatever the input, so the crash is that form's ({cause['likely_claim']})")
@@ -107,11 +108,17 @@ def _crash_inputs(cause: dict) -> list[str]:
     elif cause.get("same_crash_as"):
         lines.append(f"      the same crash as {cause['same_crash_as']}'s, which crashes whatever the input, met "
                      f"through {cause.get('call') or 'this call'}: no claim is charged; make "
-                     f"{cause['same_crash_as']} run at all first")
+                     f"{_what_to_run(cause, cause['same_crash_as'])} run at all first")
     elif cause.get("probe"):
         verb = "returns it too" if cause["exception"].startswith("malformed result") else "raises it too"
         lines.append(f"      {cause['probe']} {verb}: the crash is that behaviour's")
     return lines
+
+
+def _what_to_run(cause: dict, call: str) -> str:
+    """What to make run first: the constructor the crash is in (a course class's ``__init__``, which every call of the
+    shape runs first: "make decode run" misled), else the call."""
+    return "the class's constructor (__init__)" if cause["where"].startswith("__init__ (") else call
 
 
 def _made_whatever_the_input(cause: dict) -> bool:
