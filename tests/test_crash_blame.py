@@ -129,6 +129,27 @@ def test_a_crash_of_every_call_raised_in_a_constructor_says_to_make_the_construc
     assert "make decode run at all first" in "".join(summary._crash_inputs({**same, "where": "f (t.py:3)"}))
 
 
+def test_an_encode_that_crashes_on_every_call_without_specials_keeps_its_claim_beside_decodes_crash_at_that_place(
+        tmp_path, capsys):
+    """A CS336 Tokenizer sorting special_tokens unguarded: every decode crashes (made without specials), and every
+    encode without specials, while encodes given specials return. The decode crash at that place took encode's
+    claim away ("the same crash as decode's"); encode's own calls of one form say which behaviour it is."""
+    course = tmp_path / "course"
+    shutil.copytree(REPO_ROOT / "tests" / "course_shapes" / "cs336_right", course)
+    tokenizer = course / "cs336_basics" / "tokenizer.py"
+    guarded = "sorted(special_tokens or [], key=len, reverse=True)"
+    assert guarded in tokenizer.read_text(encoding="utf-8")
+    tokenizer.write_text(tokenizer.read_text(encoding="utf-8").replace(
+        guarded, "sorted(special_tokens, key=len, reverse=True)"), encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", f"cs336:{course}", "-m", "not corpus",
+                          files=["spec/test_encode.py", "spec/test_decode.py", "spec/test_special.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    by_call = {cause["call"]: cause for cause in run.report["root_causes"]}
+    assert by_call["encode"]["likely_claim"] == "encode.no-implicit-specials", by_call["encode"]
+    assert by_call["decode"]["likely_claim"] is None and by_call["decode"].get("every_call"), by_call["decode"]
+    assert "make the class's constructor (__init__) run at all first" in run.output
+
+
 def _results_with(verdict: judging.Verdict) -> Results:
     results = Results()
     results.verdicts["spec/test_decode.py::t"] = verdict

@@ -10,7 +10,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from bpe_kata.impl.shape_parts import CONSTRUCTOR, NOT_THE_INTERFACE
-from bpe_kata.verdict import pattern_probe, substitution
+from bpe_kata.verdict import pattern_probe, same_crash, substitution
 from bpe_kata.verdict.judging import BROKEN, ERROR, Verdict
 from bpe_kata.verdict.outcomes import ClaimOutcome, Outcome
 from bpe_kata.verdict.recording import call_form
@@ -102,21 +102,9 @@ def root_causes(results: Results) -> list[dict]:
         causes.append(cause)
         if causes[-1]["likely_claim"]:
             taken[first.call].add(causes[-1]["likely_claim"])
-    _same_place_as_an_every_call_crash(causes)
+    same_crash.charge_none_for_the_same_crash(causes)
     return sorted(causes, key=lambda c: (level_rank(c["levels"][0]) if c["levels"] else len(ALL_LEVEL_NAMES),
                                          -c["count"]))
-
-
-def _same_place_as_an_every_call_crash(causes: list[dict]) -> None:
-    """A cause raised at the same place and error as another call's crash on every input is that crash met through
-    this call: no claim either (eleventh round, development: a minbpe ``merge`` raising NameError on every call was
-    charged to encode.lowest-rank where encode called it)."""
-    every = {(c["exception"].partition(":")[0], c["where"]): c["call"] for c in causes
-             if c.get("every_call") and not c.get("every_call_scope") and not c["where"].startswith("?")}
-    for cause in causes:
-        call = every.get((cause["exception"].partition(":")[0], cause["where"]))
-        if call is not None and call != cause["call"] and not cause.get("every_call"):
-            cause["likely_claim"], cause["same_crash_as"] = None, call
 
 
 def not_judged_claims(results: Results) -> dict[str, tuple[str, ...]]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bpe_kata.verdict import judging, malformed, recording
-from bpe_kata.verdict.equivalent_forms import WITHOUT_SPECIALS_CLAIM
+from bpe_kata.verdict.equivalent_forms import ENCODE_WITHOUT_SPECIALS_CLAIM, WITHOUT_SPECIALS_CLAIM
 from spec import oracle
 from spec.patterns import PATTERNS
 
@@ -234,8 +234,8 @@ def _form_claim(operation: str, keywords: list[str], others: list[str]) -> str:
     evidence as a check that passes once an absent special is given: ``equivalent_forms.only_without_specials``;
     held out, seventh round: a trainer that reads ``special_tokens[0]`` was charged no claim). "" otherwise."""
     with_specials = any("special_tokens" in other.split("+")[1:] for other in others)
-    if operation == "train" and "special_tokens" not in keywords and with_specials:
-        return WITHOUT_SPECIALS_CLAIM
+    if "special_tokens" not in keywords and with_specials:  # so encode: a CS336 Tokenizer sorting special_tokens
+        return {"train": WITHOUT_SPECIALS_CLAIM, "encode": ENCODE_WITHOUT_SPECIALS_CLAIM}.get(operation, "")
     return ""
 
 
