@@ -383,11 +383,15 @@ def test_a_crash_of_every_call_of_one_form_is_that_forms_and_says_which_returned
     ("train", ["pattern"], ["train+pattern+special_tokens"], "train.no-implicit-specials"),
     ("train", ["special_tokens"], ["train"], ""),  # with specials crashing: no claim says which behaviour
     ("train", ["pattern"], ["train"], ""),
-    ("encode", [], ["encode+special_tokens"], ""),
+    ("encode", [], ["encode+special_tokens"], "encode.no-implicit-specials"),  # refused without specials
+    ("encode", [], ["encode+allowed_special+special_tokens"], "encode.no-implicit-specials"),
+    ("encode", ["special_tokens"], ["encode"], ""),
+    ("decode", [], ["decode+special_tokens"], ""),  # no claim of decode is about specials
 ])
 def test_only_the_forms_that_returned_name_a_crash_of_every_call_of_one_form(operation, crashing, returned, claim):
     """The rule, not the case: a crash on every call of one form is a claim's only when the forms that returned
-    name the behaviour, and train without specials, beside train with them, is training without specials."""
+    name the behaviour: train (or encode) without specials, beside calls with them, is training (encoding) without
+    specials."""
     assert crash_probes._form_claim(operation, crashing, returned) == claim
 
 
