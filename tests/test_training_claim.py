@@ -535,3 +535,16 @@ def test_every_invalid_trained_table_fails_through_the_one_function_that_says_wh
                for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                if "checking(expect.training_claim(" in line]
     assert by_hand == [], by_hand
+
+
+def test_every_failure_charged_to_a_fold_says_how_the_text_was_changed():
+    """A spec test that decides itself that a fold explains a failure (an early stop, a token spanning two chunks)
+    charges it through ``expect.fold_or``, which says how the text was changed: classified by hand, an early stop
+    was charged rightly and said only "training stopped after 0 of 1 merges"."""
+    from tests.support import REPO_ROOT
+
+    kept = {"expect.py", "early_stop.py", "split_check.py"}  # the classifiers, which say it where they charge
+    by_hand = [f"{path.name}:{number}" for path in sorted((REPO_ROOT / "spec").rglob("*.py")) if path.name not in kept
+               for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+               if "normalisation_explains(" in line]
+    assert by_hand == [], by_hand

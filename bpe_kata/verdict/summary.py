@@ -74,7 +74,7 @@ def _render_fix_first(results: Results) -> list[str]:
     named = next((d for d in results.diagnoses if cid in d.mistake.when), None)
     if named is not None:
         lines.append(f"  likely mistake: {named.message}")
-    failed = results.per_claim().get(cid, {}).get(Outcome.FAILED, [])
+    failed = _own_tests_first(results, cid, results.per_claim().get(cid, {}).get(Outcome.FAILED, []))
     if failed and results.failures.get(failed[0]):
         text = results.failures[failed[0]].splitlines()
         lines.append(f"  {failed[0].split('::', 1)[-1]}:")
@@ -87,6 +87,13 @@ def _render_fix_first(results: Results) -> list[str]:
             lines.append(f"  {cause['exception']}, raised in {cause['where']}")
             lines += [line[4:] for line in _crash_inputs(cause)]
     return lines
+
+
+def _own_tests_first(results: Results, cid: str, failed: list[str]) -> list[str]:
+    """The claim's failures, those of a test written for it first: the example under "fix first" is its plainest
+    evidence, not a test of another claim charged to it by a note (a CR folded to LF was shown through an early stop
+    of training, its note cut off: "training stopped after 0 of 1 merges")."""
+    return sorted(failed, key=lambda test: cid not in results.by_test.get(test, (None, ()))[1])
 
 
 def _crash_inputs(cause: dict) -> list[str]:

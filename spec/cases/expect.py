@@ -193,6 +193,15 @@ def normalisation_note(text: str, merges: list, vocab_size: int, pattern: str | 
                                    "read folds line ends so)")
 
 
+def fold_or(claim: str, text: str, merges: list, vocab_size: int, pattern: str | None = None) -> tuple[str, str]:
+    """``("bytes.no-normalization", how the text was changed)`` when the table is training on the text with its line
+    ends or its Unicode form changed, else ``(claim, "")``: every failure charged to the fold says how (an early stop
+    charged to it said only "training stopped after 0 of 1 merges")."""
+    if normalisation_explains(text, merges, vocab_size, pattern):
+        return "bytes.no-normalization", normalisation_note(text, merges, vocab_size, pattern)
+    return claim, ""
+
+
 def _fits_from_the_first_wrong_merge(folded: str, merges: list, vocab_size: int, pattern: str | None,
                                      first_wrong: int | None) -> bool:
     """The table is valid training on the folded text, or at least its first merge that is wrong on the text as
