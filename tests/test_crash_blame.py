@@ -150,6 +150,19 @@ def test_an_encode_that_crashes_on_every_call_without_specials_keeps_its_claim_b
     assert "make the class's constructor (__init__) run at all first" in run.output
 
 
+def test_the_example_under_fix_first_is_a_failure_of_a_test_written_for_the_claim():
+    from bpe_kata.verdict import summary
+    from bpe_kata.verdict.outcomes import Outcome
+
+    results = Results()
+    failed = Outcome.FAILED
+    results.by_test = {"t::charged_by_a_note": ("train", ("train.most-frequent", "bytes.no-normalization"), failed),
+                       "t::written_for_it": ("train", ("bytes.no-normalization", "train.no-early-stop"), failed),
+                       "t::other": ("train", ("train.ids-from-256",), failed)}
+    ordered = summary._own_tests_first(results, "bytes.no-normalization", list(results.by_test))
+    assert ordered == ["t::written_for_it", "t::charged_by_a_note", "t::other"]
+
+
 def _results_with(verdict: judging.Verdict) -> Results:
     results = Results()
     results.verdicts["spec/test_decode.py::t"] = verdict

@@ -90,10 +90,14 @@ def _render_fix_first(results: Results) -> list[str]:
 
 
 def _own_tests_first(results: Results, cid: str, failed: list[str]) -> list[str]:
-    """The claim's failures, those of a test written for it first: the example under "fix first" is its plainest
-    evidence, not a test of another claim charged to it by a note (a CR folded to LF was shown through an early stop
-    of training, its note cut off: "training stopped after 0 of 1 merges")."""
-    return sorted(failed, key=lambda test: cid not in results.by_test.get(test, (None, ()))[1])
+    """The claim's failures, those of a test written for it first (a test names its own claim first): the example
+    under "fix first" is its plainest evidence, not a test of another claim charged to it (a CR folded to LF was
+    shown through an early stop of training, with no word of the fold)."""
+    def place(test: str) -> int:
+        claims = tuple(results.by_test.get(test, (None, ()))[1])
+        return claims.index(cid) if cid in claims else len(claims) + 1
+
+    return sorted(failed, key=place)
 
 
 def _crash_inputs(cause: dict) -> list[str]:
