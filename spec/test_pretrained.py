@@ -216,7 +216,14 @@ POLICIES = {
 }
 
 
-@pytest.mark.claim("pretrained.reproduce")
+def refused_or_not(got: object, want: object) -> str:
+    """The claim a difference breaks: a refusal where tiktoken encodes, or ids where it refuses, is the policy's on
+    any table (special.policy, judged at its own level too); other ids, the published table's reproduction (a minbpe
+    class whose own default allows every special was charged pretrained.reproduce)."""
+    return "special.policy" if (got == "ValueError") != (want == "ValueError") else "pretrained.reproduce"
+
+
+@pytest.mark.claim("pretrained.reproduce", "special.policy")
 @pytest.mark.parametrize("name", TABLES)
 @given(texts=st.lists(special_texts, min_size=1, max_size=3))
 def test_special_tokens_follow_tiktoken_policy(bpe, published, vocab_of, name, texts):
@@ -226,10 +233,12 @@ def test_special_tokens_follow_tiktoken_policy(bpe, published, vocab_of, name, t
     for text in texts:
         for policy, options in POLICIES.items():
             got = outcome(implementation_tokens, bpe, vocab, table, text, **options)
-            assert got == outcome(tiktoken_tokens, encoding, text, **options), f"policy {policy!r}, text {text!r}"
+            want = outcome(tiktoken_tokens, encoding, text, **options)
+            with checking(refused_or_not(got, want)):
+                assert got == want, f"policy {policy!r}, text {text!r}"
 
 
-@pytest.mark.claim("pretrained.reproduce")
+@pytest.mark.claim("pretrained.reproduce", "special.policy")
 @pytest.mark.parametrize("name", TABLES)
 def test_special_token_examples(bpe, published, vocab_of, name):
     table, encoding = published(name)
@@ -237,7 +246,9 @@ def test_special_token_examples(bpe, published, vocab_of, name):
     text = "one<|endoftext|>two <|endofprompt|><|endoftext|>"
     for policy in POLICIES.values():
         got = outcome(implementation_tokens, bpe, vocab, table, text, **policy)
-        assert got == outcome(tiktoken_tokens, encoding, text, **policy), policy
+        want = outcome(tiktoken_tokens, encoding, text, **policy)
+        with checking(refused_or_not(got, want)):
+            assert got == want, policy
 
 
 # --- the facts, through the implementation (fact + contract) -------------------------------

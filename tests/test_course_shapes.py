@@ -715,3 +715,22 @@ def test_one_import_line_naming_a_module_that_needs_torch_leaves_the_other_names
     (tmp_path / "repo" / "cs336_basics" / "model.py").write_text("import torch\n")
     module = load_implementation(value)
     assert module.encode("ab", {(97, 98): 256}) == [256]
+
+
+def test_a_minbpe_class_whose_own_default_allows_every_special_fails_the_policy_claim_alone(tmp_path, capsys):
+    """A call that gives no policy leaves the class's own default to apply, which must be the contract's (minbpe's
+    "none_raise", tiktoken's refusal): the shape always passed one, and a class defaulting to "all" went unjudged
+    (eleventh round, holdout). Met through a surrogate test or a published table, it is still the policy's."""
+    import shutil
+
+    course = tmp_path / "course"
+    shutil.copytree(REPO_ROOT / "tests" / "course_shapes" / "minbpe_right", course)
+    tokenizer = course / "tokenizer.py"
+    default = 'def encode(self, text, allowed_special="none_raise"):'
+    assert default in tokenizer.read_text(encoding="utf-8")
+    tokenizer.write_text(tokenizer.read_text(encoding="utf-8").replace(
+        default, 'def encode(self, text, allowed_special="all"):'), encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", f"minbpe:{course}", "-m", "not corpus",
+                          files=["spec/test_special.py", "spec/test_lone_surrogates.py"], capsys=capsys)
+    assert run.report is not None, run.output[-3000:]
+    assert set(_failed(run)) == {"special.policy"}, _failed(run)

@@ -169,6 +169,16 @@ class PerTable:
         return built
 
 
+class _Unset:
+    """An argument the spec's call did not give: a shape then lets the learner's own default apply."""
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+UNSET = _Unset()
+
+
 def special_policy(text: str, special_tokens: Mapping[str, int] | None, allowed_special: Collection[str] | str,
                    disallowed_special: Collection[str] | str) -> tuple[set[str], set[str]]:
     """The specials to treat as specials in ``text``, and the disallowed ones that occur in it.
@@ -177,6 +187,8 @@ def special_policy(text: str, special_tokens: Mapping[str, int] | None, allowed_
     ``disallowed_special`` "all" (every special not allowed) or a set. A special neither allowed nor
     disallowed is ordinary text. Neither course shape can refuse a special while allowing another, so
     the adapters use the second set to say when a call cannot be expressed."""
+    allowed_special = frozenset() if allowed_special is UNSET else allowed_special  # the contract's defaults
+    disallowed_special = "all" if disallowed_special is UNSET else disallowed_special
     specials = set(special_tokens or {})
     allowed = specials if allowed_special == "all" else set(allowed_special or ()) & specials
     disallowed = specials - allowed if disallowed_special == "all" else set(disallowed_special or ()) - allowed
