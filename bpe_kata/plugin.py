@@ -19,7 +19,7 @@ from bpe_kata.data import corpora
 from bpe_kata.impl.loader import DEFAULT_IMPL, ENV_VAR, ImplementationNotFound, load_implementation, require_utf8
 from bpe_kata.platforms import outputs as platform_outputs
 from bpe_kata.platforms.points import PointsError
-from bpe_kata.run import budgets, leftover_children, quick_exit, slow_calls, spawning
+from bpe_kata.run import budgets, leftover_children, quick_exit, slow_calls, spawning, stop_signal
 from bpe_kata.run.hypothesis_profiles import load_profile_from_environment, private_storage
 from bpe_kata.run.kata_run import KataRun
 from bpe_kata.verdict import bounded_diff, expectations, missing_data, selection, traceback_cache
@@ -198,9 +198,13 @@ def _expectations(config: pytest.Config) -> list[expectations.Expected] | None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item):
-    """Explanations of failed asserts on large values stay bounded, even where $CI is set (bounded_diff)."""
+    """Explanations of failed asserts on large values stay bounded, even where $CI is set (bounded_diff). A SIGTERM
+    that arrived while the call forked stops the run here, as Ctrl-C would (bpe_kata/run/stop_signal.py)."""
     with bounded_diff.bounded_explanations(item.config):
-        return (yield)
+        try:
+            return (yield)
+        finally:
+            stop_signal.stop_if_asked_during_a_fork()
 
 
 def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> list[str] | None:
