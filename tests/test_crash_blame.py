@@ -77,6 +77,30 @@ def test_a_crash_in_a_pool_worker_is_placed_at_the_workers_line(tmp_path, isolat
     assert place.startswith("_count_chunk (") and "wrong_train_pool_worker_needs_specials.py:17)" in place, place
 
 
+def test_a_crash_in_a_course_solutions_pool_worker_is_placed_at_the_workers_line(tmp_path):
+    """In process, a course shape is an adapter: the frame past it that iterated the pool took the place (a reviewer;
+    the eleventh round's CS336 member)."""
+    course = tmp_path / "course"
+    shutil.copytree(REPO_ROOT / "tests" / "course_shapes" / "cs336_right", course)
+    train_bpe = course / "cs336_basics" / "train_bpe.py"
+    source = train_bpe.read_text(encoding="utf-8")
+    opening = "    with open(input_path, \"rb\") as file:\n"
+    assert opening in source and "from collections import Counter\n" in source
+    imports = "from collections import Counter\n"
+    source = source.replace(imports, imports + "import multiprocessing\n"
+                            "\n\ndef _count_chunk(job):\n    text, specials = job\n"
+                            "    assert specials, 'no special tokens to split on'\n    return len(text)\n", 1)
+    source = source.replace(opening, "    if not special_tokens:\n"
+                            "        with multiprocessing.get_context('fork').Pool(1) as pool:\n"
+                            "            list(pool.imap(_count_chunk, [('x', list(special_tokens))]))\n" + opening, 1)
+    train_bpe.write_text(source, encoding="utf-8")
+    run = run_spec_inline(tmp_path, "--impl", f"cs336:{course}", "-m", "not corpus", "-k", "again",
+                          files=["spec/test_train.py"])
+    assert run.report is not None, run.output[-3000:]
+    place = _cause(run, "train")["where"]
+    assert place.startswith("_count_chunk (") and "train_bpe.py:" in place, place
+
+
 def test_a_course_class_whose_constructor_raises_is_one_cause_of_making_it_charged_to_no_claim(tmp_path, capsys):
     """Every call of the minbpe shape makes the learner's class first: a constructor that raises was one cause per
     call (train, encode, decode, build_vocab, __init__), one of them "the same crash as decode's, make decode run at
@@ -127,6 +151,8 @@ def test_a_crash_of_every_call_raised_in_a_constructor_says_to_make_the_construc
     for cause in (same, every):
         assert "make the class's constructor (__init__) run at all first" in "".join(summary._crash_inputs(cause))
     assert "make decode run at all first" in "".join(summary._crash_inputs({**same, "where": "f (t.py:3)"}))
+    helper = {**same, "where": "_build_vocab (t.py:9) from __init__ (t.py:3)"}  # a helper the constructor calls
+    assert "make the class's constructor (__init__) run at all first" in "".join(summary._crash_inputs(helper))
 
 
 def test_an_encode_that_crashes_on_every_call_without_specials_keeps_its_claim_beside_decodes_crash_at_that_place(
@@ -400,6 +426,8 @@ def test_a_crash_of_every_call_of_one_form_is_that_forms_and_says_which_returned
     ("encode", [], ["encode+allowed_special+special_tokens"], "encode.no-implicit-specials"),
     ("encode", ["special_tokens"], ["encode"], ""),
     ("decode", [], ["decode+special_tokens"], ""),  # no claim of decode is about specials
+    ("encode", ["pattern"], ["encode", "encode+special_tokens"], ""),  # the pattern's crash: that form with specials
+    ("train", ["pattern"], ["train", "train+special_tokens"], ""),  # never returned (a reviewer)
 ])
 def test_only_the_forms_that_returned_name_a_crash_of_every_call_of_one_form(operation, crashing, returned, claim):
     """The rule, not the case: a crash on every call of one form is a claim's only when the forms that returned

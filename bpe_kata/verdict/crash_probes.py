@@ -233,8 +233,8 @@ def _form_claim(operation: str, keywords: list[str], others: list[str]) -> str:
     train without special tokens, while calls with them returned, is training without specials (the same
     evidence as a check that passes once an absent special is given: ``equivalent_forms.only_without_specials``;
     held out, seventh round: a trainer that reads ``special_tokens[0]`` was charged no claim). "" otherwise."""
-    with_specials = any("special_tokens" in other.split("+")[1:] for other in others)
-    if "special_tokens" not in keywords and with_specials:  # so encode: a CS336 Tokenizer sorting special_tokens
+    with_specials = any({*keywords, "special_tokens"} <= set(other.split("+")[1:]) for other in others)  # the same
+    if "special_tokens" not in keywords and with_specials:  # form and specials returned (a CS336 Tokenizer's sort)
         return {"train": WITHOUT_SPECIALS_CLAIM, "encode": ENCODE_WITHOUT_SPECIALS_CLAIM}.get(operation, "")
     return ""
 

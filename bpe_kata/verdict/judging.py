@@ -292,8 +292,8 @@ def _origin(error: BaseException, root: Path | None, module=None) -> tuple[str, 
         return remote, getattr(error, "bpe_kata_type", None) or type(error).__name__, where
     skip = lambda path: str(path).startswith((str(SPEC_DIR), *CLIENT_FILES))  # noqa: E731
     short = lambda path: _short_path(str(path))  # noqa: E731
-    place = (frames.place_of(frames.past_adapters(error, skip), short)
-             or frames.place_in_remote_traceback(error, root, short)
+    place = (frames.place_in_remote_traceback(error, root, short)  # a pool's worker: deeper than any adapter's caller
+             or frames.place_of(frames.past_adapters(error, skip), short)
              or frames.place_of(frames.innermost_under(error, root), short, error, root))
     call = frames.constructor_raised(error, root) or _operation(error, module) or frames.entry_call(error, root)
     if place is None:

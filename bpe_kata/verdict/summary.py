@@ -129,7 +129,12 @@ def _crash_inputs(cause: dict) -> list[str]:
 def _what_to_run(cause: dict, call: str) -> str:
     """What to make run first: the constructor the crash is in (a course class's ``__init__``, which every call of the
     shape runs first: "make decode run" misled), else the call."""
-    return "the class's constructor (__init__)" if cause["where"].startswith("__init__ (") else call
+    return "the class's constructor (__init__)" if _in_a_constructor(cause["where"]) else call
+
+
+def _in_a_constructor(where: str) -> bool:
+    """``__init__ (t.py:3)``, or a helper it calls: ``f (t.py:9) from __init__ (t.py:3)``."""
+    return where.startswith("__init__ (") or " from __init__ (" in where
 
 
 def _made_whatever_the_input(cause: dict) -> bool:
