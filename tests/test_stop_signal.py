@@ -72,10 +72,13 @@ ANOTHER_SIGNAL_CUTS_THE_HOOK_SHORT = textwrap.dedent('''
     from bpe_kata.run import stop_signal
 
     stop_signal.stop_as_ctrl_c()
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0)
-    os.waitpid(pid, 0)
+    try:  # the alarm lands in a hook (the case) or, on a machine that forks faster, somewhere after it
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+    except Out:
+        pass
     stop_signal.stop_if_asked_during_a_fork()
     print(signal.SIGTERM in signal.pthread_sigmask(signal.SIG_BLOCK, []))
 ''')
