@@ -57,9 +57,13 @@ def ids_returned(result: object, *, function: str, call: str, what: str = "a lis
     iterable (a loop that falls through returns None: eleventh round, development, the shape's own ``list()``
     raised a TypeError reported as raised in no file). Every shape reads what its learner's encode returns here."""
     if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
-        raise MalformedResult(f"{function} returned {type(result).__name__}, not {what}", function=function,
-                              call=call)
+        raise not_of_the_form(result, function=function, call=call, what=what)
     return list(result)
+
+
+def not_of_the_form(result: object, *, function: str, call: str, what: str = "a list of ids") -> MalformedResult:
+    """The refusal of a value ``function`` returned that is not ``what``, as every reader of the suite words it."""
+    return MalformedResult(f"{function} returned {type(result).__name__}, not {what}", function=function, call=call)
 
 
 class ShapeError(ValueError):

@@ -60,20 +60,18 @@ def _release() -> None:
         return
     arrived: list[int] = []
     handler = None
-    try:
-        for _ in range(3):  # another signal's handler raising here (its exception is the hook's, swallowed): again
-            try:
-                handler = signal.signal(signal.SIGTERM, lambda number, frame: arrived.append(number))
-                break
-            except BaseException:  # noqa: BLE001, S112
-                continue
-    finally:
+    for _ in range(3):  # another signal's handler raising here (its exception is the hook's, swallowed): again
         try:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-        finally:
-            if handler is not None:
-                signal.signal(signal.SIGTERM, handler)
-            _asked = _asked or bool(arrived)
+            handler = signal.signal(signal.SIGTERM, lambda number, frame: arrived.append(number))
+            break
+        except BaseException:  # noqa: BLE001, S112
+            continue
+    try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    finally:
+        if handler is not None:
+            signal.signal(signal.SIGTERM, handler)
+        _asked = _asked or bool(arrived)
 
 
 def stop_if_asked_during_a_fork() -> None:

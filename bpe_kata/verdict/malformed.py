@@ -82,10 +82,9 @@ def refuse_unreadable_ids(operation: str, result: object) -> None:
     try:
         iter(result)  # type: ignore[call-overload]
     except TypeError:
-        from bpe_kata.impl.shape_parts import MalformedResult
+        from bpe_kata.impl.shape_parts import not_of_the_form
 
-        raise MalformedResult(f"{operation} returned {type(result).__name__}, not a list of ids",
-                              function=operation, call=operation) from None
+        raise not_of_the_form(result, function=operation, call=operation) from None
 
 
 def note_trained(table: object, blame: Callable[[], str | None] | None = None) -> None:
